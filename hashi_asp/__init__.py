@@ -1,0 +1,19 @@
+"""hashi-asp: solve, check and draw Hashiwokakero puzzles with answer set programming.
+
+The data flow reads top to bottom: ``read`` a puzzle, ``solve`` it with clingo and the encoding
+``encodings/hashi.lp``, ``check`` each answer independently, ``draw`` it.
+"""
+
+from .checking import Violation, check
+from .notations import parse, read, read_solutions
+from .puzzle import Bridge, HashiError, Puzzle, PuzzleError, Solution, bridge
+from .rendering import draw
+from .solving import EncodingError, InvalidAnswer, Result, encoding_path, facts, solve
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Bridge", "EncodingError", "HashiError", "InvalidAnswer", "Puzzle", "PuzzleError", "Result",
+    "Solution", "Violation", "bridge", "check", "draw", "encoding_path", "facts", "parse", "read",
+    "read_solutions", "solve",
+]

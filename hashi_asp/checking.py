@@ -1,0 +1,124 @@
+"""An independent checker: does a set of bridges solve the puzzle?
+
+Pure Python with its own geometry (no clingo, nothing shared with the encoding), so that an
+answer from any encoding, including a user's edited one, is judged against the rules themselves.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from .puzzle import Bridge, Cell, Puzzle, Solution
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule: a machine-readable ``rule``, a message, and the cells involved."""
+
+    rule: str
+    message: str
+    cells: tuple[Cell, ...] = ()
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def check(puzzle: Puzzle, solution: Solution, *, max_bridges: int = 2) -> list[Violation]:
+    """Every rule ``solution`` breaks in ``puzzle``; an empty list means it is a valid solution."""
+    islands = puzzle.islands
+    violations: list[Violation] = []
+    lines: list[Bridge] = []          # bridges well-formed enough to occupy cells
+    seen: set[tuple[Cell, Cell]] = set()
+
+    for b in solution.bridges:
+        a, z = sorted(b.ends)         # a pair is the same pair in either order
+        name = f"bridge {_pair(a, z)}"
+        if (a, z) in seen:
+            violations.append(Violation("duplicate", f"{name} is listed twice", (a, z)))
+            continue
+        seen.add((a, z))
+        ends_ok = True
+        for end in (a, z):
+            if end not in islands:
+                violations.append(Violation("not-island", f"{name}: end {_cell(end)} is not an island",
+                                            (end,)))
+                ends_ok = False
+        if not 1 <= b.count <= max_bridges:
+            violations.append(Violation("bridge-count",
+                                        f"{name} has {b.count} bridges; allowed 1..{max_bridges}", (a, z)))
+        if a == z:
+            violations.append(Violation("self", f"{name} joins an island to itself", (a,)))
+        elif a[0] != z[0] and a[1] != z[1]:
+            violations.append(Violation("diagonal", f"{name} is diagonal", (a, z)))
+        elif ends_ok:
+            lines.append(b)
+
+    # Bridges run over water only.
+    horizontal_at: dict[Cell, Bridge] = {}
+    for b in lines:
+        for cell in b.cells_between():
+            if cell in islands:
+                violations.append(Violation("over-island",
+                                            f"bridge {_pair(*b.ends)} passes over the island at {_cell(cell)}",
+                                            (cell,)))
+            elif b.horizontal:
+                horizontal_at[cell] = b
+    # A horizontal and a vertical bridge may not share a water cell.
+    for b in lines:
+        if b.horizontal:
+            continue
+        for cell in b.cells_between():
+            other = horizontal_at.get(cell)
+            if other is not None:
+                violations.append(Violation(
+                    "crossing", f"crossing at cell {_cell(cell)}: bridges {_pair(*other.ends)} "
+                                f"and {_pair(*b.ends)}", (cell,)))
+
+    # Each island has exactly its number of bridges.
+    degree: Counter[Cell] = Counter()
+    for b in solution.bridges:
+        for end in b.ends:
+            degree[end] += b.count
+    for cell, number in islands.items():
+        if degree[cell] != number:
+            violations.append(Violation("island-count",
+                                        f"wrong count at island {_cell(cell)}: has {degree[cell]} "
+                                        f"bridge(s), needs {number}", (cell,)))
+
+    # All islands form one connected group.
+    components = _components(islands, [b for b in solution.bridges
+                                       if b.count > 0 and all(e in islands for e in b.ends)])
+    if len(components) > 1:
+        smallest = min(components, key=len)
+        violations.append(Violation("disconnected",
+                                    f"disconnected: {len(components)} components (smallest: "
+                                    f"{len(smallest)} island(s) including {_cell(min(smallest))})",
+                                    tuple(sorted(smallest))))
+    return violations
+
+
+def _components(islands, bridges) -> list[list[Cell]]:
+    parent = {cell: cell for cell in islands}
+
+    def root(cell: Cell) -> Cell:
+        while parent[cell] != cell:
+            parent[cell] = parent[parent[cell]]
+            cell = parent[cell]
+        return cell
+
+    for b in bridges:
+        a, z = b.ends
+        parent[root(a)] = root(z)
+    groups: dict[Cell, list[Cell]] = {}
+    for cell in islands:
+        groups.setdefault(root(cell), []).append(cell)
+    return list(groups.values())
+
+
+def _cell(cell: Cell) -> str:
+    return f"({cell[0]}, {cell[1]})"
+
+
+def _pair(a: Cell, z: Cell) -> str:
+    return f"{_cell(a)}-{_cell(z)}"

@@ -1,0 +1,440 @@
+"""Reading and writing puzzles in the common text notations.
+
+One parser per notation, each validating its input and raising :class:`PuzzleError` with the
+source, line and column of the first problem (in the spirit of Simon Tatham's bridges.c):
+
+``has``    Coelho et al. (2019): ``ROWS COLS NISLANDS``, then ROWS lines of COLS integers, 0 = water.
+``grid``   dot grid: optional ``ROWS COLS`` header, then rows of ``.`` (or ``0``) for water and
+           island numbers, separated by spaces or not.
+``json``   ``{"rows": R, "cols": C, "islands": [[r, c, n], ...]}``, or the coordinate list
+           ``[[[x, y], n], ...]`` whose distinct x and y values become columns and rows (y up).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from pathlib import Path
+from typing import Callable
+
+from .puzzle import MAX_CELLS, Cell, Puzzle, PuzzleError, Solution, bridge
+
+DEFAULT_MAX_BRIDGES = 2
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+_INTEGER = re.compile(r"[+-]?\d+\Z")
+_TOKEN = re.compile(r"\S+")
+
+
+# ---------------------------------------------------------------------------- entry points
+
+def read(source: str | os.PathLike, *, notation: str | None = None,
+         max_bridges: int = DEFAULT_MAX_BRIDGES) -> Puzzle:
+    """Read a puzzle from a file path, or from the puzzle text itself (anything with a newline
+    or starting with ``{`` or ``[`` is taken as text)."""
+    if isinstance(source, str) and _is_puzzle_text(source):
+        return parse(source, notation=notation, source="<text>", max_bridges=max_bridges)
+    path = Path(source)
+    return parse(read_text(path), notation=notation, source=str(path), max_bridges=max_bridges)
+
+
+def parse(text: str, *, notation: str | None = None, source: str = "<text>",
+          max_bridges: int = DEFAULT_MAX_BRIDGES) -> Puzzle:
+    """Parse puzzle text in ``notation`` (detected from ``source``'s extension or the text if None)."""
+    if "\0" in text:
+        line, column = _line_column(text, text.index("\0"))
+        raise PuzzleError("NUL byte in input: not a text puzzle", source, line, column)
+    notation = notation or detect(text, source)
+    if notation not in PARSERS:
+        raise PuzzleError(f"unknown notation {notation!r}; known: {', '.join(PARSERS)}", source)
+    return PARSERS[notation](text, source, 4 * max_bridges)
+
+
+def detect(text: str, name: str = "") -> str:
+    """The notation of ``text``: by the file extension of ``name`` first, then by content."""
+    extension = os.path.splitext(name)[1].lower()
+    if extension in EXTENSIONS:
+        return EXTENSIONS[extension]
+    if text.lstrip().startswith(("{", "[")):
+        return "json"
+    rows = [_TOKEN.findall(line) for line in text.splitlines()]
+    rows = [row for row in rows if row]
+    # A .has header is three integers and announces the width of the row after it; a dot grid's
+    # optional header has two integers.  Checking the width keeps headerless integer grids apart.
+    if (len(rows) >= 2 and len(rows[0]) == 3 and all(_INTEGER.match(t) for t in rows[0])
+            and len(rows[1]) == int(rows[0][1])):
+        return "has"
+    return "grid"
+
+
+def read_text(path: Path) -> str:
+    """The UTF-8 text of a file, with one-line errors for everything that can go wrong."""
+    try:
+        if path.is_dir():
+            raise PuzzleError("is a directory, not a puzzle file", str(path))
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise PuzzleError(f"file is {size} bytes; the limit is {MAX_FILE_BYTES}", str(path))
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise PuzzleError("no such file", str(path)) from None
+    except OSError as error:
+        raise PuzzleError(f"cannot read file: {error.strerror or error}", str(path)) from None
+    return decode(data, str(path))
+
+
+def decode(data: bytes, source: str) -> str:
+    """Bytes as UTF-8 text (a BOM is dropped); other encodings get a clear error."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise PuzzleError("file is UTF-16; save it as UTF-8", source)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line, column = _line_column(data[:error.start].decode("utf-8", "replace"), error.start)
+        raise PuzzleError(f"not UTF-8 text (byte 0x{data[error.start]:02x})", source, line, column) from None
+
+
+def _is_puzzle_text(source: str) -> bool:
+    return "\n" in source or source.lstrip().startswith(("{", "["))
+
+
+# ---------------------------------------------------------------------------- .has (Coelho et al.)
+
+def parse_has(text: str, source: str = "<has>", max_number: int = 8) -> Puzzle:
+    lines = _token_lines(text)
+    if not lines:
+        raise PuzzleError("empty input: expected a 'ROWS COLS NISLANDS' header", source)
+    header_line, header = lines[0]
+    if len(header) != 3:
+        column = header[3][0] if len(header) > 3 else len(header[-1][1]) + header[-1][0]
+        raise PuzzleError(f"header must be 'ROWS COLS NISLANDS', found {len(header)} value(s)",
+                          source, header_line, column)
+    rows, cols, declared = (_integer(token, source, header_line, column, what)
+                            for (column, token), what in zip(header, ("ROWS", "COLS", "NISLANDS")))
+    _check_size(rows, cols, source, header_line, header[0][0])
+    body = lines[1:]
+    if len(body) > rows:
+        raise PuzzleError(f"line beyond the {rows} rows the header declares", source, body[rows][0], 1)
+    if len(body) < rows:
+        raise PuzzleError(f"header says {rows} rows but the grid has {len(body)}",
+                          source, header_line, header[0][0])
+    islands: dict[Cell, int] = {}
+    for r, (line, tokens) in enumerate(body):
+        if len(tokens) != cols:
+            column = tokens[cols][0] if len(tokens) > cols else tokens[-1][0] + len(tokens[-1][1])
+            raise PuzzleError(f"row {r + 1} has {len(tokens)} values; the header says {cols} columns",
+                              source, line, column)
+        for c, (column, token) in enumerate(tokens):
+            value = _integer(token, source, line, column, "cell value")
+            if value:
+                islands[r, c] = _island_number(value, max_number, source, line, column)
+    if len(islands) != declared:
+        raise PuzzleError(f"header says {declared} islands but the grid has {len(islands)}",
+                          source, header_line, header[2][0])
+    return _puzzle(rows, cols, islands, source)
+
+
+def format_has(puzzle: Puzzle) -> str:
+    lines = [f"{puzzle.rows} {puzzle.cols} {len(puzzle.islands)}"]
+    for r in range(puzzle.rows):
+        lines.append(" ".join(f"{puzzle.islands.get((r, c), 0):2d}" for c in range(puzzle.cols)))
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------- dot grid
+
+def parse_grid(text: str, source: str = "<grid>", max_number: int = 8) -> Puzzle:
+    lines = [(number, line.rstrip()) for number, line in enumerate(text.splitlines(), 1)
+             if line.strip()]
+    if not lines:
+        raise PuzzleError("empty input: expected rows of '.' and island numbers", source)
+    header = None
+    first_line, first = lines[0]
+    first_tokens = _TOKEN.findall(first)
+    # Two integers alone on the first line, with rows below, are a ROWS COLS header.
+    if len(lines) > 1 and len(first_tokens) == 2 and all(_INTEGER.match(t) for t in first_tokens):
+        header = [(m.start() + 1, m.group()) for m in _TOKEN.finditer(first)]
+        lines = lines[1:]
+    grid: list[list[int]] = []
+    for line, content in lines:
+        cells = _grid_cells(content)
+        if grid and len(cells) != len(grid[0]):
+            width = len(grid[0])
+            # Point at the first surplus cell, or just past the end of a short row.
+            column = cells[width][0] if len(cells) > width else len(content) + 1
+            raise PuzzleError(f"row {len(grid) + 1} has {len(cells)} cells but row 1 has {width}",
+                              source, line, column)
+        grid.append([_grid_value(token, source, line, column, max_number) for column, token in cells])
+    rows, cols = len(grid), len(grid[0])
+    if header is not None:
+        (row_column, row_token), (col_column, col_token) = header
+        declared_rows = _integer(row_token, source, first_line, row_column, "ROWS")
+        declared_cols = _integer(col_token, source, first_line, col_column, "COLS")
+        _check_size(declared_rows, declared_cols, source, first_line, row_column)
+        if declared_rows != rows:
+            raise PuzzleError(f"header says {declared_rows} rows but the grid has {rows}",
+                              source, first_line, row_column)
+        if declared_cols != cols:
+            raise PuzzleError(f"header says {declared_cols} columns but the rows have {cols}",
+                              source, first_line, col_column)
+    _check_size(rows, cols, source, lines[0][0], 1)
+    islands = {(r, c): value for r, row in enumerate(grid) for c, value in enumerate(row) if value}
+    return _puzzle(rows, cols, islands, source)
+
+
+def _grid_cells(content: str) -> list[tuple[int, str]]:
+    """(column, token) per cell: whitespace-separated tokens, or one character per cell."""
+    if len(_TOKEN.findall(content)) > 1:
+        return [(m.start() + 1, m.group()) for m in _TOKEN.finditer(content)]
+    start = len(content) - len(content.lstrip())
+    return [(start + i + 1, ch) for i, ch in enumerate(content.strip())]
+
+
+def _grid_value(token: str, source: str, line: int, column: int, max_number: int) -> int:
+    if token in (".", "0"):
+        return 0
+    if token.isascii() and token.isdigit():
+        return _island_number(_integer(token, source, line, column, "island"), max_number,
+                              source, line, column)
+    shown = token if len(token) == 1 else f"{token[:20]}..." if len(token) > 20 else token
+    raise PuzzleError(f"unexpected {'character' if len(token) == 1 else 'token'} {shown!r}: "
+                      f"expected '.' for water or an island number 1..{max_number}",
+                      source, line, column)
+
+
+def format_grid(puzzle: Puzzle) -> str:
+    lines = [f"{puzzle.rows} {puzzle.cols}"]
+    for r in range(puzzle.rows):
+        lines.append(" ".join(str(puzzle.islands.get((r, c), ".")) for c in range(puzzle.cols)))
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------- JSON
+
+def parse_json(text: str, source: str = "<json>", max_number: int = 8) -> Puzzle:
+    data, fail = _load_json(text, source)
+
+    if isinstance(data, list):
+        return _coordinate_list(data, source, max_number, fail)
+    if not isinstance(data, dict):
+        raise fail("expected a JSON object with 'islands', or a list of [[x, y], n]")
+    prefix: tuple = ()
+    if "islands" not in data and isinstance(data.get("puzzle"), dict):
+        data, prefix = data["puzzle"], ("puzzle",)    # the output of `solve --format json`
+    if "islands" not in data:
+        raise fail("JSON object has no 'islands' list", *prefix)
+    entries = data["islands"]
+    if not isinstance(entries, list):
+        raise fail("'islands' must be a list of [row, col, number]", *prefix, "islands")
+    size = {}
+    for key in ("rows", "cols"):
+        if key in data:
+            value = data[key]
+            if not _is_int(value) or value < 1:
+                raise fail(f"'{key}' must be a positive integer", *prefix, key)
+            size[key] = value
+    islands: dict[Cell, int] = {}
+    where: dict[Cell, int] = {}
+    for i, entry in enumerate(entries):
+        path = (*prefix, "islands", i)
+        if not (isinstance(entry, list) and len(entry) == 3 and all(map(_is_int, entry))):
+            raise fail(f"islands[{i}]: expected [row, col, number] of integers", *path)
+        r, c, n = entry
+        for value, key in ((r, "rows"), (c, "cols")):
+            if value < 0 or (key in size and value >= size[key]):
+                limit = f"0..{size[key] - 1}" if key in size else "0 or more"
+                raise fail(f"islands[{i}]: {key[:-1]} {value} outside the grid ({limit})", *path)
+        if (r, c) in islands:
+            raise fail(f"islands[{i}]: second island on cell ({r}, {c}), first at islands[{where[r, c]}]",
+                       *path)
+        if not 1 <= n <= max_number:
+            raise fail(f"islands[{i}]: island number {n} out of range 1..{max_number}", *path)
+        islands[r, c], where[r, c] = n, i
+    if not islands:
+        raise fail("puzzle has no islands", *prefix, "islands")
+    rows = size.get("rows", 1 + max(r for r, _ in islands))
+    cols = size.get("cols", 1 + max(c for _, c in islands))
+    _check_size(rows, cols, source, *_json_position(text, prefix))
+    return _puzzle(rows, cols, islands, source)
+
+
+def _coordinate_list(data: list, source: str, max_number: int,
+                     fail: Callable[..., PuzzleError]) -> Puzzle:
+    """``[[[x, y], n], ...]``: only the order of coordinates matters to Hashi, so each distinct x
+    becomes a column (left to right) and each distinct y a row (top = largest y)."""
+    points: dict[tuple[float, float], int] = {}
+    for i, entry in enumerate(data):
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], list)
+                and len(entry[0]) == 2 and all(map(_is_number, entry[0])) and _is_int(entry[1])):
+            raise fail(f"entry {i}: expected [[x, y], number] with finite x and y", i)
+        (x, y), n = entry
+        if (x, y) in points:
+            raise fail(f"entry {i}: second island at ({x}, {y})", i)
+        if not 1 <= n <= max_number:
+            raise fail(f"entry {i}: island number {n} out of range 1..{max_number}", i)
+        points[x, y] = n
+    if not points:
+        raise fail("puzzle has no islands")
+    column_of = {x: c for c, x in enumerate(sorted({x for x, _ in points}))}
+    row_of = {y: r for r, y in enumerate(sorted({y for _, y in points}, reverse=True))}
+    _check_size(len(row_of), len(column_of), source, 1, 1)
+    islands = {(row_of[y], column_of[x]): n for (x, y), n in points.items()}
+    return _puzzle(len(row_of), len(column_of), islands, source)
+
+
+def format_json(puzzle: Puzzle) -> str:
+    islands = ",\n    ".join(json.dumps(island) for island in puzzle.to_json()["islands"])
+    return (f'{{\n  "rows": {puzzle.rows},\n  "cols": {puzzle.cols},\n'
+            f'  "islands": [\n    {islands}\n  ]\n}}\n')
+
+
+def read_solutions(source: str | os.PathLike) -> list[Solution]:
+    """Solutions from a JSON file (or JSON text): ``{"bridges": [...]}``, the output of
+    ``solve --format json`` (every entry of ``"solutions"``), or a bare list of bridges."""
+    if isinstance(source, str) and _is_puzzle_text(source):
+        return parse_solutions(source, "<text>")
+    return parse_solutions(read_text(Path(source)), str(source))
+
+
+def parse_solutions(text: str, source: str = "<solution>") -> list[Solution]:
+    data, fail = _load_json(text, source)
+
+    def bridges(entries, *path) -> Solution:
+        if not isinstance(entries, list):
+            raise fail("'bridges' must be a list of [r1, c1, r2, c2, count]", *path)
+        result = []
+        for i, entry in enumerate(entries):
+            if not (isinstance(entry, list) and len(entry) == 5 and all(map(_is_int, entry))):
+                raise fail(f"bridge {i}: expected [r1, c1, r2, c2, count] of integers", *path, i)
+            r1, c1, r2, c2, count = entry
+            result.append(bridge((r1, c1), (r2, c2), count))
+        return Solution.of(result)
+
+    if isinstance(data, list):
+        return [bridges(data)]
+    if isinstance(data, dict) and "bridges" in data:
+        return [bridges(data["bridges"], "bridges")]
+    if isinstance(data, dict) and isinstance(data.get("solutions"), list):
+        solutions = []
+        for i, entry in enumerate(data["solutions"]):
+            if not (isinstance(entry, dict) and "bridges" in entry):
+                raise fail(f"solutions[{i}]: expected an object with 'bridges'", "solutions", i)
+            solutions.append(bridges(entry["bridges"], "solutions", i, "bridges"))
+        return solutions
+    raise fail("expected {\"bridges\": [...]}, {\"solutions\": [...]} or a list of bridges")
+
+
+def _load_json(text: str, source: str) -> tuple[object, Callable[..., PuzzleError]]:
+    """The parsed document, and a function making an error located at a path inside it."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PuzzleError(f"invalid JSON: {error.msg}", source, error.lineno, error.colno) from None
+    except (ValueError, RecursionError) as error:     # too many digits, nested too deep
+        raise PuzzleError(f"invalid JSON: {str(error).splitlines()[0] or type(error).__name__}",
+                          source) from None
+
+    def fail(message: str, *path) -> PuzzleError:
+        line, column = _json_position(text, path)
+        return PuzzleError(message, source, line, column)
+
+    return data, fail
+
+
+def _json_position(text: str, path: tuple) -> tuple[int, int]:
+    """Line and column of the value at ``path`` (keys and indices) in valid JSON ``text``;
+    computed only when reporting an error, so the happy path uses the fast C parser."""
+    decoder = json.JSONDecoder()
+
+    def skip(i: int) -> int:
+        while i < len(text) and text[i] in " \t\r\n":
+            i += 1
+        return i
+
+    i = skip(0)
+    for step in path:
+        if text[i] == "[":
+            i = skip(i + 1)
+            for _ in range(step):
+                i = skip(decoder.raw_decode(text, i)[1])
+                i = skip(i + 1)                         # the comma
+        else:
+            i = skip(i + 1)
+            while True:
+                key, i = decoder.raw_decode(text, i)
+                i = skip(skip(i) + 1)                   # the colon
+                if key == step:
+                    break
+                i = skip(decoder.raw_decode(text, i)[1])
+                i = skip(i + 1)                         # the comma
+    return _line_column(text, i)
+
+
+# ---------------------------------------------------------------------------- shared helpers
+
+def _token_lines(text: str) -> list[tuple[int, list[tuple[int, str]]]]:
+    """Non-blank lines as (line number, [(column, token), ...]), both 1-based."""
+    result = []
+    for number, line in enumerate(text.splitlines(), 1):
+        tokens = [(m.start() + 1, m.group()) for m in _TOKEN.finditer(line)]
+        if tokens:
+            result.append((number, tokens))
+    return result
+
+
+def _integer(token: str, source: str, line: int, column: int, what: str) -> int:
+    if not _INTEGER.match(token):
+        raise PuzzleError(f"{what}: expected an integer, found {token[:20]!r}", source, line, column)
+    if len(token.lstrip("+-")) > 18:
+        raise PuzzleError(f"{what}: number {token[:20]}... is too large", source, line, column)
+    return int(token)
+
+
+def _island_number(value: int, max_number: int, source: str, line: int, column: int) -> int:
+    if not 1 <= value <= max_number:
+        raise PuzzleError(f"island number {value} out of range 1..{max_number}", source, line, column)
+    return value
+
+
+def _check_size(rows: int, cols: int, source: str, line: int | None, column: int | None) -> None:
+    if rows < 1 or cols < 1:
+        raise PuzzleError(f"grid size {rows}x{cols}: rows and columns must be positive",
+                          source, line, column)
+    if rows * cols > MAX_CELLS:
+        raise PuzzleError(f"grid size {rows}x{cols} exceeds the limit of {MAX_CELLS} cells",
+                          source, line, column)
+
+
+def _puzzle(rows: int, cols: int, islands: dict[Cell, int], source: str) -> Puzzle:
+    if not islands:
+        raise PuzzleError("puzzle has no islands", source)
+    return Puzzle(rows, cols, islands, source)
+
+
+def _line_column(text: str, index: int) -> tuple[int, int]:
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+PARSERS: dict[str, Callable[[str, str, int], Puzzle]] = {
+    "has": parse_has,
+    "grid": parse_grid,
+    "json": parse_json,
+}
+WRITERS: dict[str, Callable[[Puzzle], str]] = {
+    "has": format_has,
+    "grid": format_grid,
+    "json": format_json,
+}
+EXTENSIONS = {".has": "has", ".json": "json"}

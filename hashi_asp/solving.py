@@ -1,0 +1,231 @@
+"""Solving: puzzle facts plus the encoding go to clingo; each answer set comes back as a checked
+:class:`Solution`.
+
+Python states only the raw puzzle (``rows/1``, ``cols/1``, ``island/3``); every rule, including
+which islands can be joined, lives in the encoding, so editing ``encodings/hashi.lp`` (or
+passing another with ``encoding=``) changes the rules without touching Python.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Mapping
+
+import clingo
+
+from .checking import Violation, check
+from .puzzle import HashiError, Puzzle, Solution, bridge
+
+_PACKAGE = Path(__file__).resolve().parent
+_CONSTANT_NAME = re.compile(r"[a-z_][A-Za-z0-9_']*\Z")
+_POLL_SECONDS = 0.1   # how often a running search checks the clock and Ctrl-C
+
+
+class EncodingError(HashiError):
+    """An encoding (or added rules, or a constant) that clingo cannot load or ground."""
+
+    exit_code = 2
+
+
+class InvalidAnswer(HashiError):
+    """An answer set that breaks the rules: the encoding is wrong, the answer is not shown."""
+
+    exit_code = 5
+
+    def __init__(self, number: int, violations: list[Violation]):
+        shown = "; ".join(v.message for v in violations[:3])
+        more = f" (and {len(violations) - 3} more)" if len(violations) > 3 else ""
+        super().__init__(f"encoding error: answer {number} breaks the rules: {shown}{more}")
+        self.number = number
+        self.violations = violations
+
+
+def encoding_path(name: str = "hashi.lp") -> Path:
+    """The bundled encoding: the source checkout's ``encodings/`` when there is one, so that an
+    editable install runs the file being edited, else the copy installed inside the package."""
+    for folder in (_PACKAGE.parent / "encodings", _PACKAGE / "encodings"):
+        if (folder / name).is_file():
+            return folder / name
+    raise EncodingError(f"bundled encoding {name} not found; reinstall hashi-asp")
+
+
+def facts(puzzle: Puzzle) -> str:
+    """The puzzle as ASP facts: the input of the encoding, and nothing derived from it."""
+    lines = [f"% {puzzle.source}: {puzzle.rows}x{puzzle.cols}, {len(puzzle.islands)} islands",
+             f"rows({puzzle.rows}). cols({puzzle.cols})."]
+    lines.extend(f"island({r},{c},{n})." for (r, c), n in puzzle.islands.items())
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Result:
+    """What a search found.
+
+    ``status`` is ``solved`` (a solution; uniqueness not asked or not decided), ``unique``,
+    ``multiple``, ``unsolvable`` or ``unknown`` (stopped before any verdict).  ``exhausted``
+    says the whole search space was explored, so ``solutions`` are all there are.
+    """
+
+    status: str
+    exhausted: bool
+    solutions: list[Solution]
+    timed_out: bool = False
+    interrupted: bool = False
+    stats: dict = field(default_factory=dict)
+
+
+def solve(puzzle: Puzzle, models: int = 1, *,
+          encoding: str | os.PathLike | None = None,
+          additions: Iterable[str | os.PathLike] = (),
+          constants: Mapping[str, str | int] | None = None,
+          max_bridges: int | None = None,
+          time_limit: float | None = None,
+          on_solution: Callable[[Solution], None] | None = None) -> Result:
+    """Find up to ``models`` solutions (0 = all), each checked by :func:`check` before it is
+    returned or passed to ``on_solution`` (called as each is found).
+
+    ``encoding`` replaces the bundled encoding; ``additions`` are extra rule files;
+    ``constants`` are clingo ``-c`` constants.  ``max_bridges`` sets the constant of that name
+    and the checker's limit (default: the constant if given, else 2).  Raises
+    :class:`EncodingError` if the rules do not load and :class:`InvalidAnswer` if an answer
+    breaks the rules.
+    """
+    constants = {str(k): str(v) for k, v in (constants or {}).items()}
+    if max_bridges is not None:
+        constants["max_bridges"] = str(max_bridges)
+    limit = max_bridges_of(constants)
+    messages: list[str] = []
+    control = clingo.Control(_arguments(models, constants),
+                             logger=lambda code, message: messages.append(message))
+    started = time.perf_counter()
+    _load(control, [Path(encoding) if encoding else encoding_path(), *map(Path, additions)],
+          facts(puzzle), messages)
+    try:
+        control.ground([("base", [])])
+    except RuntimeError:
+        raise EncodingError(_first_error(messages, "grounding failed")) from None
+    grounded = time.perf_counter()
+
+    solutions: list[Solution] = []
+    timed_out = interrupted = False
+    deadline = None if time_limit is None else grounded + time_limit
+
+    def expired() -> bool:
+        return deadline is not None and time.perf_counter() >= deadline
+
+    with control.solve(yield_=True, async_=True) as handle:
+        try:
+            while True:
+                handle.resume()
+                while not timed_out and not handle.wait(_POLL_SECONDS):
+                    timed_out = expired()
+                if timed_out:
+                    break
+                model = handle.model()
+                if model is None:
+                    break
+                try:
+                    solution = decode(model.symbols(shown=True))
+                    violations = check(puzzle, solution, max_bridges=limit)
+                except ValueError as malformed:
+                    violations = [Violation("malformed", str(malformed))]
+                if violations:
+                    handle.cancel()
+                    raise InvalidAnswer(len(solutions) + 1, violations)
+                solutions.append(solution)
+                if on_solution is not None:
+                    on_solution(solution)
+                # A fast enumeration never waits, so the clock is read after each answer too.
+                if len(solutions) != models and expired():
+                    timed_out = True
+                    break
+        except KeyboardInterrupt:
+            interrupted = True
+        if timed_out or interrupted:
+            handle.cancel()
+        exhausted = not (timed_out or interrupted) and handle.get().exhausted
+    solved = time.perf_counter()
+
+    return Result(status=_status(len(solutions), exhausted, models),
+                  exhausted=exhausted, solutions=solutions,
+                  timed_out=timed_out, interrupted=interrupted,
+                  stats=_statistics(control, grounded - started, solved - grounded))
+
+
+def decode(symbols: Iterable[clingo.Symbol]) -> Solution:
+    """The ``bridge/5`` atoms of an answer set as a solution (other shown atoms are ignored)."""
+    bridges = []
+    for symbol in symbols:
+        if symbol.type != clingo.SymbolType.Function or symbol.name != "bridge":
+            continue
+        arguments = symbol.arguments
+        if len(arguments) != 5 or any(a.type != clingo.SymbolType.Number for a in arguments):
+            raise ValueError(f"answer shows {symbol}, expected bridge(R1,C1,R2,C2,K) with integers")
+        r1, c1, r2, c2, k = (a.number for a in arguments)
+        bridges.append(bridge((r1, c1), (r2, c2), k))
+    return Solution.of(bridges)
+
+
+def _status(found: int, exhausted: bool, models: int) -> str:
+    if found == 0:
+        return "unsolvable" if exhausted else "unknown"
+    if models == 1:
+        return "solved"
+    if found >= 2:
+        return "multiple"
+    return "unique" if exhausted else "solved"
+
+
+def _arguments(models: int, constants: Mapping[str, str]) -> list[str]:
+    arguments = [f"--models={models}"]
+    for name, value in constants.items():
+        if not _CONSTANT_NAME.match(name):
+            raise EncodingError(f"constant name {name!r} is not a clingo identifier")
+        arguments += ["-c", f"{name}={value}"]
+    return arguments
+
+
+def max_bridges_of(constants: Mapping[str, str]) -> int:
+    """The ``max_bridges`` constant (2 unless set), which the checker and readers follow too."""
+    value = str(constants.get("max_bridges", "2"))
+    try:
+        limit = int(value)
+    except ValueError:
+        raise EncodingError(f"max_bridges must be an integer, got {value!r}") from None
+    if limit < 1:
+        raise EncodingError(f"max_bridges must be at least 1, got {limit}")
+    return limit
+
+
+def _load(control: clingo.Control, files: list[Path], program: str, messages: list[str]) -> None:
+    for path in files:
+        if not path.is_file():
+            raise EncodingError(f"{path}: no such encoding file")
+        try:
+            control.load(str(path))
+        except RuntimeError:
+            raise EncodingError(_first_error(messages, f"{path}: cannot load")) from None
+    try:
+        control.add("base", [], program)
+    except RuntimeError:
+        raise EncodingError(_first_error(messages, "puzzle facts rejected")) from None
+
+
+def _first_error(messages: list[str], fallback: str) -> str:
+    """clingo's first error, on one line (it names file, line and column)."""
+    for message in messages:
+        if "error:" in message:
+            return " ".join(message.split())
+    return " ".join(messages[0].split()) if messages else fallback
+
+
+def _statistics(control: clingo.Control, ground_seconds: float, solve_seconds: float) -> dict:
+    solvers = control.statistics["solving"]["solvers"]
+    return {"ground_seconds": round(ground_seconds, 6),
+            "solve_seconds": round(solve_seconds, 6),
+            "choices": int(solvers["choices"]),
+            "conflicts": int(solvers["conflicts"])}

@@ -1,0 +1,41 @@
+from pathlib import Path
+
+import pytest
+from hypothesis import strategies as st
+
+from bruteforce import neighbour_pairs
+
+REPO = Path(__file__).resolve().parent.parent
+PUZZLES = REPO / "puzzles"
+
+
+@pytest.fixture
+def puzzles() -> Path:
+    return PUZZLES
+
+
+@st.composite
+def small_puzzles(draw, max_side: int = 5, max_islands: int = 8):
+    """(rows, cols, islands) on grids up to max_side square.
+
+    Half of them take their numbers from a random non-crossing bridge layout (often solvable,
+    often with several solutions); the rest have random numbers (mostly unsolvable)."""
+    rows = draw(st.integers(1, max_side))
+    cols = draw(st.integers(1, max_side))
+    cells = draw(st.sets(st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)),
+                         min_size=1, max_size=min(max_islands, rows * cols)))
+    if draw(st.booleans()):
+        islands = {cell: draw(st.integers(1, 8)) for cell in sorted(cells)}
+        return rows, cols, islands
+    degree = dict.fromkeys(cells, 0)
+    used: set = set()
+    for a, b in draw(st.permutations(neighbour_pairs(rows, cols, degree))):
+        k = draw(st.integers(0, 2))
+        between = ({(a[0], x) for x in range(a[1] + 1, b[1])} if a[0] == b[0]
+                   else {(y, a[1]) for y in range(a[0] + 1, b[0])})
+        if k and not between & used:
+            used |= between
+            degree[a] += k
+            degree[b] += k
+    islands = {cell: degree[cell] or draw(st.integers(1, 4)) for cell in sorted(cells)}
+    return rows, cols, islands

@@ -1,0 +1,151 @@
+"""Solving with the bundled encoding: known counts, brute-force agreement, statuses, and the
+ways a user changes the rules (another encoding, added rules, constants)."""
+
+import pytest
+from hypothesis import given, settings
+
+import bruteforce
+from conftest import REPO, small_puzzles
+from hashi_asp import (EncodingError, InvalidAnswer, Puzzle, check, encoding_path, facts, read,
+                       solve)
+
+
+def as_sets(solutions) -> set:
+    return {frozenset(tuple(b) for b in s.bridges) for s in solutions}
+
+
+def brute(puzzle: Puzzle) -> set:
+    return bruteforce.solutions(puzzle.rows, puzzle.cols, dict(puzzle.islands))
+
+
+# ---------------------------------------------------------------------------- the literature
+
+@pytest.mark.parametrize("name, count, status", [
+    ("prolog-5x5.txt", 2, "multiple"),
+    ("nyt-2022-04-03.json", 1, "unique"),
+    ("seven-by-seven-24.json", 2, "multiple"),
+])
+def test_examples_have_their_known_number_of_solutions(puzzles, name, count, status):
+    puzzle = read(puzzles / name)
+    result = solve(puzzle, models=0)
+    assert (len(result.solutions), result.status, result.exhausted) == (count, status, True)
+    assert as_sets(result.solutions) == brute(puzzle)
+    for solution in result.solutions:
+        assert check(puzzle, solution) == []
+
+
+def test_the_seven_by_seven_solutions_differ_only_around_one_square(puzzles):
+    first, second = (s.counts() for s in solve(read(puzzles / "seven-by-seven-24.json"), 0).solutions)
+    differing = {pair for pair in first.keys() | second.keys() if first.get(pair) != second.get(pair)}
+    assert differing and {cell for pair in differing for cell in pair} <= {(5, 3), (5, 4), (6, 3), (6, 4)}
+
+
+@given(small_puzzles())
+@settings(max_examples=150, deadline=None)
+def test_enumeration_agrees_with_brute_force(case):
+    puzzle = Puzzle(*case)
+    result = solve(puzzle, models=0)
+    assert result.exhausted
+    assert as_sets(result.solutions) == brute(puzzle)
+    assert len(result.solutions) == len(as_sets(result.solutions))      # no answer twice
+
+
+def test_coelho_sample_solves_and_checks(puzzles):
+    files = sorted((puzzles / "coelho").glob("*.has"))
+    assert len(files) == 48
+    for path in files:
+        puzzle = read(path)
+        result = solve(puzzle)
+        assert result.status == "solved", path.name
+        assert check(puzzle, result.solutions[0]) == [], path.name
+
+
+# ---------------------------------------------------------------------------- statuses
+
+def test_status_follows_what_was_asked(puzzles):
+    nyt = read(puzzles / "nyt-2022-04-03.json")
+    assert solve(nyt).status == "solved"
+    assert solve(nyt, models=2).status == "unique"
+    prolog = read(puzzles / "prolog-5x5.txt")
+    two = solve(prolog, models=2)
+    assert (two.status, len(two.solutions)) == ("multiple", 2)
+
+
+def test_unsolvable():
+    result = solve(Puzzle(1, 3, {(0, 0): 1, (0, 2): 2}), models=0)
+    assert (result.status, result.exhausted, result.solutions) == ("unsolvable", True, [])
+
+
+def test_time_limit_stops_an_enumeration_and_keeps_what_it_found(puzzles):
+    # This puzzle has about 20 000 solutions: far more than 0.3 s of enumeration reaches.
+    puzzle = read(puzzles / "coelho" / "Hs_16_100_50_10_001.has")
+    result = solve(puzzle, models=0, time_limit=0.3)
+    assert result.timed_out and not result.exhausted
+    assert result.status == "multiple" and len(result.solutions) >= 2
+    assert all(check(puzzle, s) == [] for s in result.solutions)
+
+
+def test_solutions_are_streamed_as_found(puzzles):
+    seen = []
+    result = solve(read(puzzles / "prolog-5x5.txt"), models=0, on_solution=seen.append)
+    assert seen == result.solutions and len(seen) == 2
+
+
+def test_statistics_are_reported(puzzles):
+    stats = solve(read(puzzles / "seven-by-seven-24.json"), models=0).stats
+    assert set(stats) >= {"ground_seconds", "solve_seconds", "choices", "conflicts"}
+    assert stats["choices"] >= 1
+
+
+# ---------------------------------------------------------------------------- changing the rules
+
+def test_the_bundled_encoding_is_the_source_file_in_a_checkout():
+    # With `pip install -e .` the tool runs the file users edit.
+    assert encoding_path() == REPO / "encodings" / "hashi.lp"
+
+
+def test_facts_hold_only_the_raw_puzzle(puzzles):
+    text = facts(read(puzzles / "prolog-5x5.txt"))
+    atoms = [line for line in text.splitlines() if not line.startswith("%")]
+    assert atoms[0] == "rows(5). cols(5)."
+    assert atoms[1:] == ["island(0,0,2).", "island(0,2,1).", "island(2,0,4).", "island(2,2,3).",
+                         "island(2,4,1).", "island(4,0,3).", "island(4,4,2)."]
+
+
+def test_added_rules_change_the_answer(tmp_path, puzzles):
+    no_doubles = tmp_path / "no-doubles.lp"
+    no_doubles.write_text(":- bridge(_,_,_,_,2).\n")
+    puzzle = read(puzzles / "prolog-5x5.txt")
+    assert solve(puzzle, 0, additions=[no_doubles]).status == "unsolvable"
+
+
+def test_constants_reach_the_encoding_and_the_checker():
+    # Two islands of 3 need a triple bridge: no solution by default, exactly one with max 3.
+    pair = Puzzle(1, 2, {(0, 0): 3, (0, 1): 3})
+    assert solve(pair, 0).status == "unsolvable"
+    result = solve(pair, 0, constants={"max_bridges": 3})
+    assert result.status == "unique" and [tuple(b) for b in result.solutions[0].bridges] == [(0, 0, 0, 1, 3)]
+    assert solve(pair, 0, max_bridges=3).status == "unique"
+
+
+def test_an_encoding_that_breaks_a_rule_is_reported_not_trusted(tmp_path):
+    # The bundled encoding without its connectivity block: two doubled pairs look fine to it.
+    text = encoding_path().read_text()
+    loose = tmp_path / "loose.lp"
+    loose.write_text(text.replace(":- island(R,C,_), not reach(R,C).", ""))
+    square = Puzzle(2, 2, {(0, 0): 2, (0, 1): 2, (1, 0): 2, (1, 1): 2})
+    with pytest.raises(InvalidAnswer, match="disconnected: 2 components") as caught:
+        solve(square, 0, encoding=loose)
+    assert caught.value.exit_code == 5
+
+
+def test_encoding_errors_name_file_and_line(tmp_path, puzzles):
+    broken = tmp_path / "broken.lp"
+    broken.write_text("a.\nb :- .\nc(.\n")
+    puzzle = read(puzzles / "prolog-5x5.txt")
+    with pytest.raises(EncodingError, match=r"broken\.lp:3:3(-4)?: error: syntax error"):
+        solve(puzzle, encoding=broken)
+    with pytest.raises(EncodingError, match="no such encoding file"):
+        solve(puzzle, additions=[tmp_path / "missing.lp"])
+    with pytest.raises(EncodingError, match="not a clingo identifier"):
+        solve(puzzle, constants={"Bad": 1})
