@@ -78,6 +78,90 @@ class Result:
     stats: dict = field(default_factory=dict)
 
 
+@dataclass
+class Grounded:
+    """A clingo control holding the grounded puzzle and rules, ready to search."""
+
+    control: clingo.Control
+    puzzle: Puzzle
+    max_bridges: int          # the limit the checker applies to answers
+    ground_seconds: float
+
+
+@dataclass
+class Search:
+    """How a search ended: ``exhausted`` (nothing left to find) or stopped by the time limit,
+    by Ctrl-C, or because ``on_model`` asked to stop."""
+
+    exhausted: bool
+    timed_out: bool = False
+    interrupted: bool = False
+    seconds: float = 0.0
+
+
+def ground(puzzle: Puzzle, *,
+           encoding: str | os.PathLike | None = None,
+           additions: Iterable[str | os.PathLike] = (),
+           constants: Mapping[str, str | int] | None = None,
+           max_bridges: int | None = None,
+           arguments: Iterable[str] = ()) -> Grounded:
+    """Load the encoding (or ``encoding``), ``additions`` and the puzzle's facts into clingo and
+    ground them.  ``arguments`` are further clingo options (``--models=0``, ``--enum-mode=brave``)."""
+    constants = {str(k): str(v) for k, v in (constants or {}).items()}
+    if max_bridges is not None:
+        constants["max_bridges"] = str(max_bridges)
+    limit = max_bridges_of(constants)
+    messages: list[str] = []
+    control = clingo.Control([*_constant_arguments(constants), *arguments],
+                             logger=lambda code, message: messages.append(message))
+    started = time.perf_counter()
+    _load(control, [Path(encoding) if encoding else encoding_path(), *map(Path, additions)],
+          facts(puzzle), messages)
+    try:
+        control.ground([("base", [])])
+    except RuntimeError:
+        raise EncodingError(_first_error(messages, "grounding failed")) from None
+    return Grounded(control, puzzle, limit, time.perf_counter() - started)
+
+
+def search(control: clingo.Control, on_model: Callable[[clingo.Model], bool | None], *,
+           time_limit: float | None = None,
+           assumptions: Iterable[tuple[clingo.Symbol, bool]] = ()) -> Search:
+    """Run clingo's search, calling ``on_model`` for each model in this thread (return False
+    to stop); honour ``time_limit`` (seconds) and Ctrl-C, keeping whatever was already seen."""
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
+
+    def expired() -> bool:
+        return deadline is not None and time.perf_counter() >= deadline
+
+    timed_out = interrupted = stopped = False
+    with control.solve(yield_=True, async_=True, assumptions=list(assumptions)) as handle:
+        try:
+            while True:
+                handle.resume()
+                while not timed_out and not handle.wait(_POLL_SECONDS):
+                    timed_out = expired()
+                if timed_out:
+                    break
+                model = handle.model()
+                if model is None:
+                    break
+                if on_model(model) is False:
+                    stopped = True
+                    break
+                # A fast enumeration never waits, so the clock is read after each model too.
+                if expired():
+                    timed_out = True
+                    break
+        except KeyboardInterrupt:
+            interrupted = True
+        if timed_out or interrupted or stopped:
+            handle.cancel()
+        exhausted = not (timed_out or interrupted or stopped) and handle.get().exhausted
+    return Search(exhausted, timed_out, interrupted, time.perf_counter() - started)
+
+
 def solve(puzzle: Puzzle, models: int = 1, *,
           encoding: str | os.PathLike | None = None,
           additions: Iterable[str | os.PathLike] = (),
@@ -94,66 +178,33 @@ def solve(puzzle: Puzzle, models: int = 1, *,
     :class:`EncodingError` if the rules do not load and :class:`InvalidAnswer` if an answer
     breaks the rules.
     """
-    constants = {str(k): str(v) for k, v in (constants or {}).items()}
-    if max_bridges is not None:
-        constants["max_bridges"] = str(max_bridges)
-    limit = max_bridges_of(constants)
-    messages: list[str] = []
-    control = clingo.Control(_arguments(models, constants),
-                             logger=lambda code, message: messages.append(message))
-    started = time.perf_counter()
-    _load(control, [Path(encoding) if encoding else encoding_path(), *map(Path, additions)],
-          facts(puzzle), messages)
-    try:
-        control.ground([("base", [])])
-    except RuntimeError:
-        raise EncodingError(_first_error(messages, "grounding failed")) from None
-    grounded = time.perf_counter()
-
+    grounded = ground(puzzle, encoding=encoding, additions=additions, constants=constants,
+                      max_bridges=max_bridges, arguments=[f"--models={models}"])
     solutions: list[Solution] = []
-    timed_out = interrupted = False
-    deadline = None if time_limit is None else grounded + time_limit
 
-    def expired() -> bool:
-        return deadline is not None and time.perf_counter() >= deadline
+    def accept(model: clingo.Model) -> bool:
+        solutions.append(checked(grounded, model, len(solutions) + 1))
+        if on_solution is not None:
+            on_solution(solutions[-1])
+        return models == 0 or len(solutions) < models
 
-    with control.solve(yield_=True, async_=True) as handle:
-        try:
-            while True:
-                handle.resume()
-                while not timed_out and not handle.wait(_POLL_SECONDS):
-                    timed_out = expired()
-                if timed_out:
-                    break
-                model = handle.model()
-                if model is None:
-                    break
-                try:
-                    solution = decode(model.symbols(shown=True))
-                    violations = check(puzzle, solution, max_bridges=limit)
-                except ValueError as malformed:
-                    violations = [Violation("malformed", str(malformed))]
-                if violations:
-                    handle.cancel()
-                    raise InvalidAnswer(len(solutions) + 1, violations)
-                solutions.append(solution)
-                if on_solution is not None:
-                    on_solution(solution)
-                # A fast enumeration never waits, so the clock is read after each answer too.
-                if len(solutions) != models and expired():
-                    timed_out = True
-                    break
-        except KeyboardInterrupt:
-            interrupted = True
-        if timed_out or interrupted:
-            handle.cancel()
-        exhausted = not (timed_out or interrupted) and handle.get().exhausted
-    solved = time.perf_counter()
+    outcome = search(grounded.control, accept, time_limit=time_limit)
+    return Result(status=_status(len(solutions), outcome.exhausted, models),
+                  exhausted=outcome.exhausted, solutions=solutions,
+                  timed_out=outcome.timed_out, interrupted=outcome.interrupted,
+                  stats=_statistics(grounded.control, grounded.ground_seconds, outcome.seconds))
 
-    return Result(status=_status(len(solutions), exhausted, models),
-                  exhausted=exhausted, solutions=solutions,
-                  timed_out=timed_out, interrupted=interrupted,
-                  stats=_statistics(control, grounded - started, solved - grounded))
+
+def checked(grounded: Grounded, model: clingo.Model, number: int) -> Solution:
+    """The model's solution, after the independent checker has passed it."""
+    try:
+        solution = decode(model.symbols(shown=True))
+        violations = check(grounded.puzzle, solution, max_bridges=grounded.max_bridges)
+    except ValueError as malformed:
+        violations = [Violation("malformed", str(malformed))]
+    if violations:
+        raise InvalidAnswer(number, violations)
+    return solution
 
 
 def decode(symbols: Iterable[clingo.Symbol]) -> Solution:
@@ -180,8 +231,8 @@ def _status(found: int, exhausted: bool, models: int) -> str:
     return "unique" if exhausted else "solved"
 
 
-def _arguments(models: int, constants: Mapping[str, str]) -> list[str]:
-    arguments = [f"--models={models}"]
+def _constant_arguments(constants: Mapping[str, str]) -> list[str]:
+    arguments = []
     for name, value in constants.items():
         if not _CONSTANT_NAME.match(name):
             raise EncodingError(f"constant name {name!r} is not a clingo identifier")
