@@ -24,8 +24,12 @@ class Violation:
         return self.message
 
 
-def check(puzzle: Puzzle, solution: Solution, *, max_bridges: int = 2) -> list[Violation]:
-    """Every rule ``solution`` breaks in ``puzzle``; an empty list means it is a valid solution."""
+def check(puzzle: Puzzle, solution: Solution, *, max_bridges: int | None = None,
+          no_loops: bool | None = None) -> list[Violation]:
+    """Every rule ``solution`` breaks in ``puzzle``; an empty list means it is a valid solution.
+    The puzzle's own rules apply unless ``max_bridges`` or ``no_loops`` is given."""
+    max_bridges = puzzle.max_bridges if max_bridges is None else max_bridges
+    no_loops = puzzle.no_loops if no_loops is None else no_loops
     islands = puzzle.islands
     violations: list[Violation] = []
     lines: list[Bridge] = []          # bridges well-formed enough to occupy cells
@@ -81,21 +85,67 @@ def check(puzzle: Puzzle, solution: Solution, *, max_bridges: int = 2) -> list[V
         for end in b.ends:
             degree[end] += b.count
     for cell, number in islands.items():
-        if degree[cell] != number:
+        if number is None:
+            if degree[cell] == 0:
+                violations.append(Violation("island-count",
+                                            f"island {_cell(cell)} without a number has no bridge; "
+                                            "it needs at least 1", (cell,)))
+        elif degree[cell] != number:
             violations.append(Violation("island-count",
                                         f"wrong count at island {_cell(cell)}: has {degree[cell]} "
                                         f"bridge(s), needs {number}", (cell,)))
 
     # All islands form one connected group.
-    components = _components(islands, [b for b in solution.bridges
-                                       if b.count > 0 and all(e in islands for e in b.ends)])
+    joined = [b for b in solution.bridges if b.count > 0 and all(e in islands for e in b.ends)]
+    components = _components(islands, joined)
     if len(components) > 1:
         smallest = min(components, key=len)
         violations.append(Violation("disconnected",
                                     f"disconnected: {len(components)} components (smallest: "
                                     f"{len(smallest)} island(s) including {_cell(min(smallest))})",
                                     tuple(sorted(smallest))))
+
+    # Variant (Tatham's "L"): the bridges form no cycle, whatever their counts.
+    if no_loops:
+        cycle = _cycle(joined)
+        if cycle:
+            shown = ", ".join(map(_cell, cycle[:6])) + (", ..." if len(cycle) > 6 else "")
+            violations.append(Violation("loop", f"loop: the bridges form a cycle through "
+                                                f"{len(cycle)} islands: {shown}", tuple(cycle)))
     return violations
+
+
+def _cycle(bridges) -> list[Cell]:
+    """The islands of one cycle in the graph of bridged pairs (in order), or [] if there is none."""
+    neighbours: dict[Cell, set[Cell]] = {}
+    for b in bridges:
+        a, z = b.ends
+        if a != z:
+            neighbours.setdefault(a, set()).add(z)
+            neighbours.setdefault(z, set()).add(a)
+    parent: dict[Cell, Cell | None] = {}
+    for start in sorted(neighbours):
+        if start in parent:
+            continue
+        parent[start] = None
+        stack = [start]
+        while stack:
+            cell = stack.pop()
+            for other in sorted(neighbours[cell]):
+                if other == parent[cell]:
+                    continue
+                if other in parent:
+                    # Two tree paths meet: walk both up to their common ancestor.
+                    up = [cell]
+                    while up[-1] is not None:
+                        up.append(parent[up[-1]])
+                    down = [other]
+                    while down[-1] not in up:
+                        down.append(parent[down[-1]])
+                    return up[:up.index(down[-1]) + 1] + down[-2::-1]
+                parent[other] = cell
+                stack.append(other)
+    return []
 
 
 def _components(islands, bridges) -> list[list[Cell]]:

@@ -9,14 +9,15 @@ that breaks the rules, 130 interrupted (Ctrl-C).
 from __future__ import annotations
 
 import itertools
+import os
 import sys
 
 import click
 
-from . import notations, rendering
+from . import notations, puzzlink, rendering, svg
 from .checking import check
 from .puzzle import HashiError, Puzzle, PuzzleError
-from .solving import Result, facts, max_bridges_of, solve
+from .solving import Result, facts, max_bridges_of, no_loops_of, solve
 
 EXIT_NO_SOLUTION = 1
 EXIT_TIME_LIMIT = 3
@@ -46,7 +47,8 @@ class _Group(click.Group):
 def main() -> None:
     """Solve, check and draw Hashiwokakero ("Bridges") puzzles with answer set programming.
 
-    PUZZLE is a file (.has, dot grid or JSON), '-' for standard input, or the puzzle text itself.
+    PUZZLE is a file (.has, dot grid, JSON, pzprv3), '-' for standard input, or the puzzle
+    itself: its text, a puzz.link URL or a Simon Tatham game ID.
     """
 
 
@@ -56,12 +58,32 @@ def _puzzle_options(command):
     return click.argument("puzzle")(command)
 
 
-def load_puzzle(argument: str, notation: str | None, max_bridges: int = 2) -> Puzzle:
-    """PUZZLE as given on the command line: '-' for stdin, else a path or the puzzle text."""
+def _rule_options(command):
+    """--max-bridges and --no-loops/--loops: override the rules the puzzle's notation states."""
+    command = click.option("--no-loops/--loops", "no_loops", default=None,
+                           help="Forbid (or allow) cycles of bridges [default: the puzzle's "
+                                "rule, else allowed].")(command)
+    return click.option("--max-bridges", type=click.IntRange(min=1), default=None,
+                        help="Most bridges between two islands; island numbers may then go up "
+                             "to 4 times this [default: the puzzle's rule, else 2].")(command)
+
+
+def load_puzzle(argument: str, notation: str | None, max_bridges: int | None = None,
+                no_loops: bool | None = None) -> Puzzle:
+    """PUZZLE as given on the command line: '-' for stdin, else a path, the puzzle text, a
+    puzz.link URL or a Tatham game ID.  Rules given (not None) replace the puzzle's own."""
     if argument == "-":
         text = notations.decode(sys.stdin.buffer.read(), "<stdin>")
-        return notations.parse(text, notation=notation, source="<stdin>", max_bridges=max_bridges)
-    return notations.read(argument, notation=notation, max_bridges=max_bridges)
+        return notations.parse(text, notation=notation, source="<stdin>", max_bridges=max_bridges,
+                               no_loops=no_loops)
+    return notations.read(argument, notation=notation, max_bridges=max_bridges, no_loops=no_loops)
+
+
+def _not_the_input(path: str, puzzle_argument: str) -> None:
+    """-o names the file to (over)write, but never the puzzle file being read."""
+    if os.path.exists(path) and os.path.exists(puzzle_argument) \
+            and os.path.samefile(path, puzzle_argument):
+        raise HashiError(f"{path}: is the puzzle being read; choose another output file")
 
 
 def _constants(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -80,27 +102,38 @@ def _constants(pairs: tuple[str, ...]) -> dict[str, str]:
 @_puzzle_options
 @click.option("-n", "--models", type=click.IntRange(min=0), default=1, show_default=True,
               help="Solutions to find; 0 finds all, printing each as it is found.")
-@click.option("--format", "output", type=click.Choice(["text", "unicode", "json", "facts"]),
-              default="text", show_default=True, help="How to print solutions.")
+@click.option("--format", "output",
+              type=click.Choice(["text", "unicode", "json", "facts", "svg", "pzprv3"]),
+              default="text", show_default=True,
+              help="How to print solutions; svg and pzprv3 print the first solution as a file "
+                   "(the verdict goes to stderr).")
 @click.option("--encoding", type=click.Path(dir_okay=False),
               help="Encoding to use instead of the bundled encodings/hashi.lp.")
 @click.option("--add", "additions", multiple=True, type=click.Path(dir_okay=False),
               help="Extra rules loaded with the encoding (repeatable).")
 @click.option("-c", "--const", "constant", multiple=True, metavar="NAME=VALUE",
               help="Set a clingo #const (repeatable).")
-@click.option("--max-bridges", type=click.IntRange(min=1), default=None,
-              help="Most bridges between two islands [default: 2].")
+@_rule_options
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Stop searching after this long and print what was found.")
 @click.option("--stats", is_flag=True, help="Print clingo's choices, conflicts and times.")
 def solve_command(puzzle, notation, models, output, encoding, additions, constant, max_bridges,
-                  time_limit, stats):
-    """Solve PUZZLE and draw its solutions; the last line gives the count and the verdict."""
+                  no_loops, time_limit, stats):
+    """Solve PUZZLE and draw its solutions; the last line gives the count and the verdict.
+
+    The puzzle's own rules apply (a Tatham ID's mK and L); --max-bridges, --no-loops and
+    -c max_bridges=K / -c no_loops=1 override them.
+    """
     constants = _constants(constant)
     if max_bridges is not None:
         constants["max_bridges"] = str(max_bridges)
-    board = load_puzzle(puzzle, notation, max_bridges_of(constants))
+    if no_loops is not None:
+        constants["no_loops"] = "1" if no_loops else "0"
+    board = load_puzzle(puzzle, notation,
+                        max_bridges_of(constants) if "max_bridges" in constants else None,
+                        no_loops_of(constants) if "no_loops" in constants else None)
     numbers = itertools.count(1)
+    first = []                               # the solution a one-file format shows
 
     def show(solution):
         number = next(numbers)
@@ -112,12 +145,24 @@ def solve_command(puzzle, notation, models, output, encoding, additions, constan
         elif output == "facts":
             click.echo(f"% solution {number}")
             click.echo(rendering.solution_facts(solution))
+        elif not first:
+            first.append(solution)
 
     result = solve(board, models, encoding=encoding, additions=additions, constants=constants,
                    time_limit=time_limit,
                    on_solution=None if output == "json" else show)
     if output == "json":
         click.echo(rendering.dumps(rendering.result_json(board, result, stats=stats)))
+    elif output in ("svg", "pzprv3"):
+        # Standard output holds just the file, so that `> answer.svg` works; the verdict goes
+        # to stderr.  No solution: no file.
+        if first:
+            click.echo(svg.svg(board, first[0]) if output == "svg"
+                       else puzzlink.format_pzprv3(board, first[0]), nl=False)
+        click.echo(summary(result, models), err=True)
+        if stats:
+            for key, value in result.stats.items():
+                click.echo(f"{key}: {value}", err=True)
     else:
         comment = "% " if output == "facts" else ""
         click.echo(comment + summary(result, models))
@@ -157,26 +202,20 @@ def exit_code(result: Result) -> int:
 @main.command("check")
 @_puzzle_options
 @click.argument("solution")
-@click.option("--max-bridges", type=click.IntRange(min=1), default=2, show_default=True,
-              help="Most bridges between two islands.")
-def check_command(puzzle, solution, notation, max_bridges):
+@_rule_options
+def check_command(puzzle, solution, notation, max_bridges, no_loops):
     """Check SOLUTION (JSON) against PUZZLE without clingo, naming every broken rule.
 
     SOLUTION is {"bridges": [[r1, c1, r2, c2, k], ...]}, the output of `solve --format json`
-    (each solution is checked), or a bare list of bridges.  Exit 0 if all are valid, else 1.
+    (each solution is checked), a bare list of bridges, or a pzprv3 file with lines.  The
+    puzzle's own rules apply unless overridden.  Exit 0 if all are valid, else 1.
     """
-    board = load_puzzle(puzzle, notation, max_bridges)
-    if solution == "-":
-        solutions = notations.parse_solutions(
-            notations.decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
-    else:
-        solutions = notations.read_solutions(solution)
-    if not solutions:
-        raise PuzzleError("no solutions to check", solution)
+    board = load_puzzle(puzzle, notation, max_bridges, no_loops)
+    solutions = load_solutions(solution)
     broken = 0
     for number, candidate in enumerate(solutions, 1):
         label = f"solution {number}" if len(solutions) > 1 else "solution"
-        violations = check(board, candidate, max_bridges=max_bridges)
+        violations = check(board, candidate)
         broken += bool(violations)
         if not violations:
             click.echo(f"{label}: valid")
@@ -187,16 +226,93 @@ def check_command(puzzle, solution, notation, max_bridges):
 
 # ---------------------------------------------------------------------------- facts
 
+def load_solutions(argument: str) -> list:
+    """SOLUTION as given on the command line: '-' for stdin, else a path or the JSON itself."""
+    if argument == "-":
+        solutions = notations.parse_solutions(
+            notations.decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
+    else:
+        solutions = notations.read_solutions(argument)
+    if not solutions:
+        raise PuzzleError("no solutions in it", argument)
+    return solutions
+
+
 @main.command("facts")
 @_puzzle_options
-@click.option("--max-bridges", type=click.IntRange(min=1), default=2, show_default=True,
-              help="Most bridges between two islands (island numbers go up to 4 times this).")
-def facts_command(puzzle, notation, max_bridges):
+@_rule_options
+def facts_command(puzzle, notation, max_bridges, no_loops):
     """Print PUZZLE as ASP facts, the input of encodings/hashi.lp.
 
-    Then: python -m clingo encodings/hashi.lp facts.lp
+    Then: python -m clingo encodings/hashi.lp facts.lp (for a puzzle with other than the
+    standard rules, a comment line gives the -c options to add).
     """
-    click.echo(facts(load_puzzle(puzzle, notation, max_bridges)), nl=False)
+    click.echo(facts(load_puzzle(puzzle, notation, max_bridges, no_loops)), nl=False)
+
+
+# ---------------------------------------------------------------------------- render
+
+@main.command("render")
+@_puzzle_options
+@click.argument("solution", required=False)
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Picture file: .svg or .png (PNG needs the [png] extra) [default: SVG on "
+                   "standard output].")
+@click.option("--cell-size", type=click.FloatRange(min=4), default=svg.CELL, show_default=True,
+              help="Pixels between neighbouring cell centres.")
+def render_command(puzzle, solution, notation, output, cell_size):
+    """Draw PUZZLE, with the bridges of SOLUTION if given, as a picture.
+
+    SOLUTION is what `check` takes (JSON, or a pzprv3 file with lines); of several solutions
+    the first is drawn.  One that breaks a rule is drawn all the same, with a warning.
+    """
+    board = load_puzzle(puzzle, notation)
+    drawn = None
+    if solution is not None:
+        drawn = load_solutions(solution)[0]
+        for b in drawn.bridges:
+            for r, c in b.ends:
+                if not (0 <= r < board.rows and 0 <= c < board.cols):
+                    raise PuzzleError(f"bridge {list(b)} ends outside the {board.rows}x{board.cols} "
+                                      "grid", solution)
+        violations = check(board, drawn)
+        if violations:
+            click.echo(f"hashi-asp: warning: the solution breaks {len(violations)} rule(s), "
+                       f"first: {violations[0].message}", err=True)
+    picture = svg.svg(board, drawn, cell=cell_size)
+    if output is None:
+        click.echo(picture, nl=False)
+    else:
+        _not_the_input(output, puzzle)
+        svg.write_picture(output, picture)
+
+
+# ---------------------------------------------------------------------------- convert
+
+_TARGETS = {**{name: name for name in notations.WRITERS}, "txt": "grid"}
+
+
+@main.command("convert")
+@_puzzle_options
+@click.option("--to", "target", type=click.Choice(sorted(_TARGETS)), required=True,
+              help="Notation to write (txt is the dot grid).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="File to write [default: standard output].")
+@_rule_options
+def convert_command(puzzle, notation, target, output, max_bridges, no_loops):
+    """Write PUZZLE in another notation.
+
+    A notation that cannot hold the puzzle (an island without a number in .has, other than the
+    standard rules in .has, grid and puzz.link, a grid under 3x3 in a Tatham ID, ...) is an
+    error (exit 2), never a silent change of the puzzle.
+    """
+    board = load_puzzle(puzzle, notation, max_bridges, no_loops)
+    text = notations.write(board, _TARGETS[target])
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        _not_the_input(output, puzzle)
+        svg.write_atomically(output, text.encode("utf-8"))
 
 
 if __name__ == "__main__":

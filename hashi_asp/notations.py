@@ -8,10 +8,16 @@ source, line and column of the first problem (in the spirit of Simon Tatham's br
            island numbers, separated by spaces or not.
 ``json``   ``{"rows": R, "cols": C, "islands": [[r, c, n], ...]}``, or the coordinate list
            ``[[[x, y], n], ...]`` whose distinct x and y values become columns and rows (y up).
+``puzzlink``  puzz.link / pzv.jp URLs (module :mod:`.puzzlink`); ``pzprv3`` their editor's files.
+``tatham``    Simon Tatham's Bridges game IDs (module :mod:`.tatham`).
+
+An island without a number is ``None`` in :attr:`Puzzle.islands`: ``?`` in the dot grid,
+``null`` in JSON, ``.`` in a puzz.link URL.  The .has notation cannot hold one.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -19,9 +25,7 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from .puzzle import MAX_CELLS, Cell, Puzzle, PuzzleError, Solution, bridge
-
-DEFAULT_MAX_BRIDGES = 2
+from .puzzle import DEFAULT_MAX_BRIDGES, MAX_CELLS, Cell, Puzzle, PuzzleError, Solution, bridge
 MAX_FILE_BYTES = 256 * 1024 * 1024
 
 _INTEGER = re.compile(r"[+-]?\d+\Z")
@@ -31,25 +35,48 @@ _TOKEN = re.compile(r"\S+")
 # ---------------------------------------------------------------------------- entry points
 
 def read(source: str | os.PathLike, *, notation: str | None = None,
-         max_bridges: int = DEFAULT_MAX_BRIDGES) -> Puzzle:
-    """Read a puzzle from a file path, or from the puzzle text itself (anything with a newline
-    or starting with ``{`` or ``[`` is taken as text)."""
-    if isinstance(source, str) and _is_puzzle_text(source):
-        return parse(source, notation=notation, source="<text>", max_bridges=max_bridges)
+         max_bridges: int | None = None, no_loops: bool | None = None) -> Puzzle:
+    """Read a puzzle from a file path, or from the puzzle itself: text (anything with a newline
+    or starting with ``{`` or ``[``), a puzz.link URL or a Simon Tatham game ID (when no file
+    of that name exists).  ``max_bridges`` and ``no_loops``, when given, override the rules the
+    puzzle's notation states (island numbers may then go up to ``4 * max_bridges``)."""
+    if isinstance(source, str) and (_is_puzzle_text(source)
+                                    or (is_inline_puzzle(source) and not os.path.exists(source))):
+        return parse(source, notation=notation, source="<text>", max_bridges=max_bridges,
+                     no_loops=no_loops)
     path = Path(source)
-    return parse(read_text(path), notation=notation, source=str(path), max_bridges=max_bridges)
+    return parse(read_text(path), notation=notation, source=str(path), max_bridges=max_bridges,
+                 no_loops=no_loops)
 
 
 def parse(text: str, *, notation: str | None = None, source: str = "<text>",
-          max_bridges: int = DEFAULT_MAX_BRIDGES) -> Puzzle:
-    """Parse puzzle text in ``notation`` (detected from ``source``'s extension or the text if None)."""
+          max_bridges: int | None = None, no_loops: bool | None = None) -> Puzzle:
+    """Parse puzzle text in ``notation`` (detected from ``source``'s extension or the text if
+    None).  Without ``max_bridges`` island numbers go up to 8, or to what the notation's own
+    rules allow (a Tatham ID's ``mK``, a JSON ``max_bridges``)."""
     if "\0" in text:
         line, column = _line_column(text, text.index("\0"))
         raise PuzzleError("NUL byte in input: not a text puzzle", source, line, column)
     notation = notation or detect(text, source)
     if notation not in PARSERS:
         raise PuzzleError(f"unknown notation {notation!r}; known: {', '.join(PARSERS)}", source)
-    return PARSERS[notation](text, source, 4 * max_bridges)
+    puzzle = PARSERS[notation](text, source, None if max_bridges is None else 4 * max_bridges)
+    return with_rules(puzzle, max_bridges, no_loops)
+
+
+def with_rules(puzzle: Puzzle, max_bridges: int | None = None,
+               no_loops: bool | None = None) -> Puzzle:
+    """``puzzle`` with the rules that are given (not None) replacing its own."""
+    changes = {key: value for key, value in (("max_bridges", max_bridges), ("no_loops", no_loops))
+               if value is not None}
+    return dataclasses.replace(puzzle, **changes) if changes else puzzle
+
+
+def write(puzzle: Puzzle, notation: str) -> str:
+    """``puzzle`` in ``notation``; raises :class:`PuzzleError` if the notation cannot hold it."""
+    if notation not in WRITERS:
+        raise PuzzleError(f"unknown notation {notation!r}; known: {', '.join(WRITERS)}")
+    return WRITERS[notation](puzzle)
 
 
 def detect(text: str, name: str = "") -> str:
@@ -59,6 +86,12 @@ def detect(text: str, name: str = "") -> str:
         return EXTENSIONS[extension]
     if text.lstrip().startswith(("{", "[")):
         return "json"
+    if text.lstrip().startswith("pzprv3"):
+        return "pzprv3"
+    if puzzlink.is_url(text):
+        return "puzzlink"
+    if tatham.is_game_id(text):
+        return "tatham"
     rows = [_TOKEN.findall(line) for line in text.splitlines()]
     rows = [row for row in rows if row]
     # A .has header is three integers and announces the width of the row after it; a dot grid's
@@ -100,9 +133,16 @@ def _is_puzzle_text(source: str) -> bool:
     return "\n" in source or source.lstrip().startswith(("{", "["))
 
 
+def is_inline_puzzle(argument: str) -> bool:
+    """Whether a one-line argument is a puzzle in itself: a puzz.link URL or a Tatham game ID
+    (or a Tatham parameter string, so that its reader can say why that is not a puzzle)."""
+    return puzzlink.is_url(argument) or tatham.is_game_id(argument)
+
+
 # ---------------------------------------------------------------------------- .has (Coelho et al.)
 
-def parse_has(text: str, source: str = "<has>", max_number: int = 8) -> Puzzle:
+def parse_has(text: str, source: str = "<has>", max_number: int | None = None) -> Puzzle:
+    max_number = max_number or 4 * DEFAULT_MAX_BRIDGES
     lines = _token_lines(text)
     if not lines:
         raise PuzzleError("empty input: expected a 'ROWS COLS NISLANDS' header", source)
@@ -137,6 +177,11 @@ def parse_has(text: str, source: str = "<has>", max_number: int = 8) -> Puzzle:
 
 
 def format_has(puzzle: Puzzle) -> str:
+    unnumbered = [cell for cell, n in puzzle.islands.items() if n is None]
+    if unnumbered:
+        raise PuzzleError(f"the .has notation cannot hold an island without a number (at "
+                          f"{unnumbered[0]}); use json, grid or puzzlink", puzzle.source)
+    _require_standard_rules(puzzle, "the .has notation")
     lines = [f"{puzzle.rows} {puzzle.cols} {len(puzzle.islands)}"]
     for r in range(puzzle.rows):
         lines.append(" ".join(f"{puzzle.islands.get((r, c), 0):2d}" for c in range(puzzle.cols)))
@@ -145,7 +190,8 @@ def format_has(puzzle: Puzzle) -> str:
 
 # ---------------------------------------------------------------------------- dot grid
 
-def parse_grid(text: str, source: str = "<grid>", max_number: int = 8) -> Puzzle:
+def parse_grid(text: str, source: str = "<grid>", max_number: int | None = None) -> Puzzle:
+    max_number = max_number or 4 * DEFAULT_MAX_BRIDGES
     lines = [(number, line.rstrip()) for number, line in enumerate(text.splitlines(), 1)
              if line.strip()]
     if not lines:
@@ -157,7 +203,7 @@ def parse_grid(text: str, source: str = "<grid>", max_number: int = 8) -> Puzzle
     if len(lines) > 1 and len(first_tokens) == 2 and all(_INTEGER.match(t) for t in first_tokens):
         header = [(m.start() + 1, m.group()) for m in _TOKEN.finditer(first)]
         lines = lines[1:]
-    grid: list[list[int]] = []
+    grid: list[list[int | None]] = []
     for line, content in lines:
         cells = _grid_cells(content)
         if grid and len(cells) != len(grid[0]):
@@ -180,7 +226,8 @@ def parse_grid(text: str, source: str = "<grid>", max_number: int = 8) -> Puzzle
             raise PuzzleError(f"header says {declared_cols} columns but the rows have {cols}",
                               source, first_line, col_column)
     _check_size(rows, cols, source, lines[0][0], 1)
-    islands = {(r, c): value for r, row in enumerate(grid) for c, value in enumerate(row) if value}
+    islands = {(r, c): value for r, row in enumerate(grid) for c, value in enumerate(row)
+               if value != 0}
     return _puzzle(rows, cols, islands, source)
 
 
@@ -192,9 +239,11 @@ def _grid_cells(content: str) -> list[tuple[int, str]]:
     return [(start + i + 1, ch) for i, ch in enumerate(content.strip())]
 
 
-def _grid_value(token: str, source: str, line: int, column: int, max_number: int) -> int:
+def _grid_value(token: str, source: str, line: int, column: int, max_number: int) -> int | None:
     if token in (".", "0"):
         return 0
+    if token == "?":
+        return None                     # an island without a number
     if token.isascii() and token.isdigit():
         return _island_number(_integer(token, source, line, column, "island"), max_number,
                               source, line, column)
@@ -205,19 +254,22 @@ def _grid_value(token: str, source: str, line: int, column: int, max_number: int
 
 
 def format_grid(puzzle: Puzzle) -> str:
+    _require_standard_rules(puzzle, "the dot grid")
     lines = [f"{puzzle.rows} {puzzle.cols}"]
     for r in range(puzzle.rows):
-        lines.append(" ".join(str(puzzle.islands.get((r, c), ".")) for c in range(puzzle.cols)))
+        lines.append(" ".join("." if (r, c) not in puzzle.islands else
+                              "?" if puzzle.islands[r, c] is None else str(puzzle.islands[r, c])
+                              for c in range(puzzle.cols)))
     return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------------------- JSON
 
-def parse_json(text: str, source: str = "<json>", max_number: int = 8) -> Puzzle:
+def parse_json(text: str, source: str = "<json>", max_number: int | None = None) -> Puzzle:
     data, fail = _load_json(text, source)
 
     if isinstance(data, list):
-        return _coordinate_list(data, source, max_number, fail)
+        return _coordinate_list(data, source, max_number or 4 * DEFAULT_MAX_BRIDGES, fail)
     if not isinstance(data, dict):
         raise fail("expected a JSON object with 'islands', or a list of [[x, y], n]")
     prefix: tuple = ()
@@ -228,6 +280,16 @@ def parse_json(text: str, source: str = "<json>", max_number: int = 8) -> Puzzle
     entries = data["islands"]
     if not isinstance(entries, list):
         raise fail("'islands' must be a list of [row, col, number]", *prefix, "islands")
+    rules = {}
+    if "max_bridges" in data:
+        if not _is_int(data["max_bridges"]) or data["max_bridges"] < 1:
+            raise fail("'max_bridges' must be a positive integer", *prefix, "max_bridges")
+        rules["max_bridges"] = data["max_bridges"]
+    if "no_loops" in data:
+        if not isinstance(data["no_loops"], bool):
+            raise fail("'no_loops' must be true or false", *prefix, "no_loops")
+        rules["no_loops"] = data["no_loops"]
+    max_number = max_number or 4 * rules.get("max_bridges", DEFAULT_MAX_BRIDGES)
     size = {}
     for key in ("rows", "cols"):
         if key in data:
@@ -235,12 +297,14 @@ def parse_json(text: str, source: str = "<json>", max_number: int = 8) -> Puzzle
             if not _is_int(value) or value < 1:
                 raise fail(f"'{key}' must be a positive integer", *prefix, key)
             size[key] = value
-    islands: dict[Cell, int] = {}
+    islands: dict[Cell, int | None] = {}
     where: dict[Cell, int] = {}
     for i, entry in enumerate(entries):
         path = (*prefix, "islands", i)
-        if not (isinstance(entry, list) and len(entry) == 3 and all(map(_is_int, entry))):
-            raise fail(f"islands[{i}]: expected [row, col, number] of integers", *path)
+        if not (isinstance(entry, list) and len(entry) == 3 and all(map(_is_int, entry[:2]))
+                and (entry[2] is None or _is_int(entry[2]))):
+            raise fail(f"islands[{i}]: expected [row, col, number] of integers "
+                       "(number null for an island without one)", *path)
         r, c, n = entry
         for value, key in ((r, "rows"), (c, "cols")):
             if value < 0 or (key in size and value >= size[key]):
@@ -249,7 +313,7 @@ def parse_json(text: str, source: str = "<json>", max_number: int = 8) -> Puzzle
         if (r, c) in islands:
             raise fail(f"islands[{i}]: second island on cell ({r}, {c}), first at islands[{where[r, c]}]",
                        *path)
-        if not 1 <= n <= max_number:
+        if n is not None and not 1 <= n <= max_number:
             raise fail(f"islands[{i}]: island number {n} out of range 1..{max_number}", *path)
         islands[r, c], where[r, c] = n, i
     if not islands:
@@ -257,22 +321,23 @@ def parse_json(text: str, source: str = "<json>", max_number: int = 8) -> Puzzle
     rows = size.get("rows", 1 + max(r for r, _ in islands))
     cols = size.get("cols", 1 + max(c for _, c in islands))
     _check_size(rows, cols, source, *_json_position(text, prefix))
-    return _puzzle(rows, cols, islands, source)
+    return with_rules(_puzzle(rows, cols, islands, source), **rules)
 
 
 def _coordinate_list(data: list, source: str, max_number: int,
                      fail: Callable[..., PuzzleError]) -> Puzzle:
     """``[[[x, y], n], ...]``: only the order of coordinates matters to Hashi, so each distinct x
     becomes a column (left to right) and each distinct y a row (top = largest y)."""
-    points: dict[tuple[float, float], int] = {}
+    points: dict[tuple[float, float], int | None] = {}
     for i, entry in enumerate(data):
         if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], list)
-                and len(entry[0]) == 2 and all(map(_is_number, entry[0])) and _is_int(entry[1])):
+                and len(entry[0]) == 2 and all(map(_is_number, entry[0]))
+                and (entry[1] is None or _is_int(entry[1]))):
             raise fail(f"entry {i}: expected [[x, y], number] with finite x and y", i)
         (x, y), n = entry
         if (x, y) in points:
             raise fail(f"entry {i}: second island at ({x}, {y})", i)
-        if not 1 <= n <= max_number:
+        if n is not None and not 1 <= n <= max_number:
             raise fail(f"entry {i}: island number {n} out of range 1..{max_number}", i)
         points[x, y] = n
     if not points:
@@ -285,8 +350,11 @@ def _coordinate_list(data: list, source: str, max_number: int,
 
 
 def format_json(puzzle: Puzzle) -> str:
-    islands = ",\n    ".join(json.dumps(island) for island in puzzle.to_json()["islands"])
-    return (f'{{\n  "rows": {puzzle.rows},\n  "cols": {puzzle.cols},\n'
+    document = puzzle.to_json()
+    islands = ",\n    ".join(json.dumps(island) for island in document.pop("islands"))
+    rules = "".join(f'  "{key}": {json.dumps(value)},\n' for key, value in document.items()
+                    if key not in ("rows", "cols"))
+    return (f'{{\n  "rows": {puzzle.rows},\n  "cols": {puzzle.cols},\n{rules}'
             f'  "islands": [\n    {islands}\n  ]\n}}\n')
 
 
@@ -299,6 +367,8 @@ def read_solutions(source: str | os.PathLike) -> list[Solution]:
 
 
 def parse_solutions(text: str, source: str = "<solution>") -> list[Solution]:
+    if text.lstrip().startswith("pzprv3"):        # a pzprjs editor's file: its lines are a solution
+        return [puzzlink.parse_pzprv3_solution(text, source)]
     data, fail = _load_json(text, source)
 
     def bridges(entries, *path) -> Solution:
@@ -407,10 +477,23 @@ def _check_size(rows: int, cols: int, source: str, line: int | None, column: int
                           source, line, column)
 
 
-def _puzzle(rows: int, cols: int, islands: dict[Cell, int], source: str) -> Puzzle:
+def _require_standard_rules(puzzle: Puzzle, notation: str) -> None:
+    if not puzzle.standard_rules:
+        raise PuzzleError(f"{notation} cannot record this puzzle's rules ({puzzle.rules_text()}); "
+                          "use json or tatham, which can", puzzle.source)
+
+
+def _puzzle(rows: int, cols: int, islands: dict[Cell, int | None], source: str) -> Puzzle:
     if not islands:
         raise PuzzleError("puzzle has no islands", source)
     return Puzzle(rows, cols, islands, source)
+
+
+def one_line(text: str) -> tuple[str, int, int]:
+    """A one-line notation (URL, game ID) without surrounding whitespace, with the line it is
+    on and how many characters precede it there, so errors can name a column."""
+    lead = text[:len(text) - len(text.lstrip())]
+    return text.strip(), lead.count("\n") + 1, len(lead) - (lead.rfind("\n") + 1)
 
 
 def _line_column(text: str, index: int) -> tuple[int, int]:
@@ -427,14 +510,23 @@ def _is_number(value) -> bool:
             and math.isfinite(value))
 
 
-PARSERS: dict[str, Callable[[str, str, int], Puzzle]] = {
+# The notations in their own modules use the helpers above, so they are imported here, last.
+from . import puzzlink, tatham  # noqa: E402
+
+PARSERS: dict[str, Callable[[str, str, int | None], Puzzle]] = {
     "has": parse_has,
     "grid": parse_grid,
     "json": parse_json,
+    "puzzlink": puzzlink.parse_url,
+    "pzprv3": puzzlink.parse_pzprv3,
+    "tatham": tatham.parse_game_id,
 }
 WRITERS: dict[str, Callable[[Puzzle], str]] = {
     "has": format_has,
     "grid": format_grid,
     "json": format_json,
+    "puzzlink": puzzlink.format_url,
+    "pzprv3": puzzlink.format_pzprv3,
+    "tatham": tatham.format_game_id,
 }
 EXTENSIONS = {".has": "has", ".json": "json"}

@@ -1,8 +1,10 @@
 """The puzzle model: islands on a grid, bridges between them, and the errors users can meet.
 
-A puzzle is a grid of ``rows`` x ``cols`` cells; some cells hold an island with a number,
-the rest are water.  A solution is a set of bridges, each joining two islands in the same row
-or column with a count of 1 or 2 (or up to ``max_bridges`` in variants).
+A puzzle is a grid of ``rows`` x ``cols`` cells; some cells hold an island with a number (or
+``None`` for an island drawn without one, which needs at least one bridge), the rest are water.
+A solution is a set of bridges, each joining two islands in the same row or column with a count
+of 1 or 2.  A puzzle carries its own rules: ``max_bridges`` (most bridges between one pair,
+Simon Tatham's ``mK``) and ``no_loops`` (the bridges may not form a cycle, Tatham's ``L``).
 """
 
 from __future__ import annotations
@@ -91,14 +93,21 @@ class Solution:
         return {"bridges": [list(b) for b in self.bridges]}
 
 
+DEFAULT_MAX_BRIDGES = 2
+
+
 @dataclass(frozen=True, eq=True)
 class Puzzle:
-    """A rectangular grid with numbered islands; ``islands`` maps (row, col) to the number."""
+    """A rectangular grid with islands; ``islands`` maps (row, col) to the island's number, or
+    to ``None`` for an island without a number.  ``max_bridges`` and ``no_loops`` are the rules
+    the puzzle is posed under (the standard rules unless its notation says otherwise)."""
 
     rows: int
     cols: int
-    islands: Mapping[Cell, int] = field(compare=True)
+    islands: Mapping[Cell, int | None] = field(compare=True)
     source: str = field(default="<puzzle>", compare=False)
+    max_bridges: int = DEFAULT_MAX_BRIDGES
+    no_loops: bool = False
 
     def __post_init__(self) -> None:
         # Readers report errors with a line and column before building a Puzzle; these checks
@@ -114,14 +123,32 @@ class Puzzle:
             if not (0 <= r < self.rows and 0 <= c < self.cols):
                 raise PuzzleError(f"island ({r}, {c}) lies outside the {self.rows}x{self.cols} grid",
                                   self.source)
-            if n < 1:
+            if n is not None and n < 1:
                 raise PuzzleError(f"island ({r}, {c}) has number {n}; numbers start at 1", self.source)
+        if self.max_bridges < 1:
+            raise PuzzleError(f"max_bridges must be at least 1, got {self.max_bridges}", self.source)
         # Keep islands in reading order so every output built from them is deterministic.
         object.__setattr__(self, "islands", dict(sorted(self.islands.items())))
 
     def __hash__(self) -> int:
-        return hash((self.rows, self.cols, tuple(self.islands.items())))
+        return hash((self.rows, self.cols, tuple(self.islands.items()), self.max_bridges,
+                     self.no_loops))
+
+    @property
+    def standard_rules(self) -> bool:
+        """True when the puzzle is posed under the standard rules (at most 2 bridges, loops allowed)."""
+        return self.max_bridges == DEFAULT_MAX_BRIDGES and not self.no_loops
+
+    def rules_text(self) -> str:
+        """The rules in words, for messages: e.g. ``max_bridges=3, no loops``."""
+        return ", ".join([f"max_bridges={self.max_bridges}"] + ["no loops"] * self.no_loops)
 
     def to_json(self) -> dict:
-        return {"rows": self.rows, "cols": self.cols,
-                "islands": [[r, c, n] for (r, c), n in self.islands.items()]}
+        """The JSON notation; the rules appear only when they differ from the standard ones."""
+        document = {"rows": self.rows, "cols": self.cols,
+                    "islands": [[r, c, n] for (r, c), n in self.islands.items()]}
+        if self.max_bridges != DEFAULT_MAX_BRIDGES:
+            document["max_bridges"] = self.max_bridges
+        if self.no_loops:
+            document["no_loops"] = True
+        return document

@@ -18,7 +18,8 @@ _DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def draw(puzzle: Puzzle, solution: Solution | None = None, style: str = "text") -> str:
-    """The grid with islands as numbers (10 and up as A, B, ...) and the solution's bridges.
+    """The grid with islands as numbers (10 and up as A, B, ...; ``?`` for an island without
+    one) and the solution's bridges.
 
     Cells sit two characters apart so that a horizontal bridge also fills the gap between them.
     """
@@ -34,7 +35,7 @@ def draw(puzzle: Puzzle, solution: Solution | None = None, style: str = "text") 
             for r in range(b.r1 + 1, b.r2):
                 canvas[r][2 * b.c1] = chars["v"][count]
     for (r, c), n in puzzle.islands.items():
-        canvas[r][2 * c] = _DIGITS[n] if n < len(_DIGITS) else "#"
+        canvas[r][2 * c] = "?" if n is None else _DIGITS[n] if n < len(_DIGITS) else "#"
     return "\n".join("".join(row) for row in canvas)
 
 

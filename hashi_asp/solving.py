@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Mapping
 import clingo
 
 from .checking import Violation, check
-from .puzzle import HashiError, Puzzle, Solution, bridge
+from .puzzle import DEFAULT_MAX_BRIDGES, HashiError, Puzzle, Solution, bridge
 
 _PACKAGE = Path(__file__).resolve().parent
 _CONSTANT_NAME = re.compile(r"[a-z_][A-Za-z0-9_']*\Z")
@@ -54,11 +54,27 @@ def encoding_path(name: str = "hashi.lp") -> Path:
 
 
 def facts(puzzle: Puzzle) -> str:
-    """The puzzle as ASP facts: the input of the encoding, and nothing derived from it."""
-    lines = [f"% {puzzle.source}: {puzzle.rows}x{puzzle.cols}, {len(puzzle.islands)} islands",
-             f"rows({puzzle.rows}). cols({puzzle.cols})."]
-    lines.extend(f"island({r},{c},{n})." for (r, c), n in puzzle.islands.items())
+    """The puzzle as ASP facts: the input of the encoding, and nothing derived from it.  An
+    island without a number is ``island(R,C,any)``.  The puzzle's rules are clingo constants,
+    not facts: for other than the standard rules a comment says which ``-c`` options to give."""
+    lines = [f"% {puzzle.source}: {puzzle.rows}x{puzzle.cols}, {len(puzzle.islands)} islands"]
+    if not puzzle.standard_rules:
+        lines.append(f"% rules: {puzzle.rules_text()}; run clingo with "
+                     + " ".join(f"-c {name}={value}" for name, value in rule_constants(puzzle).items()))
+    lines.append(f"rows({puzzle.rows}). cols({puzzle.cols}).")
+    lines.extend(f"island({r},{c},{'any' if n is None else n})."
+                 for (r, c), n in puzzle.islands.items())
     return "\n".join(lines) + "\n"
+
+
+def rule_constants(puzzle: Puzzle) -> dict[str, str]:
+    """The encoding constants that pose the puzzle's rules, where they differ from the defaults."""
+    constants = {}
+    if puzzle.max_bridges != DEFAULT_MAX_BRIDGES:
+        constants["max_bridges"] = str(puzzle.max_bridges)
+    if puzzle.no_loops:
+        constants["no_loops"] = "1"
+    return constants
 
 
 @dataclass
@@ -86,6 +102,7 @@ class Grounded:
     puzzle: Puzzle
     max_bridges: int          # the limit the checker applies to answers
     ground_seconds: float
+    no_loops: bool = False    # whether the checker forbids cycles
 
 
 @dataclass
@@ -104,13 +121,19 @@ def ground(puzzle: Puzzle, *,
            additions: Iterable[str | os.PathLike] = (),
            constants: Mapping[str, str | int] | None = None,
            max_bridges: int | None = None,
+           no_loops: bool | None = None,
            arguments: Iterable[str] = ()) -> Grounded:
     """Load the encoding (or ``encoding``), ``additions`` and the puzzle's facts into clingo and
-    ground them.  ``arguments`` are further clingo options (``--models=0``, ``--enum-mode=brave``)."""
-    constants = {str(k): str(v) for k, v in (constants or {}).items()}
+    ground them.  ``arguments`` are further clingo options (``--models=0``, ``--enum-mode=brave``).
+    The puzzle's own rules apply unless ``max_bridges``, ``no_loops`` or ``constants`` of those
+    names say otherwise."""
+    constants = {**rule_constants(puzzle), **{str(k): str(v) for k, v in (constants or {}).items()}}
     if max_bridges is not None:
         constants["max_bridges"] = str(max_bridges)
+    if no_loops is not None:
+        constants["no_loops"] = "1" if no_loops else "0"
     limit = max_bridges_of(constants)
+    loops_forbidden = no_loops_of(constants)
     messages: list[str] = []
     control = clingo.Control([*_constant_arguments(constants), *arguments],
                              logger=lambda code, message: messages.append(message))
@@ -121,7 +144,7 @@ def ground(puzzle: Puzzle, *,
         control.ground([("base", [])])
     except RuntimeError:
         raise EncodingError(_first_error(messages, "grounding failed")) from None
-    return Grounded(control, puzzle, limit, time.perf_counter() - started)
+    return Grounded(control, puzzle, limit, time.perf_counter() - started, loops_forbidden)
 
 
 def search(control: clingo.Control, on_model: Callable[[clingo.Model], bool | None], *,
@@ -167,19 +190,22 @@ def solve(puzzle: Puzzle, models: int = 1, *,
           additions: Iterable[str | os.PathLike] = (),
           constants: Mapping[str, str | int] | None = None,
           max_bridges: int | None = None,
+          no_loops: bool | None = None,
           time_limit: float | None = None,
           on_solution: Callable[[Solution], None] | None = None) -> Result:
     """Find up to ``models`` solutions (0 = all), each checked by :func:`check` before it is
     returned or passed to ``on_solution`` (called as each is found).
 
     ``encoding`` replaces the bundled encoding; ``additions`` are extra rule files;
-    ``constants`` are clingo ``-c`` constants.  ``max_bridges`` sets the constant of that name
-    and the checker's limit (default: the constant if given, else 2).  Raises
+    ``constants`` are clingo ``-c`` constants.  ``max_bridges`` and ``no_loops`` set the
+    constants of those names and the checker's rules (default: the constants if given, else the
+    puzzle's own rules).  Raises
     :class:`EncodingError` if the rules do not load and :class:`InvalidAnswer` if an answer
     breaks the rules.
     """
     grounded = ground(puzzle, encoding=encoding, additions=additions, constants=constants,
-                      max_bridges=max_bridges, arguments=[f"--models={models}"])
+                      max_bridges=max_bridges, no_loops=no_loops,
+                      arguments=[f"--models={models}"])
     solutions: list[Solution] = []
 
     def accept(model: clingo.Model) -> bool:
@@ -199,7 +225,8 @@ def checked(grounded: Grounded, model: clingo.Model, number: int) -> Solution:
     """The model's solution, after the independent checker has passed it."""
     try:
         solution = decode(model.symbols(shown=True))
-        violations = check(grounded.puzzle, solution, max_bridges=grounded.max_bridges)
+        violations = check(grounded.puzzle, solution, max_bridges=grounded.max_bridges,
+                           no_loops=grounded.no_loops)
     except ValueError as malformed:
         violations = [Violation("malformed", str(malformed))]
     if violations:
@@ -238,6 +265,14 @@ def _constant_arguments(constants: Mapping[str, str]) -> list[str]:
             raise EncodingError(f"constant name {name!r} is not a clingo identifier")
         arguments += ["-c", f"{name}={value}"]
     return arguments
+
+
+def no_loops_of(constants: Mapping[str, str]) -> bool:
+    """The ``no_loops`` constant: 1 forbids cycles (as the encoding tests), 0 or unset allows them."""
+    value = str(constants.get("no_loops", "0"))
+    if value not in ("0", "1"):
+        raise EncodingError(f"no_loops must be 0 or 1, got {value!r}")
+    return value == "1"
 
 
 def max_bridges_of(constants: Mapping[str, str]) -> int:

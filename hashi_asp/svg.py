@@ -1,0 +1,149 @@
+"""Pictures: a puzzle and its solution drawn the way puzzle books do, as SVG (and PNG).
+
+Islands are circles with their numbers (an island without a number is an empty circle), each
+bridge is one line per bridge between the island centres (two parallel lines for a double
+bridge), and water is blank.  The reasoning features highlight some bridges and islands in a
+second colour: the bridges that differ between solutions, the ones every solution needs.
+
+PNG goes through cairosvg (``pip install 'hashi-asp[png]'``), which needs the cairo library.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Iterable
+from xml.sax.saxutils import escape
+
+from .puzzle import Bridge, Cell, HashiError, Puzzle, Solution
+
+CELL = 40                      # pixels from one cell centre to the next, by default
+INK = "#1a1a1a"
+HIGHLIGHT = "#e66100"          # orange: tells apart from black also for colour-blind readers
+HIGHLIGHT_FILL = "#fde8d7"
+RADIUS = 0.38                  # island radius, in cells
+GAP = 0.16                     # distance between the parallel lines of one pair, in cells
+FORMATS = (".svg", ".png")
+
+
+def centre(row: int, col: int, cell: float = CELL) -> tuple[float, float]:
+    """Pixel (x, y) of a cell's centre; the picture has half a cell of margin beyond the
+    outermost centres' islands."""
+    return cell * (col + 1), cell * (row + 1)
+
+
+def svg(puzzle: Puzzle, solution: Solution | None = None, *,
+        highlight_bridges: Iterable[Bridge | tuple[Cell, Cell]] = (),
+        highlight_islands: Iterable[Cell] = (),
+        cell: float = CELL, title: str | None = None) -> str:
+    """The puzzle (with the bridges of ``solution``, if given) as an SVG document.
+
+    ``highlight_bridges`` are drawn in the second colour: a :class:`Bridge` or a pair of
+    cells; a solution bridge between the same islands takes the colour, and a highlighted
+    :class:`Bridge` that is not in the solution is drawn too, with its own count.
+    ``highlight_islands`` are circled in the second colour.
+    """
+    width, height = cell * (puzzle.cols + 1), cell * (puzzle.rows + 1)
+    stroke = max(1.0, cell / 20)
+    marked_pairs = {tuple(sorted(_ends(b))) for b in highlight_bridges}
+    bridges = {b.ends: (b, False) for b in solution.bridges} if solution else {}
+    for b in highlight_bridges:
+        if isinstance(b, Bridge) and b.ends not in bridges:
+            bridges[b.ends] = (b, True)
+    marked_islands = set(map(tuple, highlight_islands))
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
+             f'viewBox="0 0 {_n(width)} {_n(height)}">',
+             f"<title>{escape(title or _title(puzzle, solution))}</title>",
+             f'<rect width="100%" height="100%" fill="#ffffff"/>',
+             f'<g stroke-width="{_n(stroke)}" stroke-linecap="butt">']
+    for ends, (b, _) in sorted(bridges.items()):
+        colour = HIGHLIGHT if ends in marked_pairs else INK
+        (x1, y1), (x2, y2) = (centre(*end, cell) for end in ends)
+        for offset in _offsets(b.count, cell):
+            dx, dy = (0, offset) if b.horizontal else (offset, 0)
+            parts.append(f'<line x1="{_n(x1 + dx)}" y1="{_n(y1 + dy)}" x2="{_n(x2 + dx)}" '
+                         f'y2="{_n(y2 + dy)}" stroke="{colour}"/>')
+    parts.append("</g>")
+    font = cell * 0.5
+    parts.append(f'<g font-family="DejaVu Sans, Arial, Helvetica, sans-serif" '
+                 f'font-size="{_n(font)}" text-anchor="middle">')
+    for (r, c), number in puzzle.islands.items():
+        x, y = centre(r, c, cell)
+        marked = (r, c) in marked_islands
+        colour = HIGHLIGHT if marked else INK
+        parts.append(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(RADIUS * cell)}" '
+                     f'fill="{HIGHLIGHT_FILL if marked else "#ffffff"}" stroke="{colour}" '
+                     f'stroke-width="{_n(stroke * (2 if marked else 1))}"/>')
+        if number is not None:
+            # 0.35 em below the centre puts the digits' middle on it in common fonts.
+            parts.append(f'<text x="{_n(x)}" y="{_n(y + 0.35 * font)}" fill="{colour}">'
+                         f"{number}</text>")
+    parts.append("</g>")
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def png(svg_text: str) -> bytes:
+    """An SVG document rendered to PNG with cairosvg (an optional dependency)."""
+    try:
+        import cairosvg
+    except (ImportError, OSError) as missing:   # OSError: the cairo C library is missing
+        raise HashiError(f"PNG output needs cairosvg and the cairo library "
+                         f"(pip install 'hashi-asp[png]'): {missing}") from None
+    return cairosvg.svg2png(bytestring=svg_text.encode("utf-8"))
+
+
+def write_picture(path: str | os.PathLike, svg_text: str) -> None:
+    """Write the picture as SVG or PNG, chosen by ``path``'s extension.  The file appears
+    whole or not at all: it is written next to its place under a temporary name, then renamed."""
+    path = Path(path)
+    extension = path.suffix.lower()
+    if extension not in FORMATS:
+        raise HashiError(f"{path}: unknown picture format {extension or '(no extension)'!r}; "
+                         f"use {' or '.join(FORMATS)}")
+    data = svg_text.encode("utf-8") if extension == ".svg" else png(svg_text)
+    write_atomically(path, data)
+
+
+def write_atomically(path: str | os.PathLike, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename, so
+    a failure never leaves a half-written file (and an existing file stays until the end)."""
+    path = Path(path)
+    try:
+        handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.",
+                                             suffix=".tmp")
+    except OSError as error:
+        raise HashiError(f"{path}: cannot write: {error.strerror or error}") from None
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except OSError as error:
+        raise HashiError(f"{path}: cannot write: {error.strerror or error}") from None
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def _ends(b: Bridge | tuple[Cell, Cell]) -> tuple[Cell, Cell]:
+    return b.ends if isinstance(b, Bridge) else (tuple(b[0]), tuple(b[1]))
+
+
+def _offsets(count: int, cell: float) -> list[float]:
+    """Offsets across the bridge of its ``count`` parallel lines, centred on the line of centres."""
+    return [(i - (count - 1) / 2) * GAP * cell for i in range(count)]
+
+
+def _title(puzzle: Puzzle, solution: Solution | None) -> str:
+    what = "solution" if solution else "puzzle"
+    return f"Hashi {what}: {puzzle.rows}x{puzzle.cols}, {len(puzzle.islands)} islands"
+
+
+def _n(value: float) -> str:
+    """A coordinate without needless decimals."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+__all__ = ["CELL", "centre", "png", "svg", "write_picture"]
