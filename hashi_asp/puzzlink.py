@@ -45,6 +45,11 @@ class _Malformed(Exception):
         self.message, self.line, self.column = message, line, column
 
 
+class _BadURL(_Malformed):
+    def __init__(self, message: str, column: int | None = None):
+        super().__init__(message, None, column)
+
+
 def is_url(text: str) -> bool:
     """Whether one-line ``text`` is a web address or a bare ``hashikake/...`` description."""
     return "\n" not in text.strip() and bool(_LOOKS_LIKE.match(text))
@@ -75,7 +80,7 @@ def _read_url(text: str, max_number: int) -> tuple[int, int, dict[Cell, int | No
     url, _, offset = one_line(text)
     query = url.find("?") + 1                  # 0 for the bare form
     if query == 0 and re.match(r"\w+://", url):
-        raise _Malformed("URL has no '?': a puzz.link URL looks like "
+        raise _BadURL("URL has no '?': a puzz.link URL looks like "
                          "https://puzz.link/p?hashikake/COLS/ROWS/BODY", offset + 1)
     fields, starts, start = [], [], query
     for field in url[query:].split("/"):
@@ -84,23 +89,23 @@ def _read_url(text: str, max_number: int) -> tuple[int, int, dict[Cell, int | No
         start += len(field) + 1
     kind = fields[0]
     if kind not in TYPES:
-        raise _Malformed(f"puzz.link type {kind[:30]!r} is not Hashi (expected "
+        raise _BadURL(f"puzz.link type {kind[:30]!r} is not Hashi (expected "
                          f"{', '.join(TYPES)})", starts[0])
     if len(fields) > 1 and fields[1] and not fields[1].isdigit():
         del fields[1], starts[1]               # a pzprjs option flag; Hashi has none to heed
     if len(fields) < 4:
-        raise _Malformed(f"expected COLS/ROWS/BODY after '{kind}/'",
+        raise _BadURL(f"expected COLS/ROWS/BODY after '{kind}/'",
                          starts[-1] + len(fields[-1]))
     if len(fields) > 4:
-        raise _Malformed("unexpected '/' after the body", starts[4] - 1)
+        raise _BadURL("unexpected '/' after the body", starts[4] - 1)
     size = []
     for field, start, what in zip(fields[1:3], starts[1:3], ("COLS", "ROWS")):
         if not field.isdigit() or int(field[:18]) < 1:
-            raise _Malformed(f"{what}: expected a positive integer, found {field[:20]!r}", start)
+            raise _BadURL(f"{what}: expected a positive integer, found {field[:20]!r}", start)
         size.append(int(field[:18]))
     cols, rows = size
     if rows * cols > MAX_CELLS:
-        raise _Malformed(f"grid {cols}x{rows} exceeds the limit of {MAX_CELLS} cells", starts[1])
+        raise _BadURL(f"grid {cols}x{rows} exceeds the limit of {MAX_CELLS} cells", starts[1])
     return rows, cols, _body(fields[3], starts[3], rows, cols, max_number)
 
 
@@ -111,7 +116,7 @@ def _body(body: str, start: int, rows: int, cols: int, max_number: int) -> dict[
     while position < len(body):
         ch, column = body[position], start + position
         if i >= cells:
-            raise _Malformed(f"body runs past the last of the {cols}x{rows} = {cells} cells "
+            raise _BadURL(f"body runs past the last of the {cols}x{rows} = {cells} cells "
                              f"at {ch!r}", column)
         if "g" <= ch <= "z":
             i += ord(ch) - ord("g") + 1
@@ -125,27 +130,27 @@ def _body(body: str, start: int, rows: int, cols: int, max_number: int) -> dict[
             digits, base = _NUMBER_PREFIXES[ch]
             text = body[position + 1:position + 1 + digits]
             if len(text) < digits or not all(d in "0123456789abcdef" for d in text):
-                raise _Malformed(f"{ch!r} must be followed by {digits} hexadecimal digits, "
+                raise _BadURL(f"{ch!r} must be followed by {digits} hexadecimal digits, "
                                  f"found {text!r}", column)
             number, width = int(text, 16) + base, 1 + digits
         else:
-            raise _Malformed(f"unexpected character {ch!r} in the body: expected 1..9 or a..f "
+            raise _BadURL(f"unexpected character {ch!r} in the body: expected 1..9 or a..f "
                              "for an island, '.' for one without a number, g..z for water",
                              column)
         if number is not None and not 1 <= number <= max_number:
-            raise _Malformed(f"island number {number} at {divmod(i, cols)} out of range "
+            raise _BadURL(f"island number {number} at {divmod(i, cols)} out of range "
                              f"1..{max_number}", column)
         islands[divmod(i, cols)] = number
         i += 1
         position += width
     if i < cells:
-        raise _Malformed(f"body describes {i} of the {cols}x{rows} = {cells} cells (is the URL "
+        raise _BadURL(f"body describes {i} of the {cols}x{rows} = {cells} cells (is the URL "
                          "cut off?)", start + len(body))
     if i > cells:
-        raise _Malformed(f"body's last water run goes {i - cells} cell(s) past the end of the "
+        raise _BadURL(f"body's last water run goes {i - cells} cell(s) past the end of the "
                          "grid", start + len(body) - 1)
     if not islands:
-        raise _Malformed("puzzle has no islands", start)
+        raise _BadURL("puzzle has no islands", start)
     return islands
 
 
@@ -273,6 +278,10 @@ def _read_pzprv3(text: str, max_number: int):
                                  line, column)
     if not islands:
         raise _Malformed("puzzle has no islands")
+    remaining = list(pieces)
+    if not any(content.strip() for _, _, content in remaining):
+        return rows, cols, islands, Solution.of([])    # a puzzle without its line data
+    pieces = iter(remaining)
     across = values(rows, cols - 1, "horizontal line row")
     down = values(rows - 1, cols, "vertical line row")
     bridges = _bridges(islands, rows, cols, across, down)

@@ -31,9 +31,11 @@ def _between(a: Cell, b: Cell) -> set[Cell]:
     return {(y, a[1]) for y in range(a[0] + 1, b[0])}
 
 
-def solutions(rows: int, cols: int, islands: dict[Cell, int], max_bridges: int = 2,
-              limit: int = 10**6) -> set[frozenset[tuple[int, int, int, int, int]]]:
-    """All solutions, each a frozenset of (r1, c1, r2, c2, count) with count >= 1."""
+def solutions(rows: int, cols: int, islands: dict[Cell, int | None], max_bridges: int = 2,
+              limit: int = 10**6,
+              no_loops: bool = False) -> set[frozenset[tuple[int, int, int, int, int]]]:
+    """All solutions, each a frozenset of (r1, c1, r2, c2, count) with count >= 1.  An island
+    numbered None needs at least one bridge; ``no_loops`` rejects cycles of bridged pairs."""
     pairs = neighbour_pairs(rows, cols, islands)
     crossing = [set() for _ in pairs]
     for i, p in enumerate(pairs):
@@ -44,18 +46,26 @@ def solutions(rows: int, cols: int, islands: dict[Cell, int], max_bridges: int =
     for a, b in pairs:
         open_pairs[a] += 1
         open_pairs[b] += 1
-    need = dict(islands)
+    # An island without a number needs "at least 1": count it down from 1 and let it go negative.
+    need = {cell: 1 if n is None else n for cell, n in islands.items()}
+    free = {cell for cell, n in islands.items() if n is None}
     counts = [0] * len(pairs)
     found: set = set()
 
     def feasible(cell: Cell) -> bool:
+        if cell in free:
+            return need[cell] <= 0 or open_pairs[cell] > 0
         return 0 <= need[cell] <= max_bridges * open_pairs[cell]
+
+    def satisfied(cell: Cell) -> bool:
+        return need[cell] <= 0 if cell in free else need[cell] == 0
 
     def search(i: int) -> None:
         if len(found) >= limit:
             return
         if i == len(pairs):
-            if all(v == 0 for v in need.values()) and _connected(islands, pairs, counts):
+            if (all(map(satisfied, islands)) and _connected(islands, pairs, counts)
+                    and not (no_loops and sum(map(bool, counts)) != len(islands) - 1)):
                 found.add(frozenset((*a, *b, k) for (a, b), k in zip(pairs, counts) if k))
             return
         a, b = pairs[i]
