@@ -119,12 +119,20 @@ def write_atomically(path: str | os.PathLike, data: bytes) -> None:
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
+        # mkstemp makes the file private; give it the mode a plain open() would have.
+        os.chmod(temporary, path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask())
         os.replace(temporary, path)
     except OSError as error:
         raise HashiError(f"{path}: cannot write: {error.strerror or error}") from None
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _ends(b: Bridge | tuple[Cell, Cell]) -> tuple[Cell, Cell]:
