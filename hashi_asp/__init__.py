@@ -5,7 +5,8 @@ The data flow reads top to bottom: ``read`` a puzzle, ``solve`` it with clingo a
 """
 
 from .checking import Violation, check
-from .notations import parse, read, read_solutions
+from .notations import parse, read, read_solutions, write
+from .pictures import svg, write_picture
 from .puzzle import Bridge, HashiError, Puzzle, PuzzleError, Solution, bridge
 from .rendering import draw
 from .solving import EncodingError, InvalidAnswer, Result, encoding_path, facts, solve
@@ -15,5 +16,5 @@ __version__ = "0.1.0"
 __all__ = [
     "Bridge", "EncodingError", "HashiError", "InvalidAnswer", "Puzzle", "PuzzleError", "Result",
     "Solution", "Violation", "bridge", "check", "draw", "encoding_path", "facts", "parse", "read",
-    "read_solutions", "solve",
+    "read_solutions", "solve", "svg", "write", "write_picture",
 ]

@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from . import notations, puzzlink, rendering, svg
+from . import notations, pictures, puzzlink, rendering
 from .checking import check
 from .puzzle import HashiError, Puzzle, PuzzleError
 from .solving import Result, facts, max_bridges_of, no_loops_of, solve
@@ -157,7 +157,7 @@ def solve_command(puzzle, notation, models, output, encoding, additions, constan
         # Standard output holds just the file, so that `> answer.svg` works; the verdict goes
         # to stderr.  No solution: no file.
         if first:
-            click.echo(svg.svg(board, first[0]) if output == "svg"
+            click.echo(pictures.svg(board, first[0]) if output == "svg"
                        else puzzlink.format_pzprv3(board, first[0]), nl=False)
         click.echo(summary(result, models), err=True)
         if stats:
@@ -258,7 +258,7 @@ def facts_command(puzzle, notation, max_bridges, no_loops):
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Picture file: .svg or .png (PNG needs the [png] extra) [default: SVG on "
                    "standard output].")
-@click.option("--cell-size", type=click.FloatRange(min=4), default=svg.CELL, show_default=True,
+@click.option("--cell-size", type=click.FloatRange(min=4), default=pictures.CELL, show_default=True,
               help="Pixels between neighbouring cell centres.")
 def render_command(puzzle, solution, notation, output, cell_size):
     """Draw PUZZLE, with the bridges of SOLUTION if given, as a picture.
@@ -279,12 +279,12 @@ def render_command(puzzle, solution, notation, output, cell_size):
         if violations:
             click.echo(f"hashi-asp: warning: the solution breaks {len(violations)} rule(s), "
                        f"first: {violations[0].message}", err=True)
-    picture = svg.svg(board, drawn, cell=cell_size)
+    picture = pictures.svg(board, drawn, cell=cell_size)
     if output is None:
         click.echo(picture, nl=False)
     else:
         _not_the_input(output, puzzle)
-        svg.write_picture(output, picture)
+        pictures.write_picture(output, picture)
 
 
 # ---------------------------------------------------------------------------- convert
@@ -312,7 +312,7 @@ def convert_command(puzzle, notation, target, output, max_bridges, no_loops):
         click.echo(text, nl=False)
     else:
         _not_the_input(output, puzzle)
-        svg.write_atomically(output, text.encode("utf-8"))
+        pictures.write_atomically(output, text.encode("utf-8"))
 
 
 if __name__ == "__main__":
