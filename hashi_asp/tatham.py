@@ -25,7 +25,7 @@ MIN_SIDE = 3                     # bridges.c: "Width and height must be at least
 
 # Anything shaped like "7x7..." or "7..:" is taken for a game ID, so that its reader, not the
 # file opener, says what is wrong with it.
-_LOOKS_LIKE = re.compile(r"\s*\d+(?:x\d+[0-9A-Za-z]*|[0-9A-Za-z]*[:#])\S*\s*\Z")
+_LOOKS_LIKE = re.compile(r"\s*\d+(?:x\d+[0-9A-Za-z]*(?:[:#]\S*)?|[0-9A-Za-z]*[:#]\S*)\s*\Z")
 _PARAMETER = re.compile(r"([xiemd])(\d*)|(L)")
 
 
@@ -135,9 +135,10 @@ def _description(description: str, rows: int, cols: int, limit: int, max_bridges
                              "A..G for an island, a..z for 1..26 water cells", column)
         cell = divmod(i, cols)
         if number > limit:
-            raise _Malformed(f"island number {number} at {cell} out of range 1..{limit} "
-                             f"(m{max_bridges}: at most {max_bridges} bridges to each of 4 "
-                             "neighbours)", column)
+            why = "" if limit != 4 * max_bridges else \
+                f" (m{max_bridges}: at most {max_bridges} bridges to each of 4 neighbours)"
+            raise _Malformed(f"island number {number} at {cell} out of range 1..{limit}{why}",
+                             column)
         # Only cells before this one are known yet: look left and up, as bridges.c does.
         for neighbour in ((cell[0], cell[1] - 1), (cell[0] - 1, cell[1])):
             if neighbour in islands:

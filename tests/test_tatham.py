@@ -118,6 +118,7 @@ def test_numbers_follow_an_explicit_max_bridges():
 @pytest.mark.parametrize("text, expected", [
     ("7x7m2:4b4b3e2b2r2a3a4a4a4a3c1", True), ("10x10i30e10m2d2", True), ("7x7#1", True),
     ("7:1a1", True), ("puzzles/x.txt", False), ("2.1..", False), ("3 3", False), ("77", False),
+    ("2024x1.txt", False), ("15x15.has", False),
 ])
 def test_is_game_id(text, expected):
     assert is_game_id(text) is expected
