@@ -132,6 +132,8 @@ def solve_command(puzzle, notation, models, output, encoding, additions, constan
     board = load_puzzle(puzzle, notation,
                         max_bridges_of(constants) if "max_bridges" in constants else None,
                         no_loops_of(constants) if "no_loops" in constants else None)
+    if output == "pzprv3":
+        puzzlink.format_pzprv3(board)        # refuses, before the search, what pzprv3 cannot hold
     numbers = itertools.count(1)
     first = []                               # the solution a one-file format shows
 

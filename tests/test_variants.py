@@ -235,6 +235,15 @@ def test_convert_keeps_the_rules_where_the_notation_can(tmp_path):
     assert result.stdout == "3x3m3:3a3c3a3\n"
 
 
+def test_solve_format_pzprv3_writes_the_answer_file_or_refuses_before_searching():
+    result = run("solve", EXAMPLE, "--format", "pzprv3")
+    assert result.exit_code == 0 and result.stdout.startswith("pzprv3\nhashikake\n5\n5\n")
+    assert "solved: 1 solution" in result.stderr
+    result = run("solve", TATHAM_L, "--format", "pzprv3")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "a pzprv3 file cannot pose this puzzle's rules (max_bridges=2, no loops)" in result.stderr
+
+
 def test_convert_never_overwrites_its_input(tmp_path):
     puzzle = tmp_path / "p.txt"
     puzzle.write_text("2.2\n...\n2.2\n")
