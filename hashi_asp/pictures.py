@@ -56,7 +56,7 @@ def svg(puzzle: Puzzle, solution: Solution | None = None, *,
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
              f'viewBox="0 0 {_n(width)} {_n(height)}">',
              f"<title>{escape(title or _title(puzzle, solution))}</title>",
-             f'<rect width="100%" height="100%" fill="#ffffff"/>',
+             '<rect width="100%" height="100%" fill="#ffffff"/>',
              f'<g stroke-width="{_n(stroke)}" stroke-linecap="butt">']
     for ends, (b, _) in sorted(bridges.items()):
         colour = HIGHLIGHT if ends in marked_pairs else INK

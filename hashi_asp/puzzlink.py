@@ -81,7 +81,7 @@ def _read_url(text: str, max_number: int) -> tuple[int, int, dict[Cell, int | No
     query = url.find("?") + 1                  # 0 for the bare form
     if query == 0 and re.match(r"\w+://", url):
         raise _BadURL("URL has no '?': a puzz.link URL looks like "
-                         "https://puzz.link/p?hashikake/COLS/ROWS/BODY", offset + 1)
+                      "https://puzz.link/p?hashikake/COLS/ROWS/BODY", offset + 1)
     fields, starts, start = [], [], query
     for field in url[query:].split("/"):
         fields.append(field)
@@ -90,12 +90,11 @@ def _read_url(text: str, max_number: int) -> tuple[int, int, dict[Cell, int | No
     kind = fields[0]
     if kind not in TYPES:
         raise _BadURL(f"puzz.link type {kind[:30]!r} is not Hashi (expected "
-                         f"{', '.join(TYPES)})", starts[0])
+                      f"{', '.join(TYPES)})", starts[0])
     if len(fields) > 1 and fields[1] and not fields[1].isdigit():
         del fields[1], starts[1]               # a pzprjs option flag; Hashi has none to heed
     if len(fields) < 4:
-        raise _BadURL(f"expected COLS/ROWS/BODY after '{kind}/'",
-                         starts[-1] + len(fields[-1]))
+        raise _BadURL(f"expected COLS/ROWS/BODY after '{kind}/'", starts[-1] + len(fields[-1]))
     if len(fields) > 4:
         raise _BadURL("unexpected '/' after the body", starts[4] - 1)
     size = []
@@ -117,7 +116,7 @@ def _body(body: str, start: int, rows: int, cols: int, max_number: int) -> dict[
         ch, column = body[position], start + position
         if i >= cells:
             raise _BadURL(f"body runs past the last of the {cols}x{rows} = {cells} cells "
-                             f"at {ch!r}", column)
+                          f"at {ch!r}", column)
         if "g" <= ch <= "z":
             i += ord(ch) - ord("g") + 1
             position += 1
@@ -131,24 +130,24 @@ def _body(body: str, start: int, rows: int, cols: int, max_number: int) -> dict[
             text = body[position + 1:position + 1 + digits]
             if len(text) < digits or not all(d in "0123456789abcdef" for d in text):
                 raise _BadURL(f"{ch!r} must be followed by {digits} hexadecimal digits, "
-                                 f"found {text!r}", column)
+                              f"found {text!r}", column)
             number, width = int(text, 16) + base, 1 + digits
         else:
             raise _BadURL(f"unexpected character {ch!r} in the body: expected 1..9 or a..f "
-                             "for an island, '.' for one without a number, g..z for water",
-                             column)
+                          "for an island, '.' for one without a number, g..z for water",
+                          column)
         if number is not None and not 1 <= number <= max_number:
             raise _BadURL(f"island number {number} at {divmod(i, cols)} out of range "
-                             f"1..{max_number}", column)
+                          f"1..{max_number}", column)
         islands[divmod(i, cols)] = number
         i += 1
         position += width
     if i < cells:
         raise _BadURL(f"body describes {i} of the {cols}x{rows} = {cells} cells (is the URL "
-                         "cut off?)", start + len(body))
+                      "cut off?)", start + len(body))
     if i > cells:
         raise _BadURL(f"body's last water run goes {i - cells} cell(s) past the end of the "
-                         "grid", start + len(body) - 1)
+                      "grid", start + len(body) - 1)
     if not islands:
         raise _BadURL("puzzle has no islands", start)
     return islands

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from conftest import PUZZLES
-from hashi_asp import Puzzle, Solution, bridge, read, solve
+from hashi_asp import Puzzle, bridge, read, solve
 from hashi_asp.cli import main
 from hashi_asp.pictures import CELL, GAP, HIGHLIGHT, RADIUS, centre, png, svg
 
