@@ -95,6 +95,8 @@ def _read_url(text: str, max_number: int) -> tuple[int, int, dict[Cell, int | No
         del fields[1], starts[1]               # a pzprjs option flag; Hashi has none to heed
     if len(fields) < 4:
         raise _BadURL(f"expected COLS/ROWS/BODY after '{kind}/'", starts[-1] + len(fields[-1]))
+    if len(fields) == 5 and not fields[4]:
+        del fields[4], starts[4]               # a trailing '/', as pzprjs reads it: nothing
     if len(fields) > 4:
         raise _BadURL("unexpected '/' after the body", starts[4] - 1)
     size = []

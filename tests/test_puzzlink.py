@@ -56,6 +56,7 @@ def test_writing_the_example_gives_the_example_url_back():
     "puzz.link/p?hashikake/5/5/4g2i3h23k3g1g3g4g3",
     "hashikake/5/5/4g2i3h23k3g1g3g4g3",
     "hashi/5/5/4g2i3h23k3g1g3g4g3",
+    "hashikake/5/5/4g2i3h23k3g1g3g4g3/",
     "  https://puzz.link/p?hashikake/5/5/4g2i3h23k3g1g3g4g3\n",
 ])
 def test_every_url_form_reads_the_same_puzzle(url):
