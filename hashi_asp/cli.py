@@ -13,8 +13,9 @@ import os
 import sys
 
 import click
+from tqdm import tqdm
 
-from . import notations, pictures, puzzlink, rendering
+from . import bench, notations, pictures, puzzlink, rendering
 from .checking import check
 from .puzzle import HashiError, Puzzle, PuzzleError
 from .solving import Result, facts, max_bridges_of, no_loops_of, solve
@@ -68,6 +69,16 @@ def _rule_options(command):
                              "to 4 times this [default: the puzzle's rule, else 2].")(command)
 
 
+def _encoding_options(command):
+    """--encoding, --add and -c: the rules clingo is given."""
+    command = click.option("-c", "--const", "constant", multiple=True, metavar="NAME=VALUE",
+                           help="Set a clingo #const (repeatable).")(command)
+    command = click.option("--add", "additions", multiple=True, type=click.Path(dir_okay=False),
+                           help="Extra rules loaded with the encoding (repeatable).")(command)
+    return click.option("--encoding", type=click.Path(dir_okay=False),
+                        help="Encoding to use instead of the bundled encodings/hashi.lp.")(command)
+
+
 def load_puzzle(argument: str, notation: str | None, max_bridges: int | None = None,
                 no_loops: bool | None = None) -> Puzzle:
     """PUZZLE as given on the command line: '-' for stdin, else a path, the puzzle text, a
@@ -107,12 +118,7 @@ def _constants(pairs: tuple[str, ...]) -> dict[str, str]:
               default="text", show_default=True,
               help="How to print solutions; svg and pzprv3 print the first solution as a file "
                    "(the verdict goes to stderr).")
-@click.option("--encoding", type=click.Path(dir_okay=False),
-              help="Encoding to use instead of the bundled encodings/hashi.lp.")
-@click.option("--add", "additions", multiple=True, type=click.Path(dir_okay=False),
-              help="Extra rules loaded with the encoding (repeatable).")
-@click.option("-c", "--const", "constant", multiple=True, metavar="NAME=VALUE",
-              help="Set a clingo #const (repeatable).")
+@_encoding_options
 @_rule_options
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Stop searching after this long and print what was found.")
@@ -315,6 +321,49 @@ def convert_command(puzzle, notation, target, output, max_bridges, no_loops):
     else:
         _not_the_input(output, puzzle)
         pictures.write_atomically(output, text.encode("utf-8"))
+
+
+# ---------------------------------------------------------------------------- bench
+
+@main.command("bench")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes solving puzzles side by side.")
+@click.option("--unique", is_flag=True,
+              help="Time the uniqueness verdict (two solutions, or proof of one) instead of the "
+                   "first solution.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Search time limit per puzzle.")
+@click.option("--csv", "csv_file", type=click.Path(dir_okay=False), help="Write one row per puzzle.")
+@click.option("--json", "json_file", type=click.Path(dir_okay=False), help="Write one object per puzzle.")
+@_encoding_options
+def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, encoding, additions,
+                  constant):
+    """Solve every puzzle in PATHS (files, or folders searched for .has, .txt and .json) and
+    report the times: per puzzle in --csv/--json, grouped like Table 1 of Coelho et al. (islands,
+    beta, alpha) on standard output.
+
+    Exit 0 if every puzzle was solved and its answer passed the checker, 1 if any had no
+    solution, failed the check or could not be read, 3 if any ran out of time.
+    """
+    files = bench.puzzle_files(paths)
+    if not files:
+        raise PuzzleError("no puzzle files found", " ".join(paths))
+    with tqdm(total=len(files), unit="puzzle", disable=not sys.stderr.isatty(),
+              file=sys.stderr) as progress:
+        rows = bench.bench(files, jobs=jobs, unique=unique, time_limit=time_limit,
+                           encoding=encoding, additions=additions,
+                           constants=_constants(constant), on_row=lambda row: progress.update())
+    for path, text in ((csv_file, bench.rows_csv), (json_file, bench.rows_json)):
+        if path:
+            pictures.write_atomically(path, text(rows).encode("utf-8"))
+    click.echo(bench.summary(rows))
+    for row in rows:
+        if row.error:
+            click.echo(f"hashi-asp: {row.file}: {row.error}", err=True)
+    if any(row.status in bench.FAILED for row in rows):
+        sys.exit(EXIT_NO_SOLUTION)
+    sys.exit(EXIT_TIME_LIMIT if any(row.status == "unknown" for row in rows) else 0)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,19 @@ def puzzles() -> Path:
     return PUZZLES
 
 
+def loose_encoding(folder: Path) -> Path:
+    """The bundled encoding with its connectivity test (and the redundant rule that also
+    forbids the smallest closed groups) dropped: an edited encoding that admits wrong answers."""
+    text = (REPO / "encodings" / "hashi.lp").read_text()
+    for rule in (":- island(R,C,_), not reach(R,C).",
+                 ":- line(R1,C1,R2,C2,N), island(R1,C1,N), island(R2,C2,N), islands(M), M > 2."):
+        assert rule in text, f"the bundled encoding no longer has {rule}"
+        text = text.replace(rule, "")
+    path = folder / "loose.lp"
+    path.write_text(text)
+    return path
+
+
 @st.composite
 def small_puzzles(draw, max_side: int = 5, max_islands: int = 8):
     """(rows, cols, islands) on grids up to max_side square.

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import PUZZLES, REPO
+from conftest import PUZZLES, REPO, loose_encoding
 from hashi_asp import check, read, read_solutions
 from hashi_asp.cli import main
 
@@ -25,19 +25,25 @@ def run(*args, input=None):
 
 # ---------------------------------------------------------------------------- solve
 
+# The two solutions of the Prolog report's 5x5, drawn.
+PROLOG_DRAWINGS = {"2---1 . .\n| . . . .\n4===3---1\n| . . . .\n3=======2",
+                   '2 . 1 . .\n" . | . .\n4---3---1\n| . . . .\n3=======2'}
+
+
 def test_solve_draws_the_first_solution():
     result = run("solve", PROLOG)
     assert result.exit_code == 0
     drawing, closing = result.stdout.strip().split("\n\n")
-    assert drawing == "2---1 . .\n| . . . .\n4===3---1\n| . . . .\n3=======2"
+    assert drawing in PROLOG_DRAWINGS            # which one comes first is the solver's choice
     assert closing == "solved: 1 solution; stopped after 1 as asked (-n 0 finds all)"
 
 
 def test_solve_all_numbers_the_solutions_and_closes_with_the_verdict():
     result = run("solve", PROLOG, "-n", "0", "--format", "unicode")
     assert result.exit_code == 0
-    assert "Solution 1:\n2───1 · ·\n│ · · · ·\n4═══3───1" in result.stdout
-    assert 'Solution 2:\n2 · 1 · ·\n║ · │ · ·\n4───3───1' in result.stdout
+    assert "Solution 1:\n" in result.stdout and "Solution 2:\n" in result.stdout
+    assert "\n2───1 · ·\n│ · · · ·\n4═══3───1\n" in result.stdout
+    assert "\n2 · 1 · ·\n║ · │ · ·\n4───3───1\n" in result.stdout
     assert result.stdout.strip().endswith("multiple: 2 solutions; search exhausted")
 
 
@@ -64,7 +70,11 @@ def test_solve_facts_output_is_loadable_asp():
     result = run("solve", PROLOG, "--format", "facts")
     lines = result.stdout.splitlines()
     assert lines[0] == "% solution 1"
-    assert lines[1].startswith("bridge(0,0,0,2,1). ")
+    assert set(lines[1].split()) in (
+        {"bridge(0,0,0,2,1).", "bridge(0,0,2,0,1).", "bridge(2,0,2,2,2).", "bridge(2,0,4,0,1).",
+         "bridge(2,2,2,4,1).", "bridge(4,0,4,4,2)."},
+        {"bridge(0,0,2,0,2).", "bridge(0,2,2,2,1).", "bridge(2,0,2,2,1).", "bridge(2,0,4,0,1).",
+         "bridge(2,2,2,4,1).", "bridge(4,0,4,4,2)."})
     assert lines[-1].startswith("% solved: 1 solution")
 
 
@@ -104,9 +114,7 @@ def test_add_and_encoding_options(tmp_path):
     rule = tmp_path / "no-doubles.lp"
     rule.write_text(":- bridge(_,_,_,_,2).\n")
     assert run("solve", PROLOG, "--add", rule).exit_code == 1
-    loose = tmp_path / "loose.lp"
-    loose.write_text((REPO / "encodings" / "hashi.lp").read_text()
-                     .replace(":- island(R,C,_), not reach(R,C).", ""))
+    loose = loose_encoding(tmp_path)
     result = run("solve", "-", "-n", "0", "--encoding", loose, input="22\n22\n")
     assert result.exit_code == 5
     assert "encoding error: answer" in result.stderr and "disconnected" in result.stderr
