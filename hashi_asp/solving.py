@@ -138,7 +138,11 @@ def ground(puzzle: Puzzle, *,
     limit = max_bridges_of(constants)
     loops_forbidden = no_loops_of(constants)
     messages: list[str] = []
-    control = clingo.Control([*SOLVER_OPTIONS, *_constant_arguments(constants), *arguments],
+    arguments = list(arguments)
+    # clingo refuses an option given twice: the caller's choice replaces the default.
+    defaults = [option for option in SOLVER_OPTIONS
+                if not any(given.startswith(option.split("=")[0] + "=") for given in arguments)]
+    control = clingo.Control([*defaults, *_constant_arguments(constants), *arguments],
                              logger=lambda code, message: messages.append(message))
     started = time.perf_counter()
     _load(control, [Path(encoding) if encoding else encoding_path(), *map(Path, additions)],
