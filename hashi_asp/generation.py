@@ -587,8 +587,8 @@ def _band(request: str | tuple[float, float] | None) -> tuple[float, float] | No
 
 def _validate(islands: int, rows: int, cols: int, alpha: Fraction, beta: Fraction,
               max_bridges: int, no_loops: bool, attempts: int) -> None:
-    if islands < 1:
-        raise GenerationError(f"--islands must be at least 1, got {islands}")
+    if islands < 2:
+        raise GenerationError(f"--islands must be at least 2 (one island has no bridge), got {islands}")
     if rows < 1 or cols < 1:
         raise GenerationError(f"board must be at least 1x1, got {cols}x{rows}")
     if rows * cols > MAX_CELLS:
@@ -627,14 +627,35 @@ def _summarise(misses: list[str]) -> list[str]:
 
 # ---------------------------------------------------------------------------- files
 
-def file_name(generated: Generated, notation: str = "has") -> str:
+def file_name(rows: int, cols: int, islands: int, alpha, beta, seed: int,
+              notation: str = "has") -> str:
     """A name in the style of the Coelho et al. dataset: ``Hs_<size>_<n>_<beta%>_<alpha%>_<seed>``
-    (size is the side of a square board, else ``<cols>x<rows>``), with the notation's extension."""
-    puzzle = generated.puzzle
-    size = str(puzzle.cols) if puzzle.rows == puzzle.cols else f"{puzzle.cols}x{puzzle.rows}"
-    percent = lambda share: f"{round(share * 100):02d}"
-    return (f"Hs_{size}_{len(puzzle.islands)}_{percent(generated.beta)}_{percent(generated.alpha)}"
-            f"_{generated.seed:03d}{extension(notation)}")
+    (size: the side of a square board, else ``<cols>x<rows>``; seed: at least 3 digits), with
+    the notation's extension."""
+    size = str(cols) if rows == cols else f"{cols}x{rows}"
+    percent = lambda share: f"{round(_fraction(share, 'share') * 100):02d}"
+    return f"Hs_{size}_{islands}_{percent(beta)}_{percent(alpha)}_{seed:03d}{extension(notation)}"
+
+
+def solution_name(name: str) -> str:
+    """Where ``--solution`` writes the hidden solution of the puzzle file ``name``."""
+    return name.rsplit(".", 1)[0] + ".solution.json"
+
+
+def describe(generated: Generated, name: str) -> str:
+    """One line on what was made: size, bridges, uniqueness repairs, difficulty, time."""
+    puzzle, solution = generated.puzzle, generated.solution
+    parts = [f"{name}: {len(puzzle.islands)} islands on {puzzle.cols}x{puzzle.rows}, "
+             f"{len(solution.bridges)} bridges ({generated.double_share:.0%} double)"]
+    if generated.repair_rounds is not None:
+        parts.append(f"unique after {generated.repair_rounds} repair rounds "
+                     f"({generated.repairs} changes)")
+    if generated.difficulty is not None:
+        parts.append(f"difficulty {generated.difficulty.score:.2f} ({generated.difficulty.band})")
+    if generated.attempts > 1:
+        parts.append(f"{generated.attempts} layouts")
+    parts.append(f"{generated.seconds:.2f} s")
+    return ", ".join(parts)
 
 
 def extension(notation: str) -> str:
