@@ -647,7 +647,9 @@ def describe(generated: Generated, name: str) -> str:
     puzzle, solution = generated.puzzle, generated.solution
     parts = [f"{name}: {len(puzzle.islands)} islands on {puzzle.cols}x{puzzle.rows}, "
              f"{len(solution.bridges)} bridges ({generated.double_share:.0%} double)"]
-    if generated.repair_rounds is not None:
+    if generated.repair_rounds == 0:
+        parts.append("unique as built")
+    elif generated.repair_rounds is not None:
         parts.append(f"unique after {generated.repair_rounds} repair rounds "
                      f"({generated.repairs} changes)")
     if generated.difficulty is not None:
