@@ -129,7 +129,7 @@ class Generated:
 def generate(islands: int, rows: int | None = None, cols: int | None = None,
              alpha: float | Fraction | str = DEFAULT_ALPHA,
              beta: float | Fraction | str = DEFAULT_BETA,
-             seed: int = 0, *,
+             seed: int = 1, *,
              unique: bool = False,
              difficulty: str | tuple[float, float] | None = None,
              max_bridges: int = 2,
