@@ -36,8 +36,8 @@ islands on adjacent cells, mean gap 2.2 to 2.7 cells; see the README):
 
 Determinism: every random decision is drawn from one ``random.Random(seed)`` through
 :meth:`random.Random.random`, the one method whose sequence Python promises to keep across
-versions; integers are derived from it by exact arithmetic, probabilities are exact fractions,
-and nothing depends on set or dict order.  So the same arguments give the same puzzle on every
+versions; integers are derived from it by IEEE arithmetic (the same everywhere), alpha is read
+as an exact decimal fraction (0.29 is 29/100), and nothing depends on set or dict order.  So the same arguments give the same puzzle on every
 machine.  ``--unique`` repairs also follow the alternative solutions clingo finds, so its output
 is the same for the same clingo version (and encoding).
 
@@ -59,17 +59,20 @@ that no other solution exists.  A final independent ``solve(puzzle, models=2)`` 
 from __future__ import annotations
 
 import math
-from collections import deque
 import os
 import random
 import tempfile
 import time
+from collections import deque
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Callable
+
 import clingo
 
-from .difficulty import BANDS, MEDIUM_UP_TO, Difficulty, difficulty as measure_difficulty
+from .checking import check
+from .difficulty import BANDS, Difficulty, difficulty as measure_difficulty
 from .notations import EXTENSIONS, WRITERS
 from .puzzle import MAX_CELLS, HashiError, Puzzle, Solution, bridge
 from .solving import encoding_path, ground, search, solve
@@ -152,11 +155,12 @@ def generate(islands: int, rows: int | None = None, cols: int | None = None,
         rows, cols = default_size(islands)
     elif rows is None or cols is None:
         raise GenerationError("give both rows and cols, or neither")
-    band = _band(difficulty)
+    wanted = _difficulty_test(difficulty)
     _validate(islands, rows, cols, alpha, beta, max_bridges, no_loops, attempts)
     rng = random.Random(seed)
     stuck: list[int] = []            # islands placed by each layout that ran out of room
-    misses: list[str] = []           # why each complete layout was discarded
+    unrepaired = 0                   # layouts whose uniqueness repair did not converge
+    scores: list[float] = []         # difficulty scores of the layouts outside the request
     for attempt in range(1, attempts + 1):
         layout = _build_layout(islands, rows, cols, alpha, beta, max_bridges, rng)
         if len(layout.cells) < islands:
@@ -164,24 +168,28 @@ def generate(islands: int, rows: int | None = None, cols: int | None = None,
             continue
         rounds = repairs = None
         if unique:
-            made = _make_unique(layout, rng, beta, max_bridges, no_loops)
+            made = _Repair(layout, rng, beta, max_bridges, no_loops).run()
             if made is None:
-                misses.append("uniqueness repair did not converge")
+                unrepaired += 1
                 continue
             rounds, repairs = made
         puzzle, solution = layout.puzzle(), layout.solution()
         measured = None
-        if band is not None:
+        if wanted is not None:
             measured = measure_difficulty(puzzle, max_bridges=max_bridges, no_loops=no_loops)
-            if not band[0] <= measured.score <= band[1]:
-                misses.append(f"difficulty {measured.score:.2f}")
+            if not wanted(measured):
+                scores.append(measured.score)
                 continue
+        violations = check(puzzle, solution, max_bridges=max_bridges)
+        if violations:                   # the construction or a repair is wrong: never emit it
+            raise GenerationError(f"internal error: the hidden solution breaks the rules: "
+                                  f"{violations[0].message}", exit_code=5)
         if unique and verify:
             _confirm_unique(puzzle, solution, max_bridges, no_loops)
         return Generated(puzzle, solution, seed, alpha, beta, max_bridges, no_loops,
                          layout.extra_bridges, attempt, rounds, repairs, measured,
                          time.perf_counter() - started)
-    raise _failure(islands, rows, cols, attempts, stuck, misses, difficulty)
+    raise _failure(islands, rows, cols, attempts, stuck, unrepaired, scores, difficulty)
 
 
 def default_size(islands: int) -> tuple[int, int]:
@@ -321,8 +329,16 @@ def _add_cycles(layout: _Layout, wanted: int, rng: random.Random) -> None:
 def _draw_counts(layout: _Layout, beta: Fraction, max_bridges: int, rng: random.Random) -> None:
     """Step 3: each bridge, in the order it was built, becomes double with probability beta."""
     for pair in layout.joined:
-        if rng.random() < beta:
-            layout.joined[pair] = 2 if max_bridges == 2 else 2 + _below(rng, max_bridges - 1)
+        layout.joined[pair] = _draw_count(rng, beta, max_bridges)
+
+
+def _draw_count(rng: random.Random, beta: Fraction, max_bridges: int) -> int:
+    """1, or with probability beta a "double" count: 2, or 2..max_bridges in that variant.
+    (Compared as a double, correctly rounded from the exact beta: the same on every machine,
+    and five times faster than comparing with the fraction.)"""
+    if rng.random() >= float(beta):
+        return 1
+    return 2 if max_bridges == 2 else 2 + _below(rng, max_bridges - 1)
 
 
 # ---------------------------------------------------------------------------- uniqueness
@@ -342,7 +358,6 @@ class _Repair:
         cols = layout.cols
         self.pairs = _neighbour_pairs(layout)
         self.count = [layout.joined.get((min(a, b), max(a, b)), 0) for a, b, _, _ in self.pairs]
-        self.pair_of = {(layout.cells[a], layout.cells[b]): i for i, (a, b, _, _) in enumerate(self.pairs)}
         self.at: list[list[int]] = [[] for _ in layout.cells]       # island -> its pairs
         self.across: dict[int, int] = {}       # water cell -> the vertical pair over it
         self.along: dict[int, int] = {}        # water cell -> the horizontal pair over it
@@ -368,8 +383,7 @@ class _Repair:
         self.where = [tuple(clingo.Number(v) for v in (*divmod(layout.cells[a], cols),
                                                        *divmod(layout.cells[b], cols)))
                       for a, b, _, _ in self.pairs]
-        places = [tuple(clingo.Number(v) for v in divmod(cell, cols)) for cell in layout.cells]
-        self.place = places
+        self.place = [tuple(clingo.Number(v) for v in divmod(cell, cols)) for cell in layout.cells]
         # Externals start false: switch on the count of each pair in the known solution.
         for i, count in enumerate(self.count):
             control.assign_external(self._want(i, count), True)
@@ -378,6 +392,7 @@ class _Repair:
         self.renumbered: set[int] = set()          # islands whose number changed since the last search
         self.rule: dict[int, int] = {}             # island -> the number its switched-on rule has
         self.grounded_rules: set[tuple[int, int]] = set()   # (island, number) parts grounded
+
     def _want(self, pair: int, count: int) -> clingo.Symbol:
         return clingo.Function("want", [*self.where[pair], clingo.Number(count)])
 
@@ -440,8 +455,8 @@ class _Repair:
                 options.pop()
                 continue
             if count is None:                          # a new bridge across: drawn as in step 3
-                count = 2 if self.rng.random() < self.beta else 1
-            return pair, min(count, self.max_bridges)
+                count = _draw_count(self.rng, self.beta, self.max_bridges)
+            return pair, count
         return None
 
     def _groups(self, differing: list[int]) -> list[list[int]]:
@@ -542,11 +557,6 @@ class _Repair:
         self.renumbered.clear()
 
 
-def _make_unique(layout: _Layout, rng: random.Random, beta: Fraction, max_bridges: int,
-                 no_loops: bool) -> tuple[int, int] | None:
-    return _Repair(layout, rng, beta, max_bridges, no_loops).run()
-
-
 def _confirm_unique(puzzle: Puzzle, solution: Solution, max_bridges: int, no_loops: bool) -> None:
     """An independent proof: a fresh solve of the finished puzzle finds this one solution only."""
     result = solve(puzzle, models=2, max_bridges=max_bridges,
@@ -571,18 +581,18 @@ def _fraction(value: float | Fraction | str, name: str) -> Fraction:
     return exact
 
 
-def _band(request: str | tuple[float, float] | None) -> tuple[float, float] | None:
+def _difficulty_test(request: str | tuple[float, float] | None) -> Callable[[Difficulty], bool] | None:
+    """Whether a measured difficulty meets the request: a band name or a (low, high) score range."""
     if request is None:
         return None
     if isinstance(request, str):
         if request not in BANDS:
             raise GenerationError(f"unknown difficulty {request!r}; use {', '.join(BANDS)} or a score")
-        return {"easy": (0.0, 0.0), "medium": (math.ulp(0.0), MEDIUM_UP_TO),
-                "hard": (math.nextafter(MEDIUM_UP_TO, 2.0), 1.0)}[request]
+        return lambda measured: measured.band == request
     low, high = request
     if not 0 <= low <= high <= 1:
         raise GenerationError(f"difficulty range must satisfy 0 <= low <= high <= 1, got {low}-{high}")
-    return float(low), float(high)
+    return lambda measured: low <= measured.score <= high
 
 
 def _validate(islands: int, rows: int, cols: int, alpha: Fraction, beta: Fraction,
@@ -607,22 +617,25 @@ def _validate(islands: int, rows: int, cols: int, alpha: Fraction, beta: Fractio
 
 
 def _failure(islands: int, rows: int, cols: int, attempts: int, stuck: list[int],
-             misses: list[str], difficulty) -> GenerationError:
+             unrepaired: int, scores: list[float], difficulty) -> GenerationError:
     if len(stuck) == attempts:
         return GenerationError(
             f"the {cols}x{rows} board cannot hold {islands} islands: in {attempts} attempts the "
             f"construction ran out of free cells after at most {max(stuck)} islands; give a larger "
             f"--size (the default for {islands} islands is {'x'.join(map(str, default_size(islands)))})")
+    seen = []
+    if scores:
+        shown = ", ".join(f"{score:.2f}" for score in scores[:8])
+        seen.append(f"scores {shown}{', ...' if len(scores) > 8 else ''}")
+    if unrepaired:
+        seen.append(f"{unrepaired} repairs did not converge")
+    if stuck:
+        seen.append(f"{len(stuck)} layouts ran out of room")
+    if isinstance(difficulty, tuple):
+        difficulty = "{:g}-{:g}".format(*difficulty)
     wanted = f"difficulty {difficulty}" if difficulty is not None else "a unique puzzle"
-    return GenerationError(
-        f"no puzzle with {wanted} in {attempts} attempts ({'; '.join(_summarise(misses))}"
-        f"{f'; {len(stuck)} layouts ran out of room' if stuck else ''}); try other --alpha, --beta "
-        "or --size, or more --attempts", exit_code=1)
-
-
-def _summarise(misses: list[str]) -> list[str]:
-    shown = misses[:5]
-    return shown + ([f"... {len(misses) - 5} more"] if len(misses) > 5 else [])
+    return GenerationError(f"no puzzle with {wanted} in {attempts} attempts ({'; '.join(seen)}); "
+                           "try other --alpha, --beta or --size, or more --attempts", exit_code=1)
 
 
 # ---------------------------------------------------------------------------- files
