@@ -291,7 +291,11 @@ def generate_command(islands, size, alpha, beta, seed, count, out, notation, for
         if existing and not force:
             raise generation.GenerationError(f"{folder / existing[0]}: file exists "
                                              "(use --force to replace it)")
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise generation.GenerationError(f"{folder}: cannot create folder: "
+                                             f"{error.strerror or error}") from None
     for i in range(count):
         made = generation.generate(islands, rows, cols, alpha, beta, seed + i, unique=unique,
                                    difficulty=wanted, max_bridges=max_bridges, no_loops=no_loops,

@@ -681,22 +681,26 @@ def extension(notation: str) -> str:
 def save(text: str, path: Path, *, force: bool = False) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same folder, so that a reader
     never sees half a file; an existing file is never replaced unless ``force``."""
-    folder = path.parent
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as error:
+        raise GenerationError(f"{path}: cannot write: {error.strerror or error}") from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
         if force:
             os.replace(temporary, path)
-        else:
-            try:
-                os.link(temporary, path)             # fails if path exists, atomically
-            except FileExistsError:
+            return
+        try:
+            os.link(temporary, path)                 # fails if path exists, atomically
+        except FileExistsError:
+            raise GenerationError(f"{path}: file exists (use --force to replace it)") from None
+        except OSError:                              # no hard links here: check, then rename
+            if path.exists():
                 raise GenerationError(f"{path}: file exists (use --force to replace it)") from None
-            except OSError:                          # no hard links here: check, then rename
-                if path.exists():
-                    raise GenerationError(f"{path}: file exists (use --force to replace it)") from None
-                os.replace(temporary, path)
+            os.replace(temporary, path)
+    except OSError as error:
+        raise GenerationError(f"{path}: cannot write: {error.strerror or error}") from None
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)

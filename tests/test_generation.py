@@ -252,6 +252,25 @@ def test_deduction_keeps_every_solution(case):
         assert len(solutions) <= 1
 
 
+@given(small_puzzles())
+@settings(max_examples=100, deadline=None)
+def test_deduction_keeps_every_solution_without_loops(case):
+    from hashi_asp.difficulty import _Deduction
+    puzzle = Puzzle(*case)
+    solutions = solve(puzzle, models=0, constants={"no_loops": 1}).solutions
+    deduction = _Deduction(puzzle, 2, True)
+    try:
+        deduction.run()
+    except PuzzleError:
+        assert not solutions
+        return
+    cells = list(puzzle.islands)
+    for solution in solutions:
+        counts = solution.counts()
+        for (a, b), values in zip(deduction.ends, deduction.values):
+            assert counts.get((cells[a], cells[b]), 0) in values
+
+
 def test_easy_means_deduction_alone_solves_it():
     made = generate(50, seed=1, unique=True, difficulty="easy")
     assert made.difficulty.score == 0 and made.difficulty.band == "easy"
@@ -354,6 +373,7 @@ def test_generate_variants_and_difficulty_on_the_command_line():
     (["-n", 10, "--size", "ax3"], 2, "Invalid value for '--size'"),
     (["-n", 10, "--difficulty", "2"], 2, "Invalid value for '--difficulty'"),
     (["-n", 10, "--solution"], 2, "--solution needs --out"),
+    (["-n", 10, "--out", "/proc/hashi-asp-test"], 2, "hashi-asp: /proc/hashi-asp-test: cannot create folder"),
     (["-n", 0], 2, "Invalid value for '--islands'"),
 ])
 def test_generate_errors(args, code, message):
