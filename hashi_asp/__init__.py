@@ -5,6 +5,7 @@ The data flow reads top to bottom: ``read`` a puzzle, ``solve`` it with clingo a
 """
 
 from .checking import Violation, check
+from .generation import Generated, GenerationError, generate
 from .notations import parse, read, read_solutions, write
 from .pictures import svg, write_picture
 from .puzzle import Bridge, HashiError, Puzzle, PuzzleError, Solution, bridge
@@ -17,4 +18,5 @@ __all__ = [
     "Bridge", "EncodingError", "HashiError", "InvalidAnswer", "Puzzle", "PuzzleError", "Result",
     "Solution", "Violation", "bridge", "check", "draw", "encoding_path", "facts", "parse", "read",
     "read_solutions", "solve", "svg", "write", "write_picture",
+    "Generated", "GenerationError", "generate",
 ]

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import sys
+from pathlib import Path
 
 import click
 from tqdm import tqdm
 
-from . import bench, notations, pictures, puzzlink, rendering
+from . import bench, difficulty, generation, notations, pictures, puzzlink, rendering
 from .checking import check
 from .puzzle import HashiError, Puzzle, PuzzleError
 from .solving import Result, facts, max_bridges_of, no_loops_of, solve
@@ -368,3 +370,111 @@ def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, encoding
 
 if __name__ == "__main__":
     main()
+
+
+# ---------------------------------------------------------------------------- generate
+
+def _size(ctx, param, value):
+    """'WxH' (columns x rows) or 'N' for a square board; None keeps the default for --islands."""
+    if value is None:
+        return None
+    match = re.fullmatch(r"\s*(\d+)\s*(?:[xX]\s*(\d+)\s*)?", value)
+    if not match:
+        raise click.BadParameter(f"{value!r} is not WxH (e.g. 16x16) or a single side")
+    cols = int(match.group(1))
+    rows = int(match.group(2) or cols)
+    if rows < 1 or cols < 1:
+        raise click.BadParameter(f"{value!r}: width and height must be at least 1")
+    return rows, cols
+
+
+def _difficulty(ctx, param, value):
+    """A band name, a score X (at least X) or a range X-Y, scores from 0 to 1."""
+    if value is None or value in difficulty.BANDS:
+        return value
+    match = re.fullmatch(r"\s*(\d*\.?\d+)\s*(?:-\s*(\d*\.?\d+)\s*)?", value)
+    if not match:
+        raise click.BadParameter(f"{value!r} is not {', '.join(difficulty.BANDS)}, a score X or a range X-Y")
+    low = float(match.group(1))
+    high = float(match.group(2)) if match.group(2) else 1.0
+    if not 0 <= low <= high <= 1:
+        raise click.BadParameter(f"{value!r}: scores go from 0 to 1, low before high")
+    return low, high
+
+
+@main.command("generate")
+@click.option("--islands", "-n", type=click.IntRange(min=2), required=True, help="Islands per puzzle.")
+@click.option("--size", callback=_size, metavar="WxH",
+              help="Board width x height, or one number for a square [default: about 0.35 "
+                   "islands per cell up to 400 islands, roomier above].")
+@click.option("--alpha", type=click.FloatRange(0, 1), default=None,
+              help="Extra bridges (cycles) per island: floor(alpha * islands) "
+                   f"[default: {generation.DEFAULT_ALPHA}, 0 with --no-loops].")
+@click.option("--beta", type=click.FloatRange(0, 1), default=None,
+              help=f"Probability that a bridge is double [default: {generation.DEFAULT_BETA}].")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Random seed; puzzle i of --count uses seed + i.")
+@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Puzzles to generate.")
+@click.option("--out", type=click.Path(file_okay=False), help="Folder to write the puzzles to "
+              "(created if missing), named like the Coelho et al. files; default: standard output.")
+@click.option("--format", "notation", default="has", show_default=True,
+              type=click.Choice(sorted({*notations.WRITERS, "txt"})),
+              help="Notation of the puzzles (txt is the dot grid).")
+@click.option("--force", is_flag=True, help="Replace files that already exist in --out.")
+@click.option("--solution", "with_solution", is_flag=True,
+              help="With --out, also write each hidden solution as NAME.solution.json.")
+@click.option("--unique", is_flag=True, help="Repair each puzzle until it has exactly one solution.")
+@click.option("--difficulty", "wanted", callback=_difficulty, metavar="BAND|X|X-Y",
+              help="easy, medium or hard, or a difficulty score X (at least) or range X-Y from 0 to 1.")
+@click.option("--max-bridges", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Most bridges between two islands (a 'double' bridge is then 2..K).")
+@click.option("--no-loops", is_flag=True, help="Variant without cycles: build a tree (alpha 0).")
+@click.option("--attempts", type=click.IntRange(min=1), default=generation.DEFAULT_ATTEMPTS,
+              show_default=True, help="Layouts to try per puzzle before giving up.")
+@click.option("-q", "--quiet", is_flag=True, help="No summary line per puzzle.")
+def generate_command(islands, size, alpha, beta, seed, count, out, notation, force, with_solution,
+                     unique, wanted, max_bridges, no_loops, attempts, quiet):
+    """Generate puzzles with the method of Coelho, Laporte, Lindbeck & Vidal (2019).
+
+    Grows a tree of islands joined by bridges, adds floor(alpha * islands) extra bridges, makes
+    each bridge double with probability beta, writes each island's bridge count and erases the
+    bridges.  The same options give the same puzzles on every machine.
+    """
+    notation = "grid" if notation == "txt" else notation
+    if with_solution and out is None:
+        raise click.UsageError("--solution needs --out")
+    alpha = (0 if no_loops else generation.DEFAULT_ALPHA) if alpha is None else alpha
+    beta = (0 if max_bridges == 1 else generation.DEFAULT_BETA) if beta is None else beta
+    rows, cols = size or generation.default_size(islands)
+    folder = Path(out) if out is not None else None
+    if folder is not None:
+        # Refuse before spending any time if a file to be written already exists.
+        names = [generation.file_name(rows, cols, islands, alpha, beta, seed + i, notation)
+                 for i in range(count)]
+        if with_solution:
+            names += [generation.solution_name(name) for name in names]
+        existing = [name for name in names if (folder / name).exists()]
+        if existing and not force:
+            raise generation.GenerationError(f"{folder / existing[0]}: file exists "
+                                             "(use --force to replace it)")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise generation.GenerationError(f"{folder}: cannot create folder: "
+                                             f"{error.strerror or error}") from None
+    for i in range(count):
+        made = generation.generate(islands, rows, cols, alpha, beta, seed + i, unique=unique,
+                                   difficulty=wanted, max_bridges=max_bridges, no_loops=no_loops,
+                                   attempts=attempts)
+        text = generation.formatted(made, notation)
+        name = generation.file_name(rows, cols, islands, alpha, beta, seed + i, notation)
+        if folder is None:
+            click.echo(("\n" if i else "") + text, nl=False)
+        else:
+            generation.save(text, folder / name, force=force)
+            if with_solution:
+                generation.save(rendering.dumps(made.solution.to_json()) + "\n",
+                                folder / generation.solution_name(name), force=force)
+        if not quiet:
+            click.echo(generation.describe(made, name), err=folder is None)

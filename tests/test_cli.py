@@ -220,6 +220,7 @@ def test_a_wheel_carries_the_encoding_and_finds_it_from_elsewhere(tmp_path):
     wheel = next((tmp_path / "wheel").glob("hashi_asp-*.whl"))
     with zipfile.ZipFile(wheel) as archive:
         assert archive.read("hashi_asp/encodings/hashi.lp") == (REPO / "encodings" / "hashi.lp").read_bytes()
+        assert "hashi_asp/encodings/alternatives.lp" in archive.namelist()      # generate --unique
         archive.extractall(tmp_path / "site")
     code = ("import hashi_asp, sys; print(hashi_asp.encoding_path()); "
             f"print(hashi_asp.solve(hashi_asp.read({PROLOG!r}), 0).status)")

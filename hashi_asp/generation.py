@@ -1,0 +1,713 @@
+"""Puzzle generation: the generator of Coelho, Laporte, Lindbeck & Vidal (2019), and a repair loop
+that makes its puzzles unique.
+
+The four steps of Coelho et al., on a ``rows`` x ``cols`` grid:
+
+1. Place a first island on a random cell.  Then, until there are ``islands`` islands, pick an
+   existing island, a direction and a free cell in that direction, put a new island there and
+   join the two with a bridge.  "Free" means the cell and every cell on the way are water that no
+   bridge passes over: a new bridge never crosses an existing one or passes over an island.
+2. Add ``floor(alpha * islands)`` extra bridges, each between two islands that see each other (same
+   row or column, only water between) and are not yet joined, over water no bridge uses: each
+   one closes a cycle.
+3. Make each bridge double with probability ``beta`` (with ``max_bridges`` K > 2: "double" means
+   a count drawn uniformly from 2..K).
+4. Write each island's bridge count as its number and erase the bridges.
+
+The puzzle is solvable by construction: the erased bridges (``Generated.solution``) solve it.
+
+Where the paper leaves a detail open, this module chooses (and the choices keep the statistics of
+the authors' 1440 published instances: about 0.35 islands per cell, half of all neighbouring
+islands on adjacent cells, mean gap 2.2 to 2.7 cells; see the README):
+
+* "Pick an island and a direction" is uniform over the (island, direction) pairs that still have
+  a free cell next to the island, which is exactly what drawing uniformly from all pairs and
+  retrying until one fits would give, without the retries.  A pair whose neighbouring cell fills
+  up is dropped for good (cells only ever fill up), so each step costs the length of one scan.
+* "A free position in that direction" is uniform over the run of free cells from the island up
+  to the first island, bridge or border.
+* New islands may sit on cells adjacent to existing islands (the published instances have them).
+* The extra bridges of step 2 are drawn uniformly from the pairs still possible at each draw.
+  If fewer than ``floor(alpha * islands)`` fit, all that fit are added (``Generated.extra_bridges``
+  says how many).
+* If the construction runs out of free cells before placing every island, it starts again on an
+  empty board (the same random stream continues), at most ``attempts`` times; then it gives up with
+  a :class:`GenerationError` that says how many islands fitted.
+
+Determinism: every random decision is drawn from one ``random.Random(seed)`` through
+:meth:`random.Random.random`, the one method whose sequence Python promises to keep across
+versions; integers are derived from it by IEEE arithmetic (the same everywhere), alpha is read
+as an exact decimal fraction (0.29 is 29/100), and nothing depends on set or dict order.  So the same arguments give the same puzzle on every
+machine.  ``--unique`` repairs also follow the alternative solutions clingo finds, so its output
+is the same for the same clingo version (and encoding).
+
+Uniqueness (``unique=True``).  Rejection sampling does not work: almost no random dense puzzle is
+unique.  Instead the puzzle is repaired.  One clingo control holds the grounded puzzle with the
+island numbers and the known solution as switches (``encodings/alternatives.lp``), and asks for a
+solution that differs from the known one.  Where the two differ (each connected group of differing
+pairs is one ambiguity), the known solution is changed so that the alternative can no longer be
+adjusted to fit, and the island numbers are recomputed from the changed solution, which therefore
+stays a valid solution: the puzzle remains solvable by construction.  For a pair where the
+alternative has more bridges, the known solution gets the most allowed (the alternative would
+need more than that); where it has fewer, the known solution drops the pair, if it stays
+connected without it (the alternative would need fewer than none); or a new bridge is added
+across a bridge only the alternative uses (the alternative would have to cross it).  Every group
+is repaired in the same round, then clingo looks again, keeping what it learnt, until it proves
+that no other solution exists.  A final independent ``solve(puzzle, models=2)`` confirms it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import tempfile
+import time
+from collections import deque
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Callable
+
+import clingo
+
+from .checking import check
+from .difficulty import BANDS, Difficulty, difficulty as measure_difficulty
+from .notations import EXTENSIONS, WRITERS
+from .puzzle import MAX_CELLS, HashiError, Puzzle, Solution, bridge
+from .solving import encoding_path, ground, search, solve
+
+DEFAULT_ALPHA = 0.10
+DEFAULT_BETA = 0.50
+DEFAULT_ATTEMPTS = 20
+
+# Islands per cell of the default board.  The Coelho et al. instances have about 0.35 (16x16 for
+# 100 islands up to 34x34 for 400).  Step 1 gets stuck at lower densities on larger boards (its
+# random gaps waste more room: it fills about 0.39 of a 34x34 board, 0.33 of 100x100 and 0.27 of
+# 700x700 before no free cell is left), so larger puzzles get roomier boards.
+_DEFAULT_DENSITY = ((400, Fraction(35, 100)), (1_000, Fraction(33, 100)), (3_000, Fraction(31, 100)),
+                    (10_000, Fraction(28, 100)), (30_000, Fraction(26, 100)),
+                    (100_000, Fraction(24, 100)))
+_LARGE_DENSITY = Fraction(22, 100)
+
+_STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))        # right, down, left, up
+
+
+class GenerationError(HashiError):
+    """Generation cannot give what was asked: the board is too small for the islands (exit 2), or
+    no puzzle met the request within the allowed attempts (exit 1)."""
+
+    def __init__(self, message: str, exit_code: int = 2):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A generated puzzle with the solution it was built from, and how it was made."""
+
+    puzzle: Puzzle
+    solution: Solution            # the hidden construction solution (the only one if unique)
+    seed: int
+    alpha: Fraction
+    beta: Fraction
+    max_bridges: int
+    no_loops: bool
+    extra_bridges: int            # step 2 bridges actually added (at most floor(alpha * islands))
+    attempts: int                 # layouts built: 1 unless one got stuck, a repair failed or
+                                  # the difficulty was missed
+    repair_rounds: int | None     # --unique: searches that found another solution (0 = it was unique)
+    repairs: int | None           # --unique: changes made to the hidden solution
+    difficulty: Difficulty | None
+    seconds: float
+
+    @property
+    def double_share(self) -> float:
+        """Share of the solution's bridges (pairs) with a count of 2 or more."""
+        return sum(b.count >= 2 for b in self.solution.bridges) / max(1, len(self.solution.bridges))
+
+
+# ---------------------------------------------------------------------------- entry point
+
+def generate(islands: int, rows: int | None = None, cols: int | None = None,
+             alpha: float | Fraction | str = DEFAULT_ALPHA,
+             beta: float | Fraction | str = DEFAULT_BETA,
+             seed: int = 1, *,
+             unique: bool = False,
+             difficulty: str | tuple[float, float] | None = None,
+             max_bridges: int = 2,
+             no_loops: bool = False,
+             attempts: int = DEFAULT_ATTEMPTS,
+             verify: bool = True) -> Generated:
+    """A random puzzle with ``islands`` islands on a ``rows`` x ``cols`` board (default:
+    :func:`default_size`), built by the four steps of Coelho et al. (see the module docstring).
+
+    ``unique`` repairs the puzzle until it has exactly one solution (``verify`` then confirms it
+    with a separate :func:`solve`).  ``difficulty`` is a band name (``easy``, ``medium``,
+    ``hard``) or a ``(low, high)`` range of :func:`hashi_asp.difficulty.difficulty` scores;
+    puzzles outside it are discarded and another is built, at most ``attempts`` layouts in all.
+    ``no_loops`` builds a tree (``alpha`` must be 0) for the variant without cycles.
+    Raises :class:`GenerationError`.
+    """
+    started = time.perf_counter()
+    alpha, beta = _fraction(alpha, "alpha"), _fraction(beta, "beta")
+    if rows is None and cols is None:
+        rows, cols = default_size(islands)
+    elif rows is None or cols is None:
+        raise GenerationError("give both rows and cols, or neither")
+    wanted = _difficulty_test(difficulty)
+    _validate(islands, rows, cols, alpha, beta, max_bridges, no_loops, attempts)
+    rng = random.Random(seed)
+    stuck: list[int] = []            # islands placed by each layout that ran out of room
+    unrepaired = 0                   # layouts whose uniqueness repair did not converge
+    scores: list[float] = []         # difficulty scores of the layouts outside the request
+    for attempt in range(1, attempts + 1):
+        layout = _build_layout(islands, rows, cols, alpha, beta, max_bridges, rng)
+        if len(layout.cells) < islands:
+            stuck.append(len(layout.cells))
+            continue
+        rounds = repairs = None
+        if unique:
+            made = _Repair(layout, rng, beta, max_bridges, no_loops).run()
+            if made is None:
+                unrepaired += 1
+                continue
+            rounds, repairs = made
+        puzzle, solution = layout.puzzle(), layout.solution()
+        measured = None
+        if wanted is not None:
+            measured = measure_difficulty(puzzle, max_bridges=max_bridges, no_loops=no_loops)
+            if not wanted(measured):
+                scores.append(measured.score)
+                continue
+        violations = check(puzzle, solution, max_bridges=max_bridges)
+        if violations:                   # the construction or a repair is wrong: never emit it
+            raise GenerationError(f"internal error: the hidden solution breaks the rules: "
+                                  f"{violations[0].message}", exit_code=5)
+        if unique and verify:
+            _confirm_unique(puzzle, solution, max_bridges, no_loops)
+        return Generated(puzzle, solution, seed, alpha, beta, max_bridges, no_loops,
+                         layout.extra_bridges, attempt, rounds, repairs, measured,
+                         time.perf_counter() - started)
+    raise _failure(islands, rows, cols, attempts, stuck, unrepaired, scores, difficulty)
+
+
+def default_size(islands: int) -> tuple[int, int]:
+    """The square board for ``islands`` islands: the Coelho et al. density (0.35 islands per cell)
+    up to 400 islands, then gradually roomier boards (0.33 at 1 000, 0.28 at 10 000, 0.24 at
+    100 000) so that step 1 reliably fits them all."""
+    if islands < 1:
+        raise GenerationError(f"--islands must be at least 1, got {islands}")
+    density = next((d for limit, d in _DEFAULT_DENSITY if islands <= limit), _LARGE_DENSITY)
+    needed = math.ceil(islands / density)              # cells, exact: density is a Fraction
+    side = math.isqrt(needed - 1) + 1                  # smallest side with side * side >= needed
+    return side, side
+
+
+# ---------------------------------------------------------------------------- steps 1 to 4
+
+def _below(rng: random.Random, n: int) -> int:
+    """A uniform integer in 0..n-1 from ``Random.random()``, whose sequence Python keeps stable
+    across versions (``randrange`` and ``choice`` carry no such promise)."""
+    return int(rng.random() * n)
+
+
+class _Layout:
+    """A board during and after construction: islands, the bridges between them and the water
+    they cover.  Cells are numbered ``row * cols + col``; islands by order of placement."""
+
+    def __init__(self, rows: int, cols: int):
+        self.rows, self.cols = rows, cols
+        self.island_at = [-1] * (rows * cols)   # cell -> island, -1 for water
+        self.covered = bytearray(rows * cols)   # water cell under a bridge: 1 horizontal, 2 vertical
+        self.cells: list[int] = []              # island -> cell
+        self.joined: dict[tuple[int, int], int] = {}   # (island, island), lower first -> count
+        self.extra_bridges = 0
+
+    def place(self, cell: int) -> int:
+        self.island_at[cell] = len(self.cells)
+        self.cells.append(cell)
+        return len(self.cells) - 1
+
+    def join(self, a: int, b: int, between: list[int], vertical: bool) -> None:
+        for cell in between:
+            self.covered[cell] = 2 if vertical else 1
+        self.joined[min(a, b), max(a, b)] = 1
+
+    def puzzle(self) -> Puzzle:
+        degree = [0] * len(self.cells)
+        for (a, b), count in self.joined.items():
+            degree[a] += count
+            degree[b] += count
+        return Puzzle(self.rows, self.cols,
+                      {divmod(cell, self.cols): degree[i] for i, cell in enumerate(self.cells)})
+
+    def solution(self) -> Solution:
+        return Solution.of(bridge(divmod(self.cells[a], self.cols), divmod(self.cells[b], self.cols), k)
+                           for (a, b), k in self.joined.items() if k)
+
+
+def _build_layout(islands: int, rows: int, cols: int, alpha: Fraction, beta: Fraction,
+                  max_bridges: int, rng: random.Random) -> _Layout:
+    """Steps 1 to 3 (the numbers of step 4 are read off by ``_Layout.puzzle``); if step 1 runs out
+    of room, the layout has fewer islands than asked and is returned as it is."""
+    layout = _Layout(rows, cols)
+    if not _grow_tree(layout, islands, rng):
+        return layout
+    _add_cycles(layout, int(alpha * islands), rng)
+    _draw_counts(layout, beta, max_bridges, rng)
+    return layout
+
+
+def _grow_tree(layout: _Layout, islands: int, rng: random.Random) -> bool:
+    """Step 1: grow a tree of islands joined by single bridges; False if no free cell is left."""
+    rows, cols = layout.rows, layout.cols
+    island_at, covered = layout.island_at, layout.covered
+    layout.place(_below(rng, rows * cols))
+    open_sides = [0, 1, 2, 3]            # island * 4 + direction, while the next cell may be free
+    while len(layout.cells) < islands:
+        if not open_sides:
+            return False
+        pick = _below(rng, len(open_sides))
+        source, direction = divmod(open_sides[pick], 4)
+        dr, dc = _STEPS[direction]
+        r, c = divmod(layout.cells[source], cols)
+        run = []                         # the free cells in this direction, nearest first
+        r, c = r + dr, c + dc
+        while 0 <= r < rows and 0 <= c < cols and island_at[r * cols + c] < 0 \
+                and not covered[r * cols + c]:
+            run.append(r * cols + c)
+            r, c = r + dr, c + dc
+        if not run:                      # this side is closed for good: cells never free up
+            open_sides[pick] = open_sides[-1]
+            open_sides.pop()
+            continue
+        distance = _below(rng, len(run))
+        new = layout.place(run[distance])
+        layout.join(source, new, run[:distance], vertical=dc == 0)
+        open_sides.extend(range(4 * new, 4 * new + 4))
+    return True
+
+
+def _neighbour_pairs(layout: _Layout) -> list[tuple[int, int, list[int], bool]]:
+    """(island, island, water cells between, vertical) for every two islands that see each other,
+    in reading order of their first island."""
+    rows, cols, island_at = layout.rows, layout.cols, layout.island_at
+    pairs = []
+    for cell in sorted(layout.cells):
+        r, c = divmod(cell, cols)
+        for dr, dc in ((0, 1), (1, 0)):
+            between = []
+            y, x = r + dr, c + dc
+            while y < rows and x < cols:
+                other = island_at[y * cols + x]
+                if other >= 0:
+                    pairs.append((island_at[cell], other, between, dc == 0))
+                    break
+                between.append(y * cols + x)
+                y, x = y + dr, x + dc
+    return pairs
+
+
+def _add_cycles(layout: _Layout, wanted: int, rng: random.Random) -> None:
+    """Step 2: up to ``wanted`` extra bridges between islands that see each other over free water."""
+    covered = layout.covered
+    candidates = [p for p in _neighbour_pairs(layout)
+                  if (min(p[0], p[1]), max(p[0], p[1])) not in layout.joined
+                  and not any(covered[cell] for cell in p[2])]
+    while layout.extra_bridges < wanted and candidates:
+        pick = _below(rng, len(candidates))
+        a, b, between, vertical = candidates[pick]
+        candidates[pick] = candidates[-1]
+        candidates.pop()
+        if any(covered[cell] for cell in between):      # an earlier extra bridge crossed it
+            continue
+        layout.join(a, b, between, vertical)
+        layout.extra_bridges += 1
+
+
+def _draw_counts(layout: _Layout, beta: Fraction, max_bridges: int, rng: random.Random) -> None:
+    """Step 3: each bridge, in the order it was built, becomes double with probability beta."""
+    for pair in layout.joined:
+        layout.joined[pair] = _draw_count(rng, beta, max_bridges)
+
+
+def _draw_count(rng: random.Random, beta: Fraction, max_bridges: int) -> int:
+    """1, or with probability beta a "double" count: 2, or 2..max_bridges in that variant.
+    (Compared as a double, correctly rounded from the exact beta: the same on every machine,
+    and five times faster than comparing with the fraction.)"""
+    if rng.random() >= float(beta):
+        return 1
+    return 2 if max_bridges == 2 else 2 + _below(rng, max_bridges - 1)
+
+
+# ---------------------------------------------------------------------------- uniqueness
+
+class _Repair:
+    """The repair loop of ``--unique`` (see the module docstring) on one layout.
+
+    Pairs of islands that see each other are numbered; ``count[pair]`` is the known solution.
+    The clingo control is grounded once; island numbers and the known solution are switched
+    through the externals of ``encodings/alternatives.lp``.
+    """
+
+    def __init__(self, layout: _Layout, rng: random.Random, beta: Fraction, max_bridges: int,
+                 no_loops: bool):
+        self.layout, self.rng, self.beta = layout, rng, beta
+        self.max_bridges, self.no_loops = max_bridges, no_loops
+        cols = layout.cols
+        self.pairs = _neighbour_pairs(layout)
+        self.count = [layout.joined.get((min(a, b), max(a, b)), 0) for a, b, _, _ in self.pairs]
+        self.at: list[list[int]] = [[] for _ in layout.cells]       # island -> its pairs
+        self.across: dict[int, int] = {}       # water cell -> the vertical pair over it
+        self.along: dict[int, int] = {}        # water cell -> the horizontal pair over it
+        for i, (a, b, between, vertical) in enumerate(self.pairs):
+            self.at[a].append(i)
+            self.at[b].append(i)
+            for cell in between:
+                (self.across if vertical else self.along)[cell] = i
+        self.number = [0] * len(layout.cells)
+        for i, (a, b, _, _) in enumerate(self.pairs):
+            self.number[a] += self.count[i]
+            self.number[b] += self.count[i]
+
+        constants = {"no_loops": 1} if no_loops else None
+        # Forgetting the saved signs at each search keeps clingo from finding the next
+        # alternative right beside the last answer: then alternatives differ from the known
+        # solution in many separate places at once, and one round repairs them all.  (Turning
+        # progress saving off altogether does that too, but makes large searches 5x slower.)
+        self.grounded = ground(layout.puzzle(), additions=[encoding_path("alternatives.lp")],
+                               constants=constants, max_bridges=max_bridges,
+                               arguments=["--forget-on-step=2"])
+        control = self.grounded.control
+        self.where = [tuple(clingo.Number(v) for v in (*divmod(layout.cells[a], cols),
+                                                       *divmod(layout.cells[b], cols)))
+                      for a, b, _, _ in self.pairs]
+        self.place = [tuple(clingo.Number(v) for v in divmod(cell, cols)) for cell in layout.cells]
+        # Externals start false: switch on the count of each pair in the known solution.
+        for i, count in enumerate(self.count):
+            control.assign_external(self._want(i, count), True)
+        self.atom = {str(clingo.Function("bridge", [*where, clingo.Number(k)])): (i, k)
+                     for i, where in enumerate(self.where) for k in range(1, max_bridges + 1)}
+        self.renumbered: set[int] = set()          # islands whose number changed since the last search
+        self.rule: dict[int, int] = {}             # island -> the number its switched-on rule has
+        self.grounded_rules: set[tuple[int, int]] = set()   # (island, number) parts grounded
+
+    def _want(self, pair: int, count: int) -> clingo.Symbol:
+        return clingo.Function("want", [*self.where[pair], clingo.Number(count)])
+
+    def run(self) -> tuple[int, int] | None:
+        """Repair until clingo proves the known solution is the only one: (rounds, repairs), or
+        None if an alternative cannot be repaired or the rounds run out (a new layout is due)."""
+        rounds = repairs = 0
+        limit = 50 + len(self.pairs) // 10
+        while True:
+            alternative = self._alternative()
+            if alternative is None:
+                self.layout.joined = {(min(a, b), max(a, b)): k
+                                      for (a, b, _, _), k in zip(self.pairs, self.count) if k}
+                return rounds, repairs
+            rounds += 1
+            made = self._repair(alternative)
+            if not made or rounds >= limit:
+                return None
+            repairs += made
+
+    def _alternative(self) -> list[int] | None:
+        """Counts per pair of a solution other than the known one, or None when clingo proves
+        there is none.  (Not checked here: the finished puzzle is, by ``_confirm_unique``.)"""
+        self._renumber()
+        found: list[list[int]] = []
+
+        def keep(model: clingo.Model) -> bool:
+            counts = [0] * len(self.pairs)
+            for symbol in model.symbols(shown=True):
+                pair, count = self.atom[str(symbol)]
+                counts[pair] = count
+            found.append(counts)
+            return False
+
+        outcome = search(self.grounded.control, keep)
+        if outcome.interrupted:
+            raise KeyboardInterrupt
+        return found[0] if found else None
+
+    def _repair(self, other: list[int]) -> int:
+        """Change the known solution once in every group of pairs where ``other`` differs from
+        it; the number of changes made."""
+        differing = [i for i, (mine, theirs) in enumerate(zip(self.count, other)) if mine != theirs]
+        made = 0
+        for group in self._groups(differing):
+            change = self._pick(self._options(group, other))
+            if change is not None:
+                self._set(*change)
+                made += 1
+        return made
+
+    def _pick(self, options: list[tuple[int, int | None]]) -> tuple[int, int] | None:
+        """A random option that keeps the known solution valid.  Dropping a pair is checked
+        only when drawn: it must leave the known solution connected."""
+        while options:
+            index = _below(self.rng, len(options))
+            pair, count = options[index]
+            if count == 0 and not self._connected_without(pair):
+                options[index] = options[-1]
+                options.pop()
+                continue
+            if count is None:                          # a new bridge across: drawn as in step 3
+                count = _draw_count(self.rng, self.beta, self.max_bridges)
+            return pair, count
+        return None
+
+    def _groups(self, differing: list[int]) -> list[list[int]]:
+        """The differing pairs in connected groups (sharing islands), in a fixed order."""
+        remaining = set(differing)
+        groups = []
+        for start in differing:
+            if start not in remaining:
+                continue
+            remaining.discard(start)
+            group, todo = [], [start]
+            while todo:
+                pair = todo.pop()
+                group.append(pair)
+                for island in self.pairs[pair][:2]:
+                    for nearby in self.at[island]:
+                        if nearby in remaining:
+                            remaining.discard(nearby)
+                            todo.append(nearby)
+            groups.append(sorted(group))
+        return groups
+
+    def _options(self, group: list[int], other: list[int]) -> list[tuple[int, int | None]]:
+        """Changes to the known solution, each of which the alternative cannot follow."""
+        count, top = self.count, self.max_bridges
+        options: list[tuple[int, int | None]] = []
+        for pair in group:
+            if other[pair] > count[pair]:
+                # The alternative would need more than the most allowed.
+                if count[pair] > 0 or (not self.no_loops and self._free(pair)):
+                    options.append((pair, top))
+            elif not self.no_loops:
+                options.append((pair, 0))     # the alternative would need fewer than none
+            if other[pair] > 0 and count[pair] == 0 and not self.no_loops:
+                # The alternative's bridge here would be crossed by a new bridge of ours.
+                for crossing in self._crossing(pair):
+                    if count[crossing] == 0 and other[crossing] == 0 and self._free(crossing):
+                        options.append((crossing, None))
+        return options
+
+    def _crossing(self, pair: int) -> list[int]:
+        _, _, between, vertical = self.pairs[pair]
+        lines = self.along if vertical else self.across
+        return sorted({lines[cell] for cell in between if cell in lines})
+
+    def _free(self, pair: int) -> bool:
+        """No bridge of the known solution crosses this pair's water."""
+        return not any(self.count[crossing] for crossing in self._crossing(pair))
+
+    def _connected_without(self, skipped: int) -> bool:
+        """The known solution stays connected without this pair (it lies on a cycle).  Breadth
+        first, as cycles are mostly short."""
+        start, goal = self.pairs[skipped][:2]
+        seen, todo = {start}, deque([start])
+        while todo:
+            island = todo.popleft()
+            if island == goal:
+                return True
+            for pair in self.at[island]:
+                if pair != skipped and self.count[pair]:
+                    a, b = self.pairs[pair][:2]
+                    other = b if a == island else a
+                    if other not in seen:
+                        seen.add(other)
+                        todo.append(other)
+        return False
+
+    def _set(self, pair: int, count: int) -> None:
+        control = self.grounded.control
+        old = self.count[pair]
+        control.assign_external(self._want(pair, old), False)
+        control.assign_external(self._want(pair, count), True)
+        self.count[pair] = count
+        for island in self.pairs[pair][:2]:
+            self.number[island] += count - old
+            self.renumbered.add(island)
+
+    def _renumber(self) -> None:
+        """Give each island whose number changed the island-count rule of its new number: part
+        ``number(R,C,N)`` of alternatives.lp, grounded the first time that number comes up."""
+        control = self.grounded.control
+        parts = []
+        for island in sorted(self.renumbered):
+            if (island, self.number[island]) not in self.grounded_rules:
+                self.grounded_rules.add((island, self.number[island]))
+                parts.append(("number", [*self.place[island], clingo.Number(self.number[island])]))
+        if parts:
+            control.ground(parts)
+        for island in sorted(self.renumbered):
+            place = self.place[island]
+            control.assign_external(clingo.Function("relax", place), True)
+            if island in self.rule:
+                control.assign_external(
+                    clingo.Function("number", [*place, clingo.Number(self.rule[island])]), False)
+            self.rule[island] = self.number[island]
+            control.assign_external(
+                clingo.Function("number", [*place, clingo.Number(self.number[island])]), True)
+        self.renumbered.clear()
+
+
+def _confirm_unique(puzzle: Puzzle, solution: Solution, max_bridges: int, no_loops: bool) -> None:
+    """An independent proof: a fresh solve of the finished puzzle finds this one solution only."""
+    result = solve(puzzle, models=2, max_bridges=max_bridges,
+                   constants={"no_loops": 1} if no_loops else None)
+    if result.interrupted:
+        raise KeyboardInterrupt
+    if result.status != "unique" or result.solutions[0] != solution:
+        raise GenerationError(f"internal error: the repaired puzzle is {result.status}, not unique "
+                              "with the built solution", exit_code=5)
+
+
+# ---------------------------------------------------------------------------- arguments, errors
+
+def _fraction(value: float | Fraction | str, name: str) -> Fraction:
+    """An exact fraction: 0.29 means 29/100, not the nearest binary float."""
+    try:
+        exact = Fraction(repr(value) if isinstance(value, float) else value)
+    except (ValueError, ZeroDivisionError):
+        raise GenerationError(f"--{name} must be a number between 0 and 1, got {value!r}") from None
+    if not 0 <= exact <= 1:
+        raise GenerationError(f"--{name} must be between 0 and 1, got {value}")
+    return exact
+
+
+def _difficulty_test(request: str | tuple[float, float] | None) -> Callable[[Difficulty], bool] | None:
+    """Whether a measured difficulty meets the request: a band name or a (low, high) score range."""
+    if request is None:
+        return None
+    if isinstance(request, str):
+        if request not in BANDS:
+            raise GenerationError(f"unknown difficulty {request!r}; use {', '.join(BANDS)} or a score")
+        return lambda measured: measured.band == request
+    low, high = request
+    if not 0 <= low <= high <= 1:
+        raise GenerationError(f"difficulty range must satisfy 0 <= low <= high <= 1, got {low}-{high}")
+    return lambda measured: low <= measured.score <= high
+
+
+def _validate(islands: int, rows: int, cols: int, alpha: Fraction, beta: Fraction,
+              max_bridges: int, no_loops: bool, attempts: int) -> None:
+    if islands < 2:
+        raise GenerationError(f"--islands must be at least 2 (one island has no bridge), got {islands}")
+    if rows < 1 or cols < 1:
+        raise GenerationError(f"board must be at least 1x1, got {cols}x{rows}")
+    if rows * cols > MAX_CELLS:
+        raise GenerationError(f"board {cols}x{rows} exceeds the limit of {MAX_CELLS} cells")
+    if islands > rows * cols:
+        raise GenerationError(f"a {cols}x{rows} board has {rows * cols} cells: it cannot hold "
+                              f"{islands} islands")
+    if max_bridges < 1:
+        raise GenerationError(f"--max-bridges must be at least 1, got {max_bridges}")
+    if max_bridges == 1 and beta:
+        raise GenerationError("with --max-bridges 1 no bridge can be double: --beta must be 0")
+    if no_loops and alpha:
+        raise GenerationError("--no-loops builds a tree: --alpha must be 0")
+    if attempts < 1:
+        raise GenerationError(f"attempts must be at least 1, got {attempts}")
+
+
+def _failure(islands: int, rows: int, cols: int, attempts: int, stuck: list[int],
+             unrepaired: int, scores: list[float], difficulty) -> GenerationError:
+    if len(stuck) == attempts:
+        return GenerationError(
+            f"the {cols}x{rows} board cannot hold {islands} islands: in {attempts} attempts the "
+            f"construction ran out of free cells after at most {max(stuck)} islands; give a larger "
+            f"--size (the default for {islands} islands is {'x'.join(map(str, default_size(islands)))})")
+    seen = []
+    if scores:
+        shown = ", ".join(f"{score:.2f}" for score in scores[:8])
+        seen.append(f"scores {shown}{', ...' if len(scores) > 8 else ''}")
+    if unrepaired:
+        seen.append(f"{unrepaired} repairs did not converge")
+    if stuck:
+        seen.append(f"{len(stuck)} layouts ran out of room")
+    if isinstance(difficulty, tuple):
+        difficulty = "{:g}-{:g}".format(*difficulty)
+    wanted = f"difficulty {difficulty}" if difficulty is not None else "a unique puzzle"
+    return GenerationError(f"no puzzle with {wanted} in {attempts} attempts ({'; '.join(seen)}); "
+                           "try other --alpha, --beta or --size, or more --attempts", exit_code=1)
+
+
+# ---------------------------------------------------------------------------- files
+
+def file_name(rows: int, cols: int, islands: int, alpha, beta, seed: int,
+              notation: str = "has") -> str:
+    """A name in the style of the Coelho et al. dataset: ``Hs_<size>_<n>_<beta%>_<alpha%>_<seed>``
+    (size: the side of a square board, else ``<cols>x<rows>``; seed: at least 3 digits), with
+    the notation's extension."""
+    size = str(cols) if rows == cols else f"{cols}x{rows}"
+    percent = lambda share: f"{round(_fraction(share, 'share') * 100):02d}"
+    return f"Hs_{size}_{islands}_{percent(beta)}_{percent(alpha)}_{seed:03d}{extension(notation)}"
+
+
+def solution_name(name: str) -> str:
+    """Where ``--solution`` writes the hidden solution of the puzzle file ``name``."""
+    return name.rsplit(".", 1)[0] + ".solution.json"
+
+
+def describe(generated: Generated, name: str) -> str:
+    """One line on what was made: size, bridges, uniqueness repairs, difficulty, time."""
+    puzzle, solution = generated.puzzle, generated.solution
+    parts = [f"{name}: {len(puzzle.islands)} islands on {puzzle.cols}x{puzzle.rows}, "
+             f"{len(solution.bridges)} bridges ({generated.double_share:.0%} double)"]
+    if generated.repair_rounds == 0:
+        parts.append("unique as built")
+    elif generated.repair_rounds is not None:
+        parts.append(f"unique after {generated.repair_rounds} repair rounds "
+                     f"({generated.repairs} changes)")
+    if generated.difficulty is not None:
+        parts.append(f"difficulty {generated.difficulty.score:.2f} ({generated.difficulty.band})")
+    if generated.attempts > 1:
+        parts.append(f"{generated.attempts} layouts")
+    parts.append(f"{generated.seconds:.2f} s")
+    return ", ".join(parts)
+
+
+def extension(notation: str) -> str:
+    """The file extension of a notation: the one the readers recognise it by, else ``.txt``."""
+    return next((ext for ext, name in sorted(EXTENSIONS.items()) if name == notation), ".txt")
+
+
+def save(text: str, path: Path, *, force: bool = False) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder, so that a reader
+    never sees half a file; an existing file is never replaced unless ``force``."""
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as error:
+        raise GenerationError(f"{path}: cannot write: {error.strerror or error}") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+        if force:
+            os.replace(temporary, path)
+            return
+        try:
+            os.link(temporary, path)                 # fails if path exists, atomically
+        except FileExistsError:
+            raise GenerationError(f"{path}: file exists (use --force to replace it)") from None
+        except OSError:                              # no hard links here: check, then rename
+            if path.exists():
+                raise GenerationError(f"{path}: file exists (use --force to replace it)") from None
+            os.replace(temporary, path)
+    except OSError as error:
+        raise GenerationError(f"{path}: cannot write: {error.strerror or error}") from None
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def formatted(generated: Generated, notation: str) -> str:
+    """The puzzle in a notation of :data:`hashi_asp.notations.WRITERS`."""
+    if notation not in WRITERS:
+        raise GenerationError(f"unknown format {notation!r}; known: {', '.join(sorted(WRITERS))}")
+    return WRITERS[notation](generated.puzzle)
