@@ -19,6 +19,7 @@ from tqdm import tqdm
 
 from . import bench, difficulty, generation, notations, pictures, puzzlink, rendering
 from .checking import check
+from .files import write_atomically
 from .puzzle import HashiError, Puzzle, PuzzleError
 from .solving import Result, facts, max_bridges_of, no_loops_of, solve
 
@@ -322,7 +323,7 @@ def convert_command(puzzle, notation, target, output, max_bridges, no_loops):
         click.echo(text, nl=False)
     else:
         _not_the_input(output, puzzle)
-        pictures.write_atomically(output, text.encode("utf-8"))
+        write_atomically(output, text.encode("utf-8"))
 
 
 # ---------------------------------------------------------------------------- bench
@@ -358,7 +359,7 @@ def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, encoding
                            constants=_constants(constant), on_row=lambda row: progress.update())
     for path, text in ((csv_file, bench.rows_csv), (json_file, bench.rows_json)):
         if path:
-            pictures.write_atomically(path, text(rows).encode("utf-8"))
+            write_atomically(path, text(rows).encode("utf-8"))
     click.echo(bench.summary(rows))
     for row in rows:
         if row.error:

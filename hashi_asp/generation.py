@@ -59,9 +59,7 @@ that no other solution exists.  A final independent ``solve(puzzle, models=2)`` 
 from __future__ import annotations
 
 import math
-import os
 import random
-import tempfile
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -73,6 +71,7 @@ import clingo
 
 from .checking import check
 from .difficulty import BANDS, Difficulty, difficulty as measure_difficulty
+from .files import write_atomically
 from .notations import EXTENSIONS, WRITERS
 from .puzzle import MAX_CELLS, HashiError, Puzzle, Solution, bridge
 from .solving import encoding_path, ground, search, solve
@@ -679,31 +678,12 @@ def extension(notation: str) -> str:
 
 
 def save(text: str, path: Path, *, force: bool = False) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder, so that a reader
-    never sees half a file; an existing file is never replaced unless ``force``."""
+    """Write ``text`` to ``path`` whole or not at all; an existing file is never replaced
+    unless ``force``."""
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as error:
-        raise GenerationError(f"{path}: cannot write: {error.strerror or error}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-        if force:
-            os.replace(temporary, path)
-            return
-        try:
-            os.link(temporary, path)                 # fails if path exists, atomically
-        except FileExistsError:
-            raise GenerationError(f"{path}: file exists (use --force to replace it)") from None
-        except OSError:                              # no hard links here: check, then rename
-            if path.exists():
-                raise GenerationError(f"{path}: file exists (use --force to replace it)") from None
-            os.replace(temporary, path)
-    except OSError as error:
-        raise GenerationError(f"{path}: cannot write: {error.strerror or error}") from None
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+        write_atomically(path, text.encode("utf-8"), replace=force)
+    except FileExistsError:
+        raise GenerationError(f"{path}: file exists (use --force to replace it)") from None
 
 
 def formatted(generated: Generated, notation: str) -> str:

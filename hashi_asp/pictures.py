@@ -11,11 +11,11 @@ PNG goes through cairosvg (``pip install 'hashi-asp[png]'``), which needs the ca
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Iterable
 from xml.sax.saxutils import escape
 
+from .files import write_atomically
 from .puzzle import Bridge, Cell, HashiError, Puzzle, Solution
 
 CELL = 40                      # pixels from one cell centre to the next, by default
@@ -105,34 +105,6 @@ def write_picture(path: str | os.PathLike, svg_text: str) -> None:
                          f"use {' or '.join(FORMATS)}")
     data = svg_text.encode("utf-8") if extension == ".svg" else png(svg_text)
     write_atomically(path, data)
-
-
-def write_atomically(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename, so
-    a failure never leaves a half-written file (and an existing file stays until the end)."""
-    path = Path(path)
-    try:
-        handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.",
-                                             suffix=".tmp")
-    except OSError as error:
-        raise HashiError(f"{path}: cannot write: {error.strerror or error}") from None
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        # mkstemp makes the file private; give it the mode a plain open() would have.
-        os.chmod(temporary, path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask())
-        os.replace(temporary, path)
-    except OSError as error:
-        raise HashiError(f"{path}: cannot write: {error.strerror or error}") from None
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _ends(b: Bridge | tuple[Cell, Cell]) -> tuple[Cell, Cell]:
