@@ -97,6 +97,7 @@ class Search:
     timed_out: bool = False
     interrupted: bool = False
     seconds: float = 0.0
+    core: list[int] | None = None   # no model under the assumptions: the ones clingo blamed
 
 
 def ground(puzzle: Puzzle, *,
@@ -104,9 +105,12 @@ def ground(puzzle: Puzzle, *,
            additions: Iterable[str | os.PathLike] = (),
            constants: Mapping[str, str | int] | None = None,
            max_bridges: int | None = None,
-           arguments: Iterable[str] = ()) -> Grounded:
+           arguments: Iterable[str] = (),
+           program: str = "") -> Grounded:
     """Load the encoding (or ``encoding``), ``additions`` and the puzzle's facts into clingo and
-    ground them.  ``arguments`` are further clingo options (``--models=0``, ``--enum-mode=brave``)."""
+    ground them.  ``arguments`` are further clingo options (``--models=0``, ``--enum-mode=brave``);
+    ``program`` is further ASP text grounded with the facts (the reasoning module's helper atoms,
+    such as ``#external relax(R,C) : island(R,C,_).``)."""
     constants = {str(k): str(v) for k, v in (constants or {}).items()}
     if max_bridges is not None:
         constants["max_bridges"] = str(max_bridges)
@@ -116,7 +120,7 @@ def ground(puzzle: Puzzle, *,
                              logger=lambda code, message: messages.append(message))
     started = time.perf_counter()
     _load(control, [Path(encoding) if encoding else encoding_path(), *map(Path, additions)],
-          facts(puzzle), messages)
+          facts(puzzle) + program, messages)
     try:
         control.ground([("base", [])])
     except RuntimeError:
@@ -126,9 +130,11 @@ def ground(puzzle: Puzzle, *,
 
 def search(control: clingo.Control, on_model: Callable[[clingo.Model], bool | None], *,
            time_limit: float | None = None,
-           assumptions: Iterable[tuple[clingo.Symbol, bool]] = ()) -> Search:
+           assumptions: Iterable[tuple[clingo.Symbol, bool] | int] = ()) -> Search:
     """Run clingo's search, calling ``on_model`` for each model in this thread (return False
-    to stop); honour ``time_limit`` (seconds) and Ctrl-C, keeping whatever was already seen."""
+    to stop); honour ``time_limit`` (seconds) and Ctrl-C, keeping whatever was already seen.
+    ``assumptions`` are (atom, truth value) pairs or program literals; when there is no model
+    under them, ``Search.core`` holds the literals of those clingo blamed."""
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
 
@@ -136,7 +142,9 @@ def search(control: clingo.Control, on_model: Callable[[clingo.Model], bool | No
         return deadline is not None and time.perf_counter() >= deadline
 
     timed_out = interrupted = stopped = False
-    with control.solve(yield_=True, async_=True, assumptions=list(assumptions)) as handle:
+    assumptions = list(assumptions)
+    core = None
+    with control.solve(yield_=True, async_=True, assumptions=assumptions) as handle:
         try:
             while True:
                 handle.resume()
@@ -159,7 +167,9 @@ def search(control: clingo.Control, on_model: Callable[[clingo.Model], bool | No
         if timed_out or interrupted or stopped:
             handle.cancel()
         exhausted = not (timed_out or interrupted or stopped) and handle.get().exhausted
-    return Search(exhausted, timed_out, interrupted, time.perf_counter() - started)
+        if exhausted and assumptions and handle.get().unsatisfiable:
+            core = list(handle.core())
+    return Search(exhausted, timed_out, interrupted, time.perf_counter() - started, core)
 
 
 def solve(puzzle: Puzzle, models: int = 1, *,
@@ -208,17 +218,23 @@ def checked(grounded: Grounded, model: clingo.Model, number: int) -> Solution:
 
 
 def decode(symbols: Iterable[clingo.Symbol]) -> Solution:
-    """The ``bridge/5`` atoms of an answer set as a solution (other shown atoms are ignored)."""
+    """The ``bridge/5`` atoms of an answer set as a solution (other shown atoms are ignored).
+    Each atom is read from its text: one call into clingo per atom instead of one per argument
+    makes this several times faster, which counts when every one of many answers is checked."""
     bridges = []
     for symbol in symbols:
-        if symbol.type != clingo.SymbolType.Function or symbol.name != "bridge":
+        text = str(symbol)
+        if not (text == "bridge" or text.startswith("bridge(")):
             continue
-        arguments = symbol.arguments
-        if len(arguments) != 5 or any(a.type != clingo.SymbolType.Number for a in arguments):
-            raise ValueError(f"answer shows {symbol}, expected bridge(R1,C1,R2,C2,K) with integers")
-        r1, c1, r2, c2, k = (a.number for a in arguments)
+        match = _BRIDGE_ATOM.match(text)
+        if match is None:
+            raise ValueError(f"answer shows {text}, expected bridge(R1,C1,R2,C2,K) with integers")
+        r1, c1, r2, c2, k = map(int, match.groups())
         bridges.append(bridge((r1, c1), (r2, c2), k))
     return Solution.of(bridges)
+
+
+_BRIDGE_ATOM = re.compile(r"bridge\((-?\d+),(-?\d+),(-?\d+),(-?\d+),(-?\d+)\)\Z")
 
 
 def _status(found: int, exhausted: bool, models: int) -> str:
