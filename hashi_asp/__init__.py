@@ -7,6 +7,8 @@ The data flow reads top to bottom: ``read`` a puzzle, ``solve`` it with clingo a
 from .checking import Violation, check
 from .notations import parse, read, read_solutions
 from .puzzle import Bridge, HashiError, Puzzle, PuzzleError, Solution, bridge
+from .reasoning import (Consequences, Count, Difference, Explanation, Uniqueness, consequences,
+                        count, explain, unique)
 from .rendering import draw
 from .solving import EncodingError, InvalidAnswer, Result, encoding_path, facts, solve
 
@@ -16,4 +18,6 @@ __all__ = [
     "Bridge", "EncodingError", "HashiError", "InvalidAnswer", "Puzzle", "PuzzleError", "Result",
     "Solution", "Violation", "bridge", "check", "draw", "encoding_path", "facts", "parse", "read",
     "read_solutions", "solve",
+    "Consequences", "Count", "Difference", "Explanation", "Uniqueness", "consequences", "count",
+    "explain", "unique",
 ]

@@ -297,7 +297,7 @@ class Explanation:
     interrupted: bool = False
 
     def to_json(self, puzzle: Puzzle) -> dict:
-        return {"checks": [_violation_json(v) for v in self.checks],
+        return {"checks": [violation_json(v) for v in self.checks],
                 "core": None if self.core is None
                 else [[r, c, puzzle.islands[(r, c)]] for r, c in self.core],
                 "minimal": self.minimal,
@@ -451,6 +451,7 @@ def _cell(cell: Cell) -> str:
     return f"({cell[0]}, {cell[1]})"
 
 
-def _violation_json(violation: Violation) -> dict:
+def violation_json(violation: Violation) -> dict:
+    """A broken rule as JSON: its rule name, message and cells."""
     return {"rule": violation.rule, "message": violation.message,
             "cells": [list(cell) for cell in violation.cells]}
