@@ -1,9 +1,10 @@
 """The ``hashi-asp`` command line: each command is a thin click wrapper over the library function
 of the same name.
 
-Exit codes: 0 success, 1 no solution (or ``check`` found a broken rule), 2 bad input or usage,
-3 time limit reached before the search gave what was asked, 5 the encoding produced an answer
-that breaks the rules, 130 interrupted (Ctrl-C).
+Exit codes: 0 success, 1 no solution (or ``check`` found a broken rule, or ``unique`` found
+two), 2 bad input or usage, 3 time limit reached before the search gave what was asked,
+4 ``unique`` found no solution, 5 the encoding produced an answer that breaks the rules,
+130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
