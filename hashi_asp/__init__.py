@@ -9,6 +9,8 @@ from .generation import Generated, GenerationError, generate
 from .notations import parse, read, read_solutions, write
 from .pictures import svg, write_picture
 from .puzzle import Bridge, HashiError, Puzzle, PuzzleError, Solution, bridge
+from .reasoning import (Consequences, Count, Difference, Explanation, Uniqueness, consequences,
+                        count, explain, unique)
 from .rendering import draw
 from .solving import EncodingError, InvalidAnswer, Result, encoding_path, facts, solve
 
@@ -19,4 +21,6 @@ __all__ = [
     "Solution", "Violation", "bridge", "check", "draw", "encoding_path", "facts", "parse", "read",
     "read_solutions", "solve", "svg", "write", "write_picture",
     "Generated", "GenerationError", "generate",
+    "Consequences", "Count", "Difference", "Explanation", "Uniqueness", "consequences", "count",
+    "explain", "unique",
 ]

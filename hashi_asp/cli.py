@@ -1,9 +1,10 @@
 """The ``hashi-asp`` command line: each command is a thin click wrapper over the library function
 of the same name.
 
-Exit codes: 0 success, 1 no solution (or ``check`` found a broken rule), 2 bad input or usage,
-3 time limit reached before the search gave what was asked, 5 the encoding produced an answer
-that breaks the rules, 130 interrupted (Ctrl-C).
+Exit codes: 0 success, 1 no solution (or ``check`` found a broken rule, or ``unique`` found
+two), 2 bad input or usage, 3 time limit reached before the search gave what was asked,
+4 ``unique`` found no solution, 5 the encoding produced an answer that breaks the rules,
+130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -17,14 +18,16 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from . import bench, difficulty, generation, notations, pictures, puzzlink, rendering
+from . import bench, difficulty, generation, notations, pictures, puzzlink, reasoning, rendering
 from .checking import check
 from .files import write_atomically
-from .puzzle import HashiError, Puzzle, PuzzleError
+from .puzzle import HashiError, Puzzle, PuzzleError, Solution, bridge
 from .solving import Result, facts, max_bridges_of, no_loops_of, solve
 
 EXIT_NO_SOLUTION = 1
+EXIT_MULTIPLE = 1         # `unique`: more than one solution
 EXIT_TIME_LIMIT = 3
+EXIT_UNSOLVABLE = 4       # `unique`: no solution (1 is taken by "multiple")
 EXIT_INTERRUPTED = 130
 
 
@@ -162,20 +165,27 @@ def solve_command(puzzle, notation, models, output, encoding, additions, constan
     result = solve(board, models, encoding=encoding, additions=additions, constants=constants,
                    time_limit=time_limit,
                    on_solution=None if output == "json" else show)
+    why = _why(board, result, time_limit, encoding=encoding, additions=additions,
+               constants=constants)
     if output == "json":
-        click.echo(rendering.dumps(rendering.result_json(board, result, stats=stats)))
+        click.echo(rendering.dumps(_with_explanation(
+            rendering.result_json(board, result, stats=stats), board, why)))
     elif output in ("svg", "pzprv3"):
-        # Standard output holds just the file, so that `> answer.svg` works; the verdict goes
-        # to stderr.  No solution: no file.
+        # Standard output holds just the file, so that `> answer.svg` works; the verdict (and
+        # for no solution the explanation) goes to stderr.  No solution: no file.
         if first:
             click.echo(pictures.svg(board, first[0]) if output == "svg"
                        else puzzlink.format_pzprv3(board, first[0]), nl=False)
+        if why is not None:
+            _echo_explanation(board, why, "text", err=True)
         click.echo(summary(result, models), err=True)
         if stats:
             for key, value in result.stats.items():
                 click.echo(f"{key}: {value}", err=True)
     else:
         comment = "% " if output == "facts" else ""
+        if why is not None:
+            _echo_explanation(board, why, "text" if output == "facts" else output, comment)
         click.echo(comment + summary(result, models))
         if stats:
             for key, value in result.stats.items():
@@ -367,6 +377,308 @@ def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, encoding
     if any(row.status in bench.FAILED for row in rows):
         sys.exit(EXIT_NO_SOLUTION)
     sys.exit(EXIT_TIME_LIMIT if any(row.status == "unknown" for row in rows) else 0)
+
+
+# ---------------------------------------------------------------------------- reasoning
+
+def _search_options(command):
+    """The rule and search options of `solve`, for the commands that reason about all solutions."""
+    command = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True),
+                           metavar="SECONDS", help="Stop searching after this long.")(command)
+    command = click.option("--max-bridges", type=click.IntRange(min=1), default=None,
+                           help="Most bridges between two islands [default: 2].")(command)
+    command = click.option("-c", "--const", "constant", multiple=True, metavar="NAME=VALUE",
+                           help="Set a clingo #const (repeatable).")(command)
+    command = click.option("--add", "additions", multiple=True, type=click.Path(dir_okay=False),
+                           help="Extra rules loaded with the encoding (repeatable).")(command)
+    return click.option("--encoding", type=click.Path(dir_okay=False),
+                        help="Encoding to use instead of the bundled encodings/hashi.lp.")(command)
+
+
+def _format_option(*choices):
+    return click.option("--format", "output", type=click.Choice(choices), default=choices[0],
+                        show_default=True, help="Drawing style, or one JSON document.")
+
+
+def _board_and_rules(puzzle, notation, encoding, additions, constant, max_bridges):
+    """The puzzle, and the keyword arguments that give the library functions the same rules."""
+    constants = _constants(constant)
+    if max_bridges is not None:
+        constants["max_bridges"] = str(max_bridges)
+    board = load_puzzle(puzzle, notation, max_bridges_of(constants))
+    return board, {"encoding": encoding, "additions": additions, "constants": constants}
+
+
+def _highlight(text: str) -> str:
+    # click.echo drops the colour when standard output is not a terminal; the lists printed
+    # beside each drawing say the same in plain text.
+    return click.style(text, fg="red", bold=True)
+
+
+def _undecided(text: str) -> str:
+    return click.style("?", fg="yellow", bold=True)
+
+
+def _cell(cell) -> str:
+    return f"({cell[0]}, {cell[1]})"
+
+
+def _pair(a, b) -> str:
+    return f"{_cell(a)}-{_cell(b)}"
+
+
+def _why(board: Puzzle, result: Result, time_limit, **rules) -> reasoning.Explanation | None:
+    """For an unsolvable verdict, the explanation (its searches get their own time limit)."""
+    if result.status != "unsolvable":
+        return None
+    return reasoning.explain(board, time_limit=time_limit, **rules)
+
+
+def _with_explanation(document: dict, board: Puzzle, why: reasoning.Explanation | None) -> dict:
+    if why is not None:
+        document["explanation"] = why.to_json(board)
+    return document
+
+
+def _echo_explanation(board: Puzzle, why: reasoning.Explanation, style: str,
+                      prefix: str = "", err: bool = False) -> None:
+    lines = ["Why there is no solution:"]
+    lines += [f"  - {failed.message}" for failed in why.checks]
+    if why.core is None:
+        stopped = "time limit reached" if why.timed_out else "interrupted"
+        lines.append(f"  ({stopped} before a set of islands to blame was found)")
+    elif not why.core:
+        lines.append("  - even with every island number ignored, no bridges connect all the "
+                     "islands without crossing")
+    else:
+        listing = ", ".join(f"{_cell(cell)} {board.islands[cell]}" for cell in why.core)
+        if len(why.core) == 1:
+            lines.append(f"  - the number of island {listing} cannot be met, whatever the other "
+                         "islands' numbers")
+        else:
+            proof = ("minimal: without any one of them, the others can be met" if why.minimal
+                     else "not proven minimal: the time limit came first")
+            lines.append(f"  - these {len(why.core)} island numbers cannot all be met together "
+                         f"({proof}): {listing}")
+        lines += ["", rendering.draw(board, None, style,
+                                     marks={cell: _highlight for cell in why.core})]
+    for line in "\n".join(lines).splitlines():
+        click.echo(prefix + line, err=err)
+    click.echo(prefix.rstrip(), err=err)
+
+
+@main.command("unique")
+@_puzzle_options
+@_format_option("text", "unicode", "json")
+@_search_options
+def unique_command(puzzle, notation, output, encoding, additions, constant, max_bridges,
+                   time_limit):
+    """Decide whether PUZZLE has exactly one solution, by searching for two.
+
+    For two, draws both and lists the pairs of islands where they differ; for none, says why.
+    Exit 0 unique, 1 multiple, 4 unsolvable, 3 time limit before a verdict.
+    """
+    board, rules = _board_and_rules(puzzle, notation, encoding, additions, constant, max_bridges)
+    result = reasoning.unique(board, time_limit=time_limit, **rules)
+    why = _why(board, result, time_limit, **rules)
+    if output == "json":
+        document = rendering.result_json(board, result)
+        document["differences"] = [list(d) for d in result.differences]
+        click.echo(rendering.dumps(_with_explanation(document, board, why)))
+    else:
+        marks = {(d[:2], d[2:4]): _highlight for d in result.differences}
+        for number, solution in enumerate(result.solutions, 1):
+            if len(result.solutions) > 1:
+                click.echo(f"Solution {number}:")
+            click.echo(rendering.draw(board, solution, output, marks=marks))
+            click.echo()
+        if result.differences:
+            click.echo(f"The two solutions differ at {len(result.differences)} pairs of islands "
+                       "(bridges in solution 1, in solution 2):")
+            for d in result.differences:
+                click.echo(f"  {_pair(d[:2], d[2:4])}: {d.first}, {d.second}")
+            click.echo()
+        if why is not None:
+            _echo_explanation(board, why, output)
+        click.echo(_unique_summary(result))
+    sys.exit({"unique": 0, "multiple": EXIT_MULTIPLE, "unsolvable": EXIT_UNSOLVABLE}.get(
+        result.status, EXIT_INTERRUPTED if result.interrupted else EXIT_TIME_LIMIT))
+
+
+def _unique_summary(result: reasoning.Uniqueness) -> str:
+    stopped = "time limit reached" if result.timed_out else "interrupted"
+    return {
+        "unique": "unique: exactly 1 solution; search exhausted",
+        "multiple": "multiple: at least 2 solutions (the search stops at 2; "
+                    "`hashi-asp count` counts them)",
+        "unsolvable": "unsolvable: no solution; search exhausted",
+        "solved": f"solved: 1 solution found; {stopped} before a second was ruled out",
+    }.get(result.status, f"unknown: {stopped} before any solution was found")
+
+
+@main.command("count")
+@_puzzle_options
+@_format_option("text", "json")
+@_search_options
+@click.option("--check/--no-check", "verify", default=True, show_default=True,
+              help="Check every solution with the independent checker (about 1.5 ms each).")
+def count_command(puzzle, notation, output, encoding, additions, constant, max_bridges,
+                  time_limit, verify):
+    """Count the solutions of PUZZLE by enumerating them all.
+
+    A live count shows on standard error when it is a terminal.  Exit 0 with the exact count,
+    1 if there is no solution, 3 with "at least N" when the time limit cut the count short.
+    """
+    board, rules = _board_and_rules(puzzle, notation, encoding, additions, constant, max_bridges)
+    with tqdm(desc="counting", unit=" solutions", file=sys.stderr, leave=False,
+              disable=not sys.stderr.isatty()) as progress:
+        result = reasoning.count(board, time_limit=time_limit, verify=verify,
+                                 on_solution=lambda n: progress.update())
+    if output == "json":
+        document = {"status": result.status, "count": result.count,
+                    "exhausted": result.exhausted, "timed_out": result.timed_out,
+                    "checked": verify, "seconds": result.stats["solve_seconds"],
+                    "puzzle": board.to_json()}
+        click.echo(rendering.dumps(document))
+    elif result.exhausted:
+        click.echo(f"{result.count} solution{'s' * (result.count != 1)}; search exhausted")
+    else:
+        stopped = "time limit reached" if result.timed_out else "interrupted"
+        click.echo(f"at least {result.count} solution{'s' * (result.count != 1)} ({stopped} "
+                   f"after {result.stats['solve_seconds']:.1f} s)")
+    if result.interrupted:
+        sys.exit(EXIT_INTERRUPTED)
+    sys.exit(EXIT_TIME_LIMIT if not result.exhausted else 0 if result.count else EXIT_NO_SOLUTION)
+
+
+@main.command("hint")
+@_puzzle_options
+@click.option("--given", metavar="SOLUTION_OR_PARTIAL.json",
+              help="Bridges a player has drawn (JSON, as `check` reads): can they still be "
+                   "completed, and what do they force?  Each is a lower bound: a single bridge "
+                   "may still become a double.")
+@_format_option("text", "unicode", "json")
+@_search_options
+def hint_command(puzzle, notation, given, output, encoding, additions, constant, max_bridges,
+                 time_limit):
+    """Show the bridges every solution of PUZZLE has, and where solutions differ.
+
+    The drawing shows the bridges all solutions share; '?' marks a pair of islands whose bridges
+    differ between solutions, listed below with the counts they take.  With --given, only the
+    solutions extending the player's bridges count: the bridges they force are listed, and if
+    none extends them, a minimal set of the drawn bridges that cannot all stay.  Exit 0 if there
+    is a solution (extending --given), 1 if not, 3 if the time limit came first.
+    """
+    board, rules = _board_and_rules(puzzle, notation, encoding, additions, constant, max_bridges)
+    drawn = None
+    if given is not None:
+        solutions = (notations.parse_solutions(notations.decode(sys.stdin.buffer.read(), "<stdin>"),
+                                               "<stdin>") if given == "-"
+                     else notations.read_solutions(given))
+        if len(solutions) != 1:
+            raise PuzzleError(f"expected one set of bridges, found {len(solutions)}", given)
+        drawn = solutions[0]
+    found = reasoning.consequences(board, drawn, time_limit=time_limit, **rules)
+    why = None
+    if found.status == "unsolvable" and found.conflict == []:     # the puzzle itself
+        why = reasoning.explain(board, time_limit=time_limit, **rules)
+    if output == "json":
+        click.echo(rendering.dumps(_with_explanation(_hint_json(board, found), board, why)))
+    else:
+        _echo_hint(board, found, output)
+        if why is not None:
+            _echo_explanation(board, why, output)
+        click.echo(_hint_summary(found))
+    if found.interrupted:
+        sys.exit(EXIT_INTERRUPTED)
+    sys.exit({"unique": 0, "multiple": 0, "unsolvable": EXIT_NO_SOLUTION}.get(found.status,
+                                                                             EXIT_TIME_LIMIT))
+
+
+def _options_text(counts) -> str:
+    words = [str(k) for k in counts]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _echo_hint(board: Puzzle, found: reasoning.Consequences, style: str) -> None:
+    if found.illegal:
+        click.echo("The drawn bridges break the rules:")
+        for failed in found.illegal:
+            click.echo(f"  - {failed.message}")
+        click.echo()
+        return
+    if found.conflict:
+        click.echo("The drawn bridges cannot be completed: no solution has all of these "
+                   f"together{'' if found.minimal else ' (not proven minimal: time limit)'}:")
+        for b in found.conflict:
+            click.echo(f"  {_pair(*b.ends)}: {b.count}")
+        click.echo()
+        click.echo(rendering.draw(board, found.given, style,
+                                  marks={b.ends: _highlight for b in found.conflict}))
+        click.echo()
+        return
+    if found.status not in ("unique", "multiple"):
+        return
+    undecided = found.undecided
+    forced = found.forced if found.given is not None else []
+    if found.given is not None:
+        if found.given.bridges and not check(board, found.given):
+            click.echo("The drawn bridges already solve the puzzle.")
+        else:
+            click.echo(f"The drawn bridges can be completed; they force {len(forced)} more:")
+            for b in forced:
+                options = undecided.get(b.ends)
+                click.echo(f"  {_pair(*b.ends)}: " + (f"at least {b.count} ({_options_text(options)})"
+                                                      if options else str(b.count)))
+        click.echo()
+    # Decided pairs drawn as they are in every solution; undecided ones as '?'.
+    shown = Solution.of([*found.cautious, *(bridge(*pair, 1) for pair in undecided)])
+    marks = {**{b.ends: _highlight for b in forced}, **{pair: _undecided for pair in undecided}}
+    click.echo(rendering.draw(board, shown, style, marks=marks))
+    click.echo()
+    if undecided:
+        click.echo(f"Pairs whose bridges differ between solutions ({len(undecided)}; "
+                   "the counts they take):")
+        for pair, counts in undecided.items():
+            click.echo(f"  {_pair(*pair)}: {_options_text(counts)}")
+        click.echo()
+
+
+def _hint_summary(found: reasoning.Consequences) -> str:
+    pairs = len(found.options)
+    extending = " extending the drawn bridges" if found.given is not None else ""
+    if found.status == "unique":
+        return f"unique: all {pairs} pairs of neighbours are decided: exactly 1 solution{extending}"
+    if found.status == "multiple":
+        return (f"multiple: {pairs - len(found.undecided)} of {pairs} pairs of neighbours are the "
+                f"same in every solution{extending}, {len(found.undecided)} differ")
+    if found.status == "unsolvable":
+        return f"unsolvable: no solution{extending}"
+    stopped = "time limit reached" if found.timed_out else "interrupted"
+    return f"unknown: {stopped} before the consequences were complete"
+
+
+def _hint_json(board: Puzzle, found: reasoning.Consequences) -> dict:
+    document = {
+        "status": found.status,
+        "exhausted": found.exhausted,
+        "timed_out": found.timed_out,
+        "cautious": [list(b) for b in found.cautious],
+        "brave_only": [list(b) for b in found.brave if len(found.options[b.ends]) > 1],
+        "empty": [[*a, *b] for a, b in found.empty],
+        "undecided": [[*a, *b, list(ks)] for (a, b), ks in found.undecided.items()],
+        "solutions": [found.solution.to_json()] if found.solution else [],
+    }
+    if found.given is not None:
+        document.update({
+            "given": found.given.to_json(),
+            "forced": [list(b) for b in found.forced] if found.options else [],
+            "illegal": [reasoning.violation_json(v) for v in found.illegal],
+            "conflict": None if found.conflict is None else [list(b) for b in found.conflict],
+            "minimal": found.minimal,
+        })
+    document["puzzle"] = board.to_json()
+    return document
 
 
 if __name__ == "__main__":

@@ -121,6 +121,7 @@ class Search:
     timed_out: bool = False
     interrupted: bool = False
     seconds: float = 0.0
+    core: list[int] | None = None   # no model under the assumptions: the ones clingo blamed
 
 
 def ground(puzzle: Puzzle, *,
@@ -129,11 +130,13 @@ def ground(puzzle: Puzzle, *,
            constants: Mapping[str, str | int] | None = None,
            max_bridges: int | None = None,
            no_loops: bool | None = None,
-           arguments: Iterable[str] = ()) -> Grounded:
+           arguments: Iterable[str] = (),
+           program: str = "") -> Grounded:
     """Load the encoding (or ``encoding``), ``additions`` and the puzzle's facts into clingo and
-    ground them.  ``arguments`` are further clingo options (``--models=0``, ``--enum-mode=brave``).
-    The puzzle's own rules apply unless ``max_bridges``, ``no_loops`` or ``constants`` of those
-    names say otherwise."""
+    ground them.  ``arguments`` are further clingo options (``--models=0``, ``--enum-mode=brave``);
+    ``program`` is further ASP text grounded with the facts (the reasoning module's helper atoms,
+    such as ``#external relax(R,C) : island(R,C,_).``).  The puzzle's own rules apply unless
+    ``max_bridges``, ``no_loops`` or ``constants`` of those names say otherwise."""
     constants = {**rule_constants(puzzle), **{str(k): str(v) for k, v in (constants or {}).items()}}
     if max_bridges is not None:
         constants["max_bridges"] = str(max_bridges)
@@ -150,7 +153,7 @@ def ground(puzzle: Puzzle, *,
                              logger=lambda code, message: messages.append(message))
     started = time.perf_counter()
     _load(control, [Path(encoding) if encoding else encoding_path(), *map(Path, additions)],
-          facts(puzzle), messages)
+          facts(puzzle) + program, messages)
     try:
         control.ground([("base", [])])
     except RuntimeError:
@@ -160,9 +163,11 @@ def ground(puzzle: Puzzle, *,
 
 def search(control: clingo.Control, on_model: Callable[[clingo.Model], bool | None], *,
            time_limit: float | None = None,
-           assumptions: Iterable[tuple[clingo.Symbol, bool]] = ()) -> Search:
+           assumptions: Iterable[tuple[clingo.Symbol, bool] | int] = ()) -> Search:
     """Run clingo's search, calling ``on_model`` for each model in this thread (return False
-    to stop); honour ``time_limit`` (seconds) and Ctrl-C, keeping whatever was already seen."""
+    to stop); honour ``time_limit`` (seconds) and Ctrl-C, keeping whatever was already seen.
+    ``assumptions`` are (atom, truth value) pairs or program literals; when there is no model
+    under them, ``Search.core`` holds the literals of those clingo blamed."""
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
 
@@ -170,7 +175,9 @@ def search(control: clingo.Control, on_model: Callable[[clingo.Model], bool | No
         return deadline is not None and time.perf_counter() >= deadline
 
     timed_out = interrupted = stopped = False
-    with control.solve(yield_=True, async_=True, assumptions=list(assumptions)) as handle:
+    assumptions = list(assumptions)
+    core = None
+    with control.solve(yield_=True, async_=True, assumptions=assumptions) as handle:
         try:
             while True:
                 handle.resume()
@@ -193,7 +200,9 @@ def search(control: clingo.Control, on_model: Callable[[clingo.Model], bool | No
         if timed_out or interrupted or stopped:
             handle.cancel()
         exhausted = not (timed_out or interrupted or stopped) and handle.get().exhausted
-    return Search(exhausted, timed_out, interrupted, time.perf_counter() - started)
+        if exhausted and assumptions and handle.get().unsatisfiable:
+            core = list(handle.core())
+    return Search(exhausted, timed_out, interrupted, time.perf_counter() - started, core)
 
 
 def solve(puzzle: Puzzle, models: int = 1, *,
@@ -246,10 +255,10 @@ def checked(grounded: Grounded, model: clingo.Model, number: int) -> Solution:
 
 
 def decode(symbols: Iterable[clingo.Symbol]) -> Solution:
-    """The ``bridge/5`` atoms of an answer set as a solution (other shown atoms are ignored)."""
+    """The ``bridge/5`` atoms of an answer set as a solution (other shown atoms are ignored).
+    Each atom is read from its text: one call into clingo per atom instead of one per argument
+    makes this several times faster, which counts when every one of many answers is checked."""
     bridges = []
-    # Reading each symbol's text is several times faster than walking its arguments through
-    # the clingo API, which matters for answers with thousands of bridges.
     for text in map(str, symbols):
         if not (text == "bridge" or text.startswith("bridge(")):
             continue
