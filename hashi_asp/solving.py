@@ -225,7 +225,9 @@ def solve(puzzle: Puzzle, models: int = 1, *,
     """
     grounded = ground(puzzle, encoding=encoding, additions=additions, constants=constants,
                       max_bridges=max_bridges, no_loops=no_loops,
-                      arguments=[f"--models={models}"])
+                      # Solutions are sets of bridges: an encoding with helper choices must not
+                      # list one twice, so enumerate projected onto the shown atoms.
+                      arguments=[f"--models={models}", *(["--project=show"] if models != 1 else [])])
     solutions: list[Solution] = []
 
     def accept(model: clingo.Model) -> bool:

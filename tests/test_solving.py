@@ -147,3 +147,11 @@ def test_encoding_errors_name_file_and_line(tmp_path, puzzles):
         solve(puzzle, additions=[tmp_path / "missing.lp"])
     with pytest.raises(EncodingError, match="not a clingo identifier"):
         solve(puzzle, constants={"Bad": 1})
+
+
+def test_helper_choices_in_added_rules_do_not_repeat_a_solution(tmp_path, puzzles):
+    # A free atom doubles the answer sets; solutions are sets of bridges, so they stay two.
+    helper = tmp_path / "helper.lp"
+    helper.write_text("{ helper }.\n")
+    result = solve(read(puzzles / "prolog-5x5.txt"), 0, additions=[helper])
+    assert (len(result.solutions), result.status) == (2, "multiple")
