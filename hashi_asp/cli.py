@@ -681,10 +681,6 @@ def _hint_json(board: Puzzle, found: reasoning.Consequences) -> dict:
     return document
 
 
-if __name__ == "__main__":
-    main()
-
-
 # ---------------------------------------------------------------------------- generate
 
 def _size(ctx, param, value):
@@ -791,3 +787,7 @@ def generate_command(islands, size, alpha, beta, seed, count, out, notation, for
                                 folder / generation.solution_name(name), force=force)
         if not quiet:
             click.echo(generation.describe(made, name), err=folder is None)
+
+
+if __name__ == "__main__":
+    main()
