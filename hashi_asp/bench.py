@@ -14,7 +14,6 @@ import os
 import re
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
@@ -115,6 +114,7 @@ def bench(paths: Iterable[str | os.PathLike], *, jobs: int = 1, unique: bool = F
             if on_row:
                 on_row(rows[-1])
     else:
+        from concurrent.futures import ProcessPoolExecutor   # imported only when needed: slow
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for row in pool.map(_bench_one_with, files, [options] * len(files), chunksize=4):
                 rows.append(row)

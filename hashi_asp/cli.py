@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 import click
-from tqdm import tqdm
 
 from . import bench, difficulty, generation, notations, pictures, puzzlink, reasoning, rendering
 from .checking import check
@@ -362,6 +361,7 @@ def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, encoding
     files = bench.puzzle_files(paths)
     if not files:
         raise PuzzleError("no puzzle files found", " ".join(paths))
+    from tqdm import tqdm      # imported here: it slows every command's start-up otherwise
     with tqdm(total=len(files), unit="puzzle", disable=not sys.stderr.isatty(),
               file=sys.stderr) as progress:
         rows = bench.bench(files, jobs=jobs, unique=unique, time_limit=time_limit,
@@ -530,6 +530,7 @@ def count_command(puzzle, notation, output, encoding, additions, constant, max_b
     1 if there is no solution, 3 with "at least N" when the time limit cut the count short.
     """
     board, rules = _board_and_rules(puzzle, notation, encoding, additions, constant, max_bridges)
+    from tqdm import tqdm
     with tqdm(desc="counting", unit=" solutions", file=sys.stderr, leave=False,
               disable=not sys.stderr.isatty()) as progress:
         result = reasoning.count(board, time_limit=time_limit, verify=verify,

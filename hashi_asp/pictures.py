@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Iterable
-from xml.sax.saxutils import escape
+from html import escape    # light to import, unlike xml.sax.saxutils
 
 from .files import write_atomically
 from .puzzle import Bridge, Cell, HashiError, Puzzle, Solution
