@@ -158,7 +158,7 @@ def summary(rows: list[Row]) -> str:
     for row in rows:
         statuses[row.status] = statuses.get(row.status, 0) + 1
     counts = ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
-    return f"{text}\n{len(rows)} puzzles ({counts}); total {total:.2f} s"
+    return f"{text}\n{len(rows)} puzzle{'s' * (len(rows) != 1)} ({counts}); total {total:.2f} s"
 
 
 def _stats(rows: list[Row]) -> list[str]:
