@@ -135,14 +135,8 @@ def solve_command(puzzle, notation, models, output, encoding, additions, constan
     The puzzle's own rules apply (a Tatham ID's mK and L); --max-bridges, --no-loops and
     -c max_bridges=K / -c no_loops=1 override them.
     """
-    constants = _constants(constant)
-    if max_bridges is not None:
-        constants["max_bridges"] = str(max_bridges)
-    if no_loops is not None:
-        constants["no_loops"] = "1" if no_loops else "0"
-    board = load_puzzle(puzzle, notation,
-                        max_bridges_of(constants) if "max_bridges" in constants else None,
-                        no_loops_of(constants) if "no_loops" in constants else None)
+    board, rules = _board_and_rules(puzzle, notation, encoding, additions, constant, max_bridges,
+                                    no_loops)
     if output == "pzprv3":
         puzzlink.format_pzprv3(board)        # refuses, before the search, what pzprv3 cannot hold
     numbers = itertools.count(1)
@@ -161,11 +155,9 @@ def solve_command(puzzle, notation, models, output, encoding, additions, constan
         elif not first:
             first.append(solution)
 
-    result = solve(board, models, encoding=encoding, additions=additions, constants=constants,
-                   time_limit=time_limit,
-                   on_solution=None if output == "json" else show)
-    why = _why(board, result, time_limit, encoding=encoding, additions=additions,
-               constants=constants)
+    result = solve(board, models, time_limit=time_limit,
+                   on_solution=None if output == "json" else show, **rules)
+    why = _why(board, result, time_limit, **rules)
     if output == "json":
         click.echo(rendering.dumps(_with_explanation(
             rendering.result_json(board, result, stats=stats), board, why)))
@@ -385,14 +377,7 @@ def _search_options(command):
     """The rule and search options of `solve`, for the commands that reason about all solutions."""
     command = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True),
                            metavar="SECONDS", help="Stop searching after this long.")(command)
-    command = click.option("--max-bridges", type=click.IntRange(min=1), default=None,
-                           help="Most bridges between two islands [default: 2].")(command)
-    command = click.option("-c", "--const", "constant", multiple=True, metavar="NAME=VALUE",
-                           help="Set a clingo #const (repeatable).")(command)
-    command = click.option("--add", "additions", multiple=True, type=click.Path(dir_okay=False),
-                           help="Extra rules loaded with the encoding (repeatable).")(command)
-    return click.option("--encoding", type=click.Path(dir_okay=False),
-                        help="Encoding to use instead of the bundled encodings/hashi.lp.")(command)
+    return _encoding_options(_rule_options(command))
 
 
 def _format_option(*choices):
@@ -400,12 +385,18 @@ def _format_option(*choices):
                         show_default=True, help="Drawing style, or one JSON document.")
 
 
-def _board_and_rules(puzzle, notation, encoding, additions, constant, max_bridges):
-    """The puzzle, and the keyword arguments that give the library functions the same rules."""
+def _board_and_rules(puzzle, notation, encoding, additions, constant, max_bridges, no_loops):
+    """The puzzle, and the keyword arguments that give the library functions the same rules.
+    Rules given as options or constants replace the puzzle's own (a Tatham ID's mK and L);
+    the others stay as the puzzle says."""
     constants = _constants(constant)
     if max_bridges is not None:
         constants["max_bridges"] = str(max_bridges)
-    board = load_puzzle(puzzle, notation, max_bridges_of(constants))
+    if no_loops is not None:
+        constants["no_loops"] = "1" if no_loops else "0"
+    board = load_puzzle(puzzle, notation,
+                        max_bridges_of(constants) if "max_bridges" in constants else None,
+                        no_loops_of(constants) if "no_loops" in constants else None)
     return board, {"encoding": encoding, "additions": additions, "constants": constants}
 
 
@@ -472,13 +463,14 @@ def _echo_explanation(board: Puzzle, why: reasoning.Explanation, style: str,
 @_format_option("text", "unicode", "json")
 @_search_options
 def unique_command(puzzle, notation, output, encoding, additions, constant, max_bridges,
-                   time_limit):
+                   no_loops, time_limit):
     """Decide whether PUZZLE has exactly one solution, by searching for two.
 
     For two, draws both and lists the pairs of islands where they differ; for none, says why.
     Exit 0 unique, 1 multiple, 4 unsolvable, 3 time limit before a verdict.
     """
-    board, rules = _board_and_rules(puzzle, notation, encoding, additions, constant, max_bridges)
+    board, rules = _board_and_rules(puzzle, notation, encoding, additions, constant, max_bridges,
+                                    no_loops)
     result = reasoning.unique(board, time_limit=time_limit, **rules)
     why = _why(board, result, time_limit, **rules)
     if output == "json":
@@ -523,13 +515,14 @@ def _unique_summary(result: reasoning.Uniqueness) -> str:
 @click.option("--check/--no-check", "verify", default=True, show_default=True,
               help="Check every solution with the independent checker (about 1.5 ms each).")
 def count_command(puzzle, notation, output, encoding, additions, constant, max_bridges,
-                  time_limit, verify):
+                  no_loops, time_limit, verify):
     """Count the solutions of PUZZLE by enumerating them all.
 
     A live count shows on standard error when it is a terminal.  Exit 0 with the exact count,
     1 if there is no solution, 3 with "at least N" when the time limit cut the count short.
     """
-    board, rules = _board_and_rules(puzzle, notation, encoding, additions, constant, max_bridges)
+    board, rules = _board_and_rules(puzzle, notation, encoding, additions, constant, max_bridges,
+                                    no_loops)
     from tqdm import tqdm
     with tqdm(desc="counting", unit=" solutions", file=sys.stderr, leave=False,
               disable=not sys.stderr.isatty()) as progress:
@@ -561,7 +554,7 @@ def count_command(puzzle, notation, output, encoding, additions, constant, max_b
 @_format_option("text", "unicode", "json")
 @_search_options
 def hint_command(puzzle, notation, given, output, encoding, additions, constant, max_bridges,
-                 time_limit):
+                 no_loops, time_limit):
     """Show the bridges every solution of PUZZLE has, and where solutions differ.
 
     The drawing shows the bridges all solutions share; '?' marks a pair of islands whose bridges
@@ -570,7 +563,8 @@ def hint_command(puzzle, notation, given, output, encoding, additions, constant,
     none extends them, a minimal set of the drawn bridges that cannot all stay.  Exit 0 if there
     is a solution (extending --given), 1 if not, 3 if the time limit came first.
     """
-    board, rules = _board_and_rules(puzzle, notation, encoding, additions, constant, max_bridges)
+    board, rules = _board_and_rules(puzzle, notation, encoding, additions, constant, max_bridges,
+                                    no_loops)
     drawn = None
     if given is not None:
         solutions = (notations.parse_solutions(notations.decode(sys.stdin.buffer.read(), "<stdin>"),

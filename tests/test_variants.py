@@ -256,3 +256,18 @@ def test_every_coelho_sample_converts_to_every_notation_and_back(puzzles):
         puzzle = read(path)
         for notation in ("grid", "json", "puzzlink", "pzprv3"):
             assert parse(write(puzzle, notation)) == puzzle, (path.name, notation)
+
+
+# The commands that reason about all solutions apply a Tatham ID's own rules too: under the
+# standard rules the first is unsolvable (it needs triple bridges), the second has loops.
+@pytest.mark.parametrize("game_id, override, verdict", [
+    ("10x10m3:3c3b4a3b2b2g1c8a73l3a6d4a5a1o2b2a5c1j1a4a6b7a1", ["--max-bridges", "2"], 4),
+    ("7x7m4L:4b2b4g9e8h2a5b7g4c5a4", ["--loops"], 1),
+])
+def test_reasoning_commands_use_the_puzzles_own_rules(game_id, override, verdict):
+    runner = CliRunner()
+    assert runner.invoke(main, ["unique", game_id]).exit_code == 0
+    assert runner.invoke(main, ["count", game_id]).stdout.startswith("1 solution")
+    assert "exactly 1 solution" in runner.invoke(main, ["hint", game_id]).stdout
+    # Options still override the puzzle's rules: unsolvable (4), or more than one solution (1).
+    assert runner.invoke(main, ["unique", game_id, *override]).exit_code == verdict
