@@ -21,7 +21,7 @@ from tqdm import tqdm
 from . import bench, difficulty, generation, notations, pictures, puzzlink, reasoning, rendering
 from .checking import check
 from .files import write_atomically
-from .puzzle import HashiError, Puzzle, PuzzleError, Solution, bridge
+from .puzzle import MAX_BRIDGES_LIMIT, HashiError, Puzzle, PuzzleError, Solution, bridge
 from .solving import Result, facts, max_bridges_of, no_loops_of, solve
 
 EXIT_NO_SOLUTION = 1
@@ -70,7 +70,7 @@ def _rule_options(command):
     command = click.option("--no-loops/--loops", "no_loops", default=None,
                            help="Forbid (or allow) cycles of bridges [default: the puzzle's "
                                 "rule, else allowed].")(command)
-    return click.option("--max-bridges", type=click.IntRange(min=1), default=None,
+    return click.option("--max-bridges", type=click.IntRange(1, MAX_BRIDGES_LIMIT), default=None,
                         help="Most bridges between two islands; island numbers may then go up "
                              "to 4 times this [default: the puzzle's rule, else 2].")(command)
 
@@ -385,7 +385,7 @@ def _search_options(command):
     """The rule and search options of `solve`, for the commands that reason about all solutions."""
     command = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True),
                            metavar="SECONDS", help="Stop searching after this long.")(command)
-    command = click.option("--max-bridges", type=click.IntRange(min=1), default=None,
+    command = click.option("--max-bridges", type=click.IntRange(1, MAX_BRIDGES_LIMIT), default=None,
                            help="Most bridges between two islands [default: 2].")(command)
     command = click.option("-c", "--const", "constant", multiple=True, metavar="NAME=VALUE",
                            help="Set a clingo #const (repeatable).")(command)
@@ -740,7 +740,7 @@ def _difficulty(ctx, param, value):
 @click.option("--unique", is_flag=True, help="Repair each puzzle until it has exactly one solution.")
 @click.option("--difficulty", "wanted", callback=_difficulty, metavar="BAND|X|X-Y",
               help="easy, medium or hard, or a difficulty score X (at least) or range X-Y from 0 to 1.")
-@click.option("--max-bridges", type=click.IntRange(min=1), default=2, show_default=True,
+@click.option("--max-bridges", type=click.IntRange(1, MAX_BRIDGES_LIMIT), default=2, show_default=True,
               help="Most bridges between two islands (a 'double' bridge is then 2..K).")
 @click.option("--no-loops", is_flag=True, help="Variant without cycles: build a tree (alpha 0).")
 @click.option("--attempts", type=click.IntRange(min=1), default=generation.DEFAULT_ATTEMPTS,

@@ -73,7 +73,7 @@ from .checking import check
 from .difficulty import BANDS, Difficulty, difficulty as measure_difficulty
 from .files import write_atomically
 from .notations import EXTENSIONS, WRITERS
-from .puzzle import MAX_CELLS, HashiError, Puzzle, Solution, bridge
+from .puzzle import MAX_BRIDGES_LIMIT, MAX_CELLS, HashiError, Puzzle, Solution, bridge
 from .solving import encoding_path, ground, search, solve
 
 DEFAULT_ALPHA = 0.10
@@ -605,8 +605,8 @@ def _validate(islands: int, rows: int, cols: int, alpha: Fraction, beta: Fractio
     if islands > rows * cols:
         raise GenerationError(f"a {cols}x{rows} board has {rows * cols} cells: it cannot hold "
                               f"{islands} islands")
-    if max_bridges < 1:
-        raise GenerationError(f"--max-bridges must be at least 1, got {max_bridges}")
+    if not 1 <= max_bridges <= MAX_BRIDGES_LIMIT:
+        raise GenerationError(f"--max-bridges must be 1..{MAX_BRIDGES_LIMIT}, got {max_bridges}")
     if max_bridges == 1 and beta:
         raise GenerationError("with --max-bridges 1 no bridge can be double: --beta must be 0")
     if no_loops and alpha:

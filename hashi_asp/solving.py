@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Mapping
 import clingo
 
 from .checking import Violation, check
-from .puzzle import DEFAULT_MAX_BRIDGES, HashiError, Puzzle, Solution, bridge
+from .puzzle import DEFAULT_MAX_BRIDGES, MAX_BRIDGES_LIMIT, HashiError, Puzzle, Solution, bridge
 
 _PACKAGE = Path(__file__).resolve().parent
 _CONSTANT_NAME = re.compile(r"[a-z_][A-Za-z0-9_']*\Z")
@@ -305,12 +305,11 @@ def no_loops_of(constants: Mapping[str, str]) -> bool:
 def max_bridges_of(constants: Mapping[str, str]) -> int:
     """The ``max_bridges`` constant (2 unless set), which the checker and readers follow too."""
     value = str(constants.get("max_bridges", "2"))
-    try:
-        limit = int(value)
-    except ValueError:
-        raise EncodingError(f"max_bridges must be an integer, got {value!r}") from None
-    if limit < 1:
-        raise EncodingError(f"max_bridges must be at least 1, got {limit}")
+    if not re.fullmatch(r"[+-]?[0-9]{1,18}", value.strip()):
+        raise EncodingError(f"max_bridges must be an integer, got {value[:40]!r}")
+    limit = int(value)
+    if not 1 <= limit <= MAX_BRIDGES_LIMIT:
+        raise EncodingError(f"max_bridges must be 1..{MAX_BRIDGES_LIMIT}, got {limit}")
     return limit
 
 
