@@ -10,6 +10,7 @@ two), 2 bad input or usage, 3 time limit reached before the search gave what was
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import re
 import sys
@@ -93,6 +94,12 @@ def _deadline(ctx, param, value) -> Deadline:
 def _time_limit_option(help: str):
     return click.option("--time-limit", "time_limit", type=click.FloatRange(min=0, min_open=True),
                         metavar="SECONDS", callback=_deadline, help=help)
+
+
+def _finite(value: float, option: str) -> float:
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite number", param_hint=f"'{option}'")
+    return value
 
 
 def _stdin_text() -> str:
@@ -319,7 +326,8 @@ def facts_command(puzzle, notation, max_bridges, no_loops):
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Picture file: .svg or .png (PNG needs the [png] extra) [default: SVG on "
                    "standard output].")
-@click.option("--cell-size", type=click.FloatRange(min=4), default=pictures.CELL, show_default=True,
+@click.option("--cell-size", type=click.FloatRange(4, 1000), callback=lambda ctx, param, value:
+              _finite(value, "--cell-size"), default=pictures.CELL, show_default=True,
               help="Pixels between neighbouring cell centres.")
 def render_command(puzzle, solution, notation, output, cell_size):
     """Draw PUZZLE, with the bridges of SOLUTION if given, as a picture.
@@ -340,6 +348,14 @@ def render_command(puzzle, solution, notation, output, cell_size):
         if violations:
             click.echo(f"hashi-asp: warning: the solution breaks {len(violations)} rule(s), "
                        f"first: {violations[0].message}", err=True)
+    if output is not None and output.lower().endswith(".png") \
+            and cell_size > pictures.png_cell_limit(board):
+        fits = math.floor(pictures.png_cell_limit(board))
+        advice = (f"--cell-size {fits} fits" if fits >= 4 else "even --cell-size 4 does not fit; "
+                  "draw it as SVG")
+        raise HashiError(f"{output}: a PNG of this {board.cols}x{board.rows} grid at --cell-size "
+                         f"{cell_size:g} would be over the limit of "
+                         f"{pictures.MAX_PNG_PIXELS // 1_000_000} million pixels; {advice}")
     picture = pictures.svg(board, drawn, cell=cell_size)
     if output is None:
         click.echo(picture, nl=False)
@@ -589,7 +605,7 @@ def count_command(puzzle, notation, output, encoding, additions, constant, max_b
     with tqdm(desc="counting", unit=" solutions", file=sys.stderr, leave=False,
               disable=not sys.stderr.isatty()) as progress:
         result = reasoning.count(board, time_limit=time_limit, verify=verify,
-                                 on_solution=lambda n: progress.update())
+                                 on_solution=lambda n: progress.update(), **rules)
     if output == "json":
         document = {"status": result.status, "count": result.count,
                     "exhausted": result.exhausted, "timed_out": result.timed_out,
