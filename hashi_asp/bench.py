@@ -12,6 +12,7 @@ import io
 import json
 import os
 import re
+import signal
 import statistics
 import time
 from dataclasses import asdict, dataclass, fields
@@ -20,7 +21,7 @@ from typing import Callable, Iterable, Mapping
 
 from . import notations
 from .puzzle import HashiError, PuzzleError
-from .solving import checked, ground, search
+from .solving import Deadline, checked, ground, search
 
 COLUMNS = ("file", "islands", "status", "seconds", "read_seconds", "ground_seconds",
            "solve_seconds", "choices", "conflicts", "error")
@@ -63,8 +64,10 @@ def bench_one(path: str | os.PathLike, *, unique: bool = False, time_limit: floa
               encoding: str | os.PathLike | None = None,
               additions: Iterable[str | os.PathLike] = (),
               constants: Mapping[str, str] | None = None) -> Row:
-    """Solve one puzzle file and time each stage."""
+    """Solve one puzzle file and time each stage; ``time_limit`` covers all of them.  Ctrl-C
+    (``KeyboardInterrupt``) is raised again, as the row would be incomplete."""
     started = time.perf_counter()
+    deadline = Deadline.of(time_limit)
     try:
         puzzle = notations.read(path)
     except HashiError as error:
@@ -74,10 +77,12 @@ def bench_one(path: str | os.PathLike, *, unique: bool = False, time_limit: floa
     status = "error"
     try:
         grounded = ground(puzzle, encoding=encoding, additions=additions, constants=constants,
-                          arguments=[f"--models={2 if unique else 1}"])
+                          arguments=[f"--models={2 if unique else 1}"], time_limit=deadline)
         outcome = search(grounded.control,
                          lambda model: found.append(checked(grounded, model, len(found) + 1)),
-                         time_limit=time_limit)
+                         time_limit=deadline)
+        if outcome.interrupted:
+            raise KeyboardInterrupt
         ground_seconds, solve_seconds = grounded.ground_seconds, outcome.seconds
         if len(found) >= 2:
             status = "multiple"
@@ -103,7 +108,9 @@ def bench(paths: Iterable[str | os.PathLike], *, jobs: int = 1, unique: bool = F
           time_limit: float | None = None, encoding: str | os.PathLike | None = None,
           additions: Iterable[str | os.PathLike] = (), constants: Mapping[str, str] | None = None,
           on_row: Callable[[Row], None] | None = None) -> list[Row]:
-    """Benchmark every puzzle under ``paths`` (``jobs`` worker processes); rows sorted by file."""
+    """Benchmark every puzzle under ``paths`` (``jobs`` worker processes); rows sorted by file.
+    ``on_row`` is called as each puzzle is finished.  On Ctrl-C the workers are ended and
+    ``KeyboardInterrupt`` is raised (the rows finished have been passed to ``on_row``)."""
     files = puzzle_files(paths)
     options = dict(unique=unique, time_limit=time_limit, encoding=encoding,
                    additions=tuple(additions), constants=dict(constants or {}))
@@ -114,17 +121,26 @@ def bench(paths: Iterable[str | os.PathLike], *, jobs: int = 1, unique: bool = F
             if on_row:
                 on_row(rows[-1])
     else:
-        from concurrent.futures import ProcessPoolExecutor   # imported only when needed: slow
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for row in pool.map(_bench_one_with, files, [options] * len(files), chunksize=4):
+        import multiprocessing     # imported only when needed: start-up time
+        # Leaving the block (also by KeyboardInterrupt) ends the workers with SIGTERM.
+        with multiprocessing.Pool(jobs, initializer=_worker_signals) as pool:
+            for row in pool.imap_unordered(_bench_one_with, [(path, options) for path in files]):
                 rows.append(row)
                 if on_row:
                     on_row(row)
     return sorted(rows, key=lambda row: row.file)
 
 
-def _bench_one_with(path: Path, options: dict) -> Row:
+def _bench_one_with(job: tuple[Path, dict]) -> Row:
+    path, options = job
     return bench_one(path, **options)
+
+
+def _worker_signals() -> None:
+    """Ctrl-C reaches every process of the terminal's group: the workers leave it to the main
+    process, which ends them with SIGTERM, their default (silent) end."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 # ---------------------------------------------------------------------------- reporting

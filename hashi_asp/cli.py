@@ -4,12 +4,13 @@ of the same name.
 Exit codes: 0 success, 1 no solution (or ``check`` found a broken rule, or ``unique`` found
 two), 2 bad input or usage, 3 time limit reached before the search gave what was asked,
 4 ``unique`` found no solution, 5 the encoding produced an answer that breaks the rules,
-130 interrupted (Ctrl-C).
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import re
 import sys
@@ -17,21 +18,35 @@ from pathlib import Path
 
 import click
 
-from . import bench, difficulty, generation, notations, pictures, puzzlink, reasoning, rendering
+from . import (bench, difficulty, generation, interruption, notations, pictures, puzzlink,
+               reasoning, rendering)
 from .checking import check
 from .files import write_atomically
-from .puzzle import HashiError, Puzzle, PuzzleError, Solution, bridge
-from .solving import Result, facts, max_bridges_of, no_loops_of, solve
+from .puzzle import MAX_BRIDGES_LIMIT, HashiError, Puzzle, PuzzleError, Solution, bridge
+from .solving import (Deadline, Result, TimeLimitReached, facts, grounding_abandoned,
+                      max_bridges_of, no_loops_of, solve)
 
 EXIT_NO_SOLUTION = 1
 EXIT_MULTIPLE = 1         # `unique`: more than one solution
 EXIT_TIME_LIMIT = 3
 EXIT_UNSOLVABLE = 4       # `unique`: no solution (1 is taken by "multiple")
-EXIT_INTERRUPTED = 130
 
 
 class _Group(click.Group):
-    """Turns the library's errors into one line on stderr and the documented exit code."""
+    """Turns the library's errors into one line on stderr and the documented exit code, and
+    Ctrl-C and SIGTERM into a clean stop (see :mod:`hashi_asp.interruption`)."""
+
+    def main(self, *args, **kwargs):
+        with interruption.handling_signals():
+            try:
+                return super().main(*args, **kwargs)
+            except SystemExit as done:
+                if grounding_abandoned():
+                    # clingo is still grounding in a thread that cannot be stopped, and the
+                    # interpreter's shutdown would wait on it or cut it down mid-call: leave now.
+                    _flush()
+                    os._exit(done.code if isinstance(done.code, int) else 1)
+                raise
 
     def invoke(self, ctx: click.Context):
         try:
@@ -40,8 +55,11 @@ class _Group(click.Group):
             click.echo(f"hashi-asp: {error}", err=True)
             ctx.exit(error.exit_code)
         except KeyboardInterrupt:
-            click.echo("hashi-asp: interrupted", err=True)
-            ctx.exit(EXIT_INTERRUPTED)
+            click.echo(f"hashi-asp: {interruption.stopped_by()}", err=True)
+            ctx.exit(interruption.exit_code())
+        except MemoryError:
+            click.echo("hashi-asp: out of memory: the input is too large for this machine", err=True)
+            ctx.exit(2)
         except BrokenPipeError:
             # The reader went away (e.g. `| head`); say nothing more.
             sys.stderr.close()
@@ -58,6 +76,38 @@ def main() -> None:
     """
 
 
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _deadline(ctx, param, value) -> Deadline:
+    """--time-limit as one deadline for the whole command, counted from here, before the
+    puzzle is read; grounding still running at the deadline is left behind (the command ends)."""
+    return Deadline(value, abandon_grounding=True)
+
+
+def _time_limit_option(help: str):
+    return click.option("--time-limit", "time_limit", type=click.FloatRange(min=0, min_open=True),
+                        metavar="SECONDS", callback=_deadline, help=help)
+
+
+def _finite(value: float, option: str) -> float:
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite number", param_hint=f"'{option}'")
+    return value
+
+
+def _stdin_text() -> str:
+    """Standard input as text, read up to the size limit of files."""
+    if sys.stdin is None:
+        raise PuzzleError("standard input is closed", "<stdin>")
+    return notations.read_stream(sys.stdin.buffer, "<stdin>")
+
+
 def _puzzle_options(command):
     command = click.option("--notation", type=click.Choice(sorted(notations.PARSERS)),
                            help="Notation of PUZZLE (default: from the extension or the content).")(command)
@@ -69,7 +119,7 @@ def _rule_options(command):
     command = click.option("--no-loops/--loops", "no_loops", default=None,
                            help="Forbid (or allow) cycles of bridges [default: the puzzle's "
                                 "rule, else allowed].")(command)
-    return click.option("--max-bridges", type=click.IntRange(min=1), default=None,
+    return click.option("--max-bridges", type=click.IntRange(1, MAX_BRIDGES_LIMIT), default=None,
                         help="Most bridges between two islands; island numbers may then go up "
                              "to 4 times this [default: the puzzle's rule, else 2].")(command)
 
@@ -89,8 +139,7 @@ def load_puzzle(argument: str, notation: str | None, max_bridges: int | None = N
     """PUZZLE as given on the command line: '-' for stdin, else a path, the puzzle text, a
     puzz.link URL or a Tatham game ID.  Rules given (not None) replace the puzzle's own."""
     if argument == "-":
-        text = notations.decode(sys.stdin.buffer.read(), "<stdin>")
-        return notations.parse(text, notation=notation, source="<stdin>", max_bridges=max_bridges,
+        return notations.parse(_stdin_text(), notation=notation, source="<stdin>", max_bridges=max_bridges,
                                no_loops=no_loops)
     return notations.read(argument, notation=notation, max_bridges=max_bridges, no_loops=no_loops)
 
@@ -125,8 +174,7 @@ def _constants(pairs: tuple[str, ...]) -> dict[str, str]:
                    "(the verdict goes to stderr).")
 @_encoding_options
 @_rule_options
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
-              help="Stop searching after this long and print what was found.")
+@_time_limit_option("Stop after this long (the whole command) and print what was found.")
 @click.option("--stats", is_flag=True, help="Print clingo's choices, conflicts and times.")
 def solve_command(puzzle, notation, models, output, encoding, additions, constant, max_bridges,
                   no_loops, time_limit, stats):
@@ -193,7 +241,7 @@ def summary(result: Result, models: int) -> str:
     elif result.timed_out:
         how = "time limit reached, search not exhausted"
     elif result.interrupted:
-        how = "interrupted, search not exhausted"
+        how = f"{interruption.stopped_by()}, search not exhausted"
     else:
         how = f"stopped after {models} as asked (-n 0 finds all)"
     return f"{result.status}: {count}; {how}"
@@ -201,7 +249,7 @@ def summary(result: Result, models: int) -> str:
 
 def exit_code(result: Result) -> int:
     if result.interrupted:
-        return EXIT_INTERRUPTED
+        return interruption.exit_code()
     if result.status == "unsolvable":
         return EXIT_NO_SOLUTION
     if result.timed_out:
@@ -241,8 +289,7 @@ def check_command(puzzle, solution, notation, max_bridges, no_loops):
 def load_solutions(argument: str) -> list:
     """SOLUTION as given on the command line: '-' for stdin, else a path or the JSON itself."""
     if argument == "-":
-        solutions = notations.parse_solutions(
-            notations.decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
+        solutions = notations.parse_solutions(_stdin_text(), "<stdin>")
     else:
         solutions = notations.read_solutions(argument)
     if not solutions:
@@ -270,7 +317,8 @@ def facts_command(puzzle, notation, max_bridges, no_loops):
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Picture file: .svg or .png (PNG needs the [png] extra) [default: SVG on "
                    "standard output].")
-@click.option("--cell-size", type=click.FloatRange(min=4), default=pictures.CELL, show_default=True,
+@click.option("--cell-size", type=click.FloatRange(4, 1000), callback=lambda ctx, param, value:
+              _finite(value, "--cell-size"), default=pictures.CELL, show_default=True,
               help="Pixels between neighbouring cell centres.")
 def render_command(puzzle, solution, notation, output, cell_size):
     """Draw PUZZLE, with the bridges of SOLUTION if given, as a picture.
@@ -291,6 +339,14 @@ def render_command(puzzle, solution, notation, output, cell_size):
         if violations:
             click.echo(f"hashi-asp: warning: the solution breaks {len(violations)} rule(s), "
                        f"first: {violations[0].message}", err=True)
+    if output is not None and output.lower().endswith(".png") \
+            and cell_size > pictures.png_cell_limit(board):
+        fits = math.floor(pictures.png_cell_limit(board))
+        advice = (f"--cell-size {fits} fits" if fits >= 4 else "even --cell-size 4 does not fit; "
+                  "draw it as SVG")
+        raise HashiError(f"{output}: a PNG of this {board.cols}x{board.rows} grid at --cell-size "
+                         f"{cell_size:g} would be over the limit of "
+                         f"{pictures.MAX_PNG_PIXELS // 1_000_000} million pixels; {advice}")
     picture = pictures.svg(board, drawn, cell=cell_size)
     if output is None:
         click.echo(picture, nl=False)
@@ -337,7 +393,7 @@ def convert_command(puzzle, notation, target, output, max_bridges, no_loops):
               help="Time the uniqueness verdict (two solutions, or proof of one) instead of the "
                    "first solution.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
-              help="Search time limit per puzzle.")
+              help="Time limit per puzzle (reading, grounding and search).")
 @click.option("--csv", "csv_file", type=click.Path(dir_okay=False), help="Write one row per puzzle.")
 @click.option("--json", "json_file", type=click.Path(dir_okay=False), help="Write one object per puzzle.")
 @_encoding_options
@@ -353,19 +409,35 @@ def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, encoding
     files = bench.puzzle_files(paths)
     if not files:
         raise PuzzleError("no puzzle files found", " ".join(paths))
+    done: list[bench.Row] = []          # what is finished when Ctrl-C or SIGTERM comes
+
+    def finished(row: bench.Row) -> None:
+        done.append(row)
+        progress.update()
+
     from tqdm import tqdm      # imported here: it slows every command's start-up otherwise
-    with tqdm(total=len(files), unit="puzzle", disable=not sys.stderr.isatty(),
-              file=sys.stderr) as progress:
-        rows = bench.bench(files, jobs=jobs, unique=unique, time_limit=time_limit,
-                           encoding=encoding, additions=additions,
-                           constants=_constants(constant), on_row=lambda row: progress.update())
+    stopped = False
+    try:
+        with tqdm(total=len(files), unit="puzzle", disable=not sys.stderr.isatty(),
+                  file=sys.stderr) as progress:
+            rows = bench.bench(files, jobs=jobs, unique=unique, time_limit=time_limit,
+                               encoding=encoding, additions=additions,
+                               constants=_constants(constant), on_row=finished)
+    except KeyboardInterrupt:
+        rows, stopped = sorted(done, key=lambda row: row.file), True
+    # The rows of the puzzles finished are reported and written, also after an interruption.
     for path, text in ((csv_file, bench.rows_csv), (json_file, bench.rows_json)):
         if path:
             write_atomically(path, text(rows).encode("utf-8"))
-    click.echo(bench.summary(rows))
+    if rows:
+        click.echo(bench.summary(rows))
     for row in rows:
         if row.error:
             click.echo(f"hashi-asp: {row.file}: {row.error}", err=True)
+    if stopped:
+        click.echo(f"hashi-asp: {interruption.stopped_by()}: {len(rows)} of {len(files)} "
+                   "puzzles finished", err=True)
+        sys.exit(interruption.exit_code())
     if any(row.status in bench.FAILED for row in rows):
         sys.exit(EXIT_NO_SOLUTION)
     sys.exit(EXIT_TIME_LIMIT if any(row.status == "unknown" for row in rows) else 0)
@@ -375,8 +447,8 @@ def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, encoding
 
 def _search_options(command):
     """The rule and search options of `solve`, for the commands that reason about all solutions."""
-    command = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True),
-                           metavar="SECONDS", help="Stop searching after this long.")(command)
+    command = _time_limit_option("Stop after this long (the whole command, every search in "
+                                 "it) and print what was found.")(command)
     return _encoding_options(_rule_options(command))
 
 
@@ -419,7 +491,7 @@ def _pair(a, b) -> str:
 
 
 def _why(board: Puzzle, result: Result, time_limit, **rules) -> reasoning.Explanation | None:
-    """For an unsolvable verdict, the explanation (its searches get their own time limit)."""
+    """For an unsolvable verdict, the explanation (within what is left of the time limit)."""
     if result.status != "unsolvable":
         return None
     return reasoning.explain(board, time_limit=time_limit, **rules)
@@ -436,7 +508,7 @@ def _echo_explanation(board: Puzzle, why: reasoning.Explanation, style: str,
     lines = ["Why there is no solution:"]
     lines += [f"  - {failed.message}" for failed in why.checks]
     if why.core is None:
-        stopped = "time limit reached" if why.timed_out else "interrupted"
+        stopped = "time limit reached" if why.timed_out else interruption.stopped_by()
         lines.append(f"  ({stopped} before a set of islands to blame was found)")
     elif not why.core:
         lines.append("  - even with every island number ignored, no bridges connect all the "
@@ -494,11 +566,11 @@ def unique_command(puzzle, notation, output, encoding, additions, constant, max_
             _echo_explanation(board, why, output)
         click.echo(_unique_summary(result))
     sys.exit({"unique": 0, "multiple": EXIT_MULTIPLE, "unsolvable": EXIT_UNSOLVABLE}.get(
-        result.status, EXIT_INTERRUPTED if result.interrupted else EXIT_TIME_LIMIT))
+        result.status, interruption.exit_code() if result.interrupted else EXIT_TIME_LIMIT))
 
 
 def _unique_summary(result: reasoning.Uniqueness) -> str:
-    stopped = "time limit reached" if result.timed_out else "interrupted"
+    stopped = "time limit reached" if result.timed_out else interruption.stopped_by()
     return {
         "unique": "unique: exactly 1 solution; search exhausted",
         "multiple": "multiple: at least 2 solutions (the search stops at 2; "
@@ -527,7 +599,7 @@ def count_command(puzzle, notation, output, encoding, additions, constant, max_b
     with tqdm(desc="counting", unit=" solutions", file=sys.stderr, leave=False,
               disable=not sys.stderr.isatty()) as progress:
         result = reasoning.count(board, time_limit=time_limit, verify=verify,
-                                 on_solution=lambda n: progress.update())
+                                 on_solution=lambda n: progress.update(), **rules)
     if output == "json":
         document = {"status": result.status, "count": result.count,
                     "exhausted": result.exhausted, "timed_out": result.timed_out,
@@ -537,11 +609,11 @@ def count_command(puzzle, notation, output, encoding, additions, constant, max_b
     elif result.exhausted:
         click.echo(f"{result.count} solution{'s' * (result.count != 1)}; search exhausted")
     else:
-        stopped = "time limit reached" if result.timed_out else "interrupted"
+        stopped = "time limit reached" if result.timed_out else interruption.stopped_by()
         click.echo(f"at least {result.count} solution{'s' * (result.count != 1)} ({stopped} "
                    f"after {result.stats['solve_seconds']:.1f} s)")
     if result.interrupted:
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(interruption.exit_code())
     sys.exit(EXIT_TIME_LIMIT if not result.exhausted else 0 if result.count else EXIT_NO_SOLUTION)
 
 
@@ -567,8 +639,7 @@ def hint_command(puzzle, notation, given, output, encoding, additions, constant,
                                     no_loops)
     drawn = None
     if given is not None:
-        solutions = (notations.parse_solutions(notations.decode(sys.stdin.buffer.read(), "<stdin>"),
-                                               "<stdin>") if given == "-"
+        solutions = (notations.parse_solutions(_stdin_text(), "<stdin>") if given == "-"
                      else notations.read_solutions(given))
         if len(solutions) != 1:
             raise PuzzleError(f"expected one set of bridges, found {len(solutions)}", given)
@@ -585,7 +656,7 @@ def hint_command(puzzle, notation, given, output, encoding, additions, constant,
             _echo_explanation(board, why, output)
         click.echo(_hint_summary(found))
     if found.interrupted:
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(interruption.exit_code())
     sys.exit({"unique": 0, "multiple": 0, "unsolvable": EXIT_NO_SOLUTION}.get(found.status,
                                                                              EXIT_TIME_LIMIT))
 
@@ -649,7 +720,7 @@ def _hint_summary(found: reasoning.Consequences) -> str:
                 f"same in every solution{extending}, {len(found.undecided)} differ")
     if found.status == "unsolvable":
         return f"unsolvable: no solution{extending}"
-    stopped = "time limit reached" if found.timed_out else "interrupted"
+    stopped = "time limit reached" if found.timed_out else interruption.stopped_by()
     return f"unknown: {stopped} before the consequences were complete"
 
 
@@ -731,14 +802,16 @@ def _difficulty(ctx, param, value):
 @click.option("--unique", is_flag=True, help="Repair each puzzle until it has exactly one solution.")
 @click.option("--difficulty", "wanted", callback=_difficulty, metavar="BAND|X|X-Y",
               help="easy, medium or hard, or a difficulty score X (at least) or range X-Y from 0 to 1.")
-@click.option("--max-bridges", type=click.IntRange(min=1), default=2, show_default=True,
+@click.option("--max-bridges", type=click.IntRange(1, MAX_BRIDGES_LIMIT), default=2, show_default=True,
               help="Most bridges between two islands (a 'double' bridge is then 2..K).")
 @click.option("--no-loops", is_flag=True, help="Variant without cycles: build a tree (alpha 0).")
 @click.option("--attempts", type=click.IntRange(min=1), default=generation.DEFAULT_ATTEMPTS,
               show_default=True, help="Layouts to try per puzzle before giving up.")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line per puzzle.")
+@_time_limit_option("Stop after this long (all puzzles together); the puzzles finished by then "
+                    "are kept.")
 def generate_command(islands, size, alpha, beta, seed, count, out, notation, force, with_solution,
-                     unique, wanted, max_bridges, no_loops, attempts, quiet):
+                     unique, wanted, max_bridges, no_loops, attempts, quiet, time_limit):
     """Generate puzzles with the method of Coelho, Laporte, Lindbeck & Vidal (2019).
 
     Grows a tree of islands joined by bridges, adds floor(alpha * islands) extra bridges, makes
@@ -768,9 +841,16 @@ def generate_command(islands, size, alpha, beta, seed, count, out, notation, for
             raise generation.GenerationError(f"{folder}: cannot create folder: "
                                              f"{error.strerror or error}") from None
     for i in range(count):
-        made = generation.generate(islands, rows, cols, alpha, beta, seed + i, unique=unique,
-                                   difficulty=wanted, max_bridges=max_bridges, no_loops=no_loops,
-                                   attempts=attempts)
+        try:
+            made = generation.generate(islands, rows, cols, alpha, beta, seed + i, unique=unique,
+                                       difficulty=wanted, max_bridges=max_bridges,
+                                       no_loops=no_loops, attempts=attempts, time_limit=time_limit)
+        except TimeLimitReached as late:
+            raise TimeLimitReached(f"{late}: {i} of {count} puzzles finished") from None
+        except KeyboardInterrupt:
+            click.echo(f"hashi-asp: {interruption.stopped_by()}: {i} of {count} puzzles finished",
+                       err=True)
+            sys.exit(interruption.exit_code())
         text = generation.formatted(made, notation)
         name = generation.file_name(rows, cols, islands, alpha, beta, seed + i, notation)
         if folder is None:

@@ -6,6 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from .interruption import deferred
 from .puzzle import HashiError
 
 
@@ -18,6 +19,13 @@ def write_atomically(path: str | os.PathLike, data: bytes, *, replace: bool = Tr
     override it; other failures raise :class:`HashiError` with the reason.
     """
     path = Path(path)
+    # Ctrl-C or SIGTERM during the write waits until the file is in place (or the temporary one
+    # removed): an interruption never leaves half a file or a stray temporary file.
+    with deferred():
+        _write(path, data, replace)
+
+
+def _write(path: Path, data: bytes, replace: bool) -> None:
     try:
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as error:

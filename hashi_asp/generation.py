@@ -64,6 +64,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -73,8 +74,8 @@ from .checking import check
 from .difficulty import BANDS, Difficulty, difficulty as measure_difficulty
 from .files import write_atomically
 from .notations import EXTENSIONS, WRITERS
-from .puzzle import MAX_CELLS, HashiError, Puzzle, Solution, bridge
-from .solving import encoding_path, ground, search, solve
+from .puzzle import MAX_BRIDGES_LIMIT, MAX_CELLS, HashiError, Puzzle, Solution, bridge
+from .solving import Deadline, TimeLimitReached, encoding_path, ground, search, solve
 
 DEFAULT_ALPHA = 0.10
 DEFAULT_BETA = 0.50
@@ -137,7 +138,8 @@ def generate(islands: int, rows: int | None = None, cols: int | None = None,
              max_bridges: int = 2,
              no_loops: bool = False,
              attempts: int = DEFAULT_ATTEMPTS,
-             verify: bool = True) -> Generated:
+             verify: bool = True,
+             time_limit: float | Deadline | None = None) -> Generated:
     """A random puzzle with ``islands`` islands on a ``rows`` x ``cols`` board (default:
     :func:`default_size`), built by the four steps of Coelho et al. (see the module docstring).
 
@@ -146,9 +148,11 @@ def generate(islands: int, rows: int | None = None, cols: int | None = None,
     ``hard``) or a ``(low, high)`` range of :func:`hashi_asp.difficulty.difficulty` scores;
     puzzles outside it are discarded and another is built, at most ``attempts`` layouts in all.
     ``no_loops`` builds a tree (``alpha`` must be 0) for the variant without cycles.
-    Raises :class:`GenerationError`.
+    ``time_limit`` (seconds, or a :class:`Deadline`) bounds the whole generation.  Raises
+    :class:`GenerationError`, or :class:`TimeLimitReached` when the time limit comes first.
     """
     started = time.perf_counter()
+    deadline = Deadline.of(time_limit)
     alpha, beta = _fraction(alpha, "alpha"), _fraction(beta, "beta")
     if rows is None and cols is None:
         rows, cols = default_size(islands)
@@ -161,13 +165,14 @@ def generate(islands: int, rows: int | None = None, cols: int | None = None,
     unrepaired = 0                   # layouts whose uniqueness repair did not converge
     scores: list[float] = []         # difficulty scores of the layouts outside the request
     for attempt in range(1, attempts + 1):
-        layout = _build_layout(islands, rows, cols, alpha, beta, max_bridges, rng)
+        _in_time(deadline, "building a layout")
+        layout = _build_layout(islands, rows, cols, alpha, beta, max_bridges, rng, deadline)
         if len(layout.cells) < islands:
             stuck.append(len(layout.cells))
             continue
         rounds = repairs = None
         if unique:
-            made = _Repair(layout, rng, beta, max_bridges, no_loops).run()
+            made = _Repair(layout, rng, beta, max_bridges, no_loops, deadline).run()
             if made is None:
                 unrepaired += 1
                 continue
@@ -184,7 +189,7 @@ def generate(islands: int, rows: int | None = None, cols: int | None = None,
             raise GenerationError(f"internal error: the hidden solution breaks the rules: "
                                   f"{violations[0].message}", exit_code=5)
         if unique and verify:
-            _confirm_unique(puzzle, solution, max_bridges, no_loops)
+            _confirm_unique(puzzle, solution, max_bridges, no_loops, deadline)
         return Generated(puzzle, solution, seed, alpha, beta, max_bridges, no_loops,
                          layout.extra_bridges, attempt, rounds, repairs, measured,
                          time.perf_counter() - started)
@@ -247,18 +252,18 @@ class _Layout:
 
 
 def _build_layout(islands: int, rows: int, cols: int, alpha: Fraction, beta: Fraction,
-                  max_bridges: int, rng: random.Random) -> _Layout:
+                  max_bridges: int, rng: random.Random, deadline: Deadline | None = None) -> _Layout:
     """Steps 1 to 3 (the numbers of step 4 are read off by ``_Layout.puzzle``); if step 1 runs out
     of room, the layout has fewer islands than asked and is returned as it is."""
     layout = _Layout(rows, cols)
-    if not _grow_tree(layout, islands, rng):
+    if not _grow_tree(layout, islands, rng, deadline or Deadline(None)):
         return layout
     _add_cycles(layout, int(alpha * islands), rng)
     _draw_counts(layout, beta, max_bridges, rng)
     return layout
 
 
-def _grow_tree(layout: _Layout, islands: int, rng: random.Random) -> bool:
+def _grow_tree(layout: _Layout, islands: int, rng: random.Random, deadline: Deadline) -> bool:
     """Step 1: grow a tree of islands joined by single bridges; False if no free cell is left."""
     rows, cols = layout.rows, layout.cols
     island_at, covered = layout.island_at, layout.covered
@@ -284,6 +289,8 @@ def _grow_tree(layout: _Layout, islands: int, rng: random.Random) -> bool:
         distance = _below(rng, len(run))
         new = layout.place(run[distance])
         layout.join(source, new, run[:distance], vertical=dc == 0)
+        if new % 4096 == 0:              # 100 000 islands take seconds: look at the clock
+            _in_time(deadline, "building a layout")
         open_sides.extend(range(4 * new, 4 * new + 4))
     return True
 
@@ -351,8 +358,9 @@ class _Repair:
     """
 
     def __init__(self, layout: _Layout, rng: random.Random, beta: Fraction, max_bridges: int,
-                 no_loops: bool):
+                 no_loops: bool, deadline: Deadline | None = None):
         self.layout, self.rng, self.beta = layout, rng, beta
+        self.deadline = deadline or Deadline(None)
         self.max_bridges, self.no_loops = max_bridges, no_loops
         cols = layout.cols
         self.pairs = _neighbour_pairs(layout)
@@ -377,7 +385,7 @@ class _Repair:
         # progress saving off altogether does that too, but makes large searches 5x slower.)
         self.grounded = ground(layout.puzzle(), additions=[encoding_path("alternatives.lp")],
                                constants=constants, max_bridges=max_bridges,
-                               arguments=["--forget-on-step=2"])
+                               arguments=["--forget-on-step=2"], time_limit=self.deadline)
         control = self.grounded.control
         self.where = [tuple(clingo.Number(v) for v in (*divmod(layout.cells[a], cols),
                                                        *divmod(layout.cells[b], cols)))
@@ -426,9 +434,11 @@ class _Repair:
             found.append(counts)
             return False
 
-        outcome = search(self.grounded.control, keep)
+        outcome = search(self.grounded.control, keep, time_limit=self.deadline)
         if outcome.interrupted:
             raise KeyboardInterrupt
+        if outcome.timed_out:
+            raise _late(self.deadline, "making the puzzle unique")
         return found[0] if found else None
 
     def _repair(self, other: list[int]) -> int:
@@ -556,18 +566,31 @@ class _Repair:
         self.renumbered.clear()
 
 
-def _confirm_unique(puzzle: Puzzle, solution: Solution, max_bridges: int, no_loops: bool) -> None:
+def _confirm_unique(puzzle: Puzzle, solution: Solution, max_bridges: int, no_loops: bool,
+                    deadline: Deadline | None = None) -> None:
     """An independent proof: a fresh solve of the finished puzzle finds this one solution only."""
     result = solve(puzzle, models=2, max_bridges=max_bridges,
-                   constants={"no_loops": 1} if no_loops else None)
+                   constants={"no_loops": 1} if no_loops else None, time_limit=deadline)
     if result.interrupted:
         raise KeyboardInterrupt
+    if result.timed_out:
+        raise _late(deadline, "confirming that the puzzle is unique")
     if result.status != "unique" or result.solutions[0] != solution:
         raise GenerationError(f"internal error: the repaired puzzle is {result.status}, not unique "
                               "with the built solution", exit_code=5)
 
 
 # ---------------------------------------------------------------------------- arguments, errors
+
+def _in_time(deadline: Deadline, doing: str) -> None:
+    """Raise :class:`TimeLimitReached` if the deadline has passed."""
+    if deadline.expired():
+        raise _late(deadline, doing)
+
+
+def _late(deadline: Deadline, doing: str) -> TimeLimitReached:
+    return TimeLimitReached(f"time limit of {deadline.seconds:g} s reached while {doing}")
+
 
 def _fraction(value: float | Fraction | str, name: str) -> Fraction:
     """An exact fraction: 0.29 means 29/100, not the nearest binary float."""
@@ -605,8 +628,8 @@ def _validate(islands: int, rows: int, cols: int, alpha: Fraction, beta: Fractio
     if islands > rows * cols:
         raise GenerationError(f"a {cols}x{rows} board has {rows * cols} cells: it cannot hold "
                               f"{islands} islands")
-    if max_bridges < 1:
-        raise GenerationError(f"--max-bridges must be at least 1, got {max_bridges}")
+    if not 1 <= max_bridges <= MAX_BRIDGES_LIMIT:
+        raise GenerationError(f"--max-bridges must be 1..{MAX_BRIDGES_LIMIT}, got {max_bridges}")
     if max_bridges == 1 and beta:
         raise GenerationError("with --max-bridges 1 no bridge can be double: --beta must be 0")
     if no_loops and alpha:
@@ -645,8 +668,14 @@ def file_name(rows: int, cols: int, islands: int, alpha, beta, seed: int,
     (size: the side of a square board, else ``<cols>x<rows>``; seed: at least 3 digits), with
     the notation's extension."""
     size = str(cols) if rows == cols else f"{cols}x{rows}"
-    percent = lambda share: f"{round(_fraction(share, 'share') * 100):02d}"
-    return f"Hs_{size}_{islands}_{percent(beta)}_{percent(alpha)}_{seed:03d}{extension(notation)}"
+    return (f"Hs_{size}_{islands}_{_percent(beta)}_{_percent(alpha)}_{seed:03d}"
+            f"{extension(notation)}")
+
+
+@lru_cache(maxsize=64)
+def _percent(share: float | Fraction | str) -> str:
+    # Cached: `generate --count` names every file up front, and exact fractions are slow.
+    return f"{round(_fraction(share, 'share') * 100):02d}"
 
 
 def solution_name(name: str) -> str:

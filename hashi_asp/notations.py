@@ -18,15 +18,19 @@ An island without a number is ``None`` in :attr:`Puzzle.islands`: ``?`` in the d
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 import os
 import re
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
-from .puzzle import DEFAULT_MAX_BRIDGES, MAX_CELLS, Cell, Puzzle, PuzzleError, Solution, bridge
-MAX_FILE_BYTES = 256 * 1024 * 1024
+from .puzzle import DEFAULT_MAX_BRIDGES, MAX_BRIDGES_LIMIT, MAX_CELLS, Cell, Puzzle, PuzzleError, Solution, bridge
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""Largest input any reader accepts: room for a 10 000 000-cell grid in every notation (the
+largest, a pzprv3 file with its lines, takes about 60 MB), while a JSON document, which is parsed
+whole, stays around 1 GB of memory at worst."""
 
 _INTEGER = re.compile(r"[+-]?\d+\Z")
 _TOKEN = re.compile(r"\S+")
@@ -92,12 +96,13 @@ def detect(text: str, name: str = "") -> str:
         return "puzzlink"
     if tatham.is_game_id(text):
         return "tatham"
-    rows = [_TOKEN.findall(line) for line in text.splitlines()]
-    rows = [row for row in rows if row]
+    lines = [line for _, line in itertools.islice(_content_lines(text), 2)]
+    header = [token for _, token in _tokens(lines[0], 4)] if lines else []
     # A .has header is three integers and announces the width of the row after it; a dot grid's
     # optional header has two integers.  Checking the width keeps headerless integer grids apart.
-    if (len(rows) >= 2 and len(rows[0]) == 3 and all(_INTEGER.match(t) for t in rows[0])
-            and len(rows[1]) == int(rows[0][1])):
+    if (len(lines) == 2 and len(header) == 3 and all(_INTEGER.match(t) for t in header)
+            and len(header[1]) <= 18 and int(header[1]) > 0
+            and _count_tokens(lines[1], int(header[1]) + 1) == int(header[1])):
         return "has"
     return "grid"
 
@@ -110,12 +115,24 @@ def read_text(path: Path) -> str:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise PuzzleError(f"file is {size} bytes; the limit is {MAX_FILE_BYTES}", str(path))
-        data = path.read_bytes()
+        with path.open("rb") as stream:
+            return read_stream(stream, str(path))
     except FileNotFoundError:
         raise PuzzleError("no such file", str(path)) from None
     except OSError as error:
         raise PuzzleError(f"cannot read file: {error.strerror or error}", str(path)) from None
-    return decode(data, str(path))
+    except ValueError:                       # a NUL character in the path
+        raise PuzzleError("cannot read file: the path contains a NUL character", str(path)) from None
+
+
+def read_stream(stream, source: str) -> str:
+    """The UTF-8 text of a binary stream (standard input, or a file whose size the file system
+    does not tell, such as /dev/zero), refused beyond :data:`MAX_FILE_BYTES` without reading
+    more than that."""
+    data = stream.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise PuzzleError(f"input is over the limit of {MAX_FILE_BYTES} bytes", source)
+    return decode(data, source)
 
 
 def decode(data: bytes, source: str) -> str:
@@ -143,33 +160,42 @@ def is_inline_puzzle(argument: str) -> bool:
 
 def parse_has(text: str, source: str = "<has>", max_number: int | None = None) -> Puzzle:
     max_number = max_number or 4 * DEFAULT_MAX_BRIDGES
-    lines = _token_lines(text)
-    if not lines:
+    lines = _content_lines(text)
+    header_line, content = next(lines, (None, None))
+    if content is None:
         raise PuzzleError("empty input: expected a 'ROWS COLS NISLANDS' header", source)
-    header_line, header = lines[0]
+    header = _tokens(content, 4)
     if len(header) != 3:
         column = header[3][0] if len(header) > 3 else len(header[-1][1]) + header[-1][0]
-        raise PuzzleError(f"header must be 'ROWS COLS NISLANDS', found {len(header)} value(s)",
+        found = len(header) if len(header) < 4 else _count_tokens(content)
+        raise PuzzleError(f"header must be 'ROWS COLS NISLANDS', found {found} value(s)",
                           source, header_line, column)
     rows, cols, declared = (_integer(token, source, header_line, column, what)
                             for (column, token), what in zip(header, ("ROWS", "COLS", "NISLANDS")))
+    # The size is checked before the grid is read; then each row is read up to one value past
+    # the width and reading stops at the first surplus row, so memory follows what the header
+    # allows whatever the file holds.
     _check_size(rows, cols, source, header_line, header[0][0])
-    body = lines[1:]
-    if len(body) > rows:
-        raise PuzzleError(f"line beyond the {rows} rows the header declares", source, body[rows][0], 1)
-    if len(body) < rows:
-        raise PuzzleError(f"header says {rows} rows but the grid has {len(body)}",
-                          source, header_line, header[0][0])
     islands: dict[Cell, int] = {}
-    for r, (line, tokens) in enumerate(body):
+    r = 0
+    for line, content in lines:
+        if r == rows:
+            raise PuzzleError(f"line beyond the {rows} rows the header declares", source, line, 1)
+        tokens = _tokens(content, cols + 1)
         if len(tokens) != cols:
             column = tokens[cols][0] if len(tokens) > cols else tokens[-1][0] + len(tokens[-1][1])
-            raise PuzzleError(f"row {r + 1} has {len(tokens)} values; the header says {cols} columns",
-                              source, line, column)
+            raise PuzzleError(f"row {r + 1} has {_count_tokens(content)} values; the header says "
+                              f"{cols} columns", source, line, column)
         for c, (column, token) in enumerate(tokens):
+            if token == "0":
+                continue
             value = _integer(token, source, line, column, "cell value")
             if value:
                 islands[r, c] = _island_number(value, max_number, source, line, column)
+        r += 1
+    if r < rows:
+        raise PuzzleError(f"header says {rows} rows but the grid has {r}",
+                          source, header_line, header[0][0])
     if len(islands) != declared:
         raise PuzzleError(f"header says {declared} islands but the grid has {len(islands)}",
                           source, header_line, header[2][0])
@@ -192,51 +218,72 @@ def format_has(puzzle: Puzzle) -> str:
 
 def parse_grid(text: str, source: str = "<grid>", max_number: int | None = None) -> Puzzle:
     max_number = max_number or 4 * DEFAULT_MAX_BRIDGES
-    lines = [(number, line.rstrip()) for number, line in enumerate(text.splitlines(), 1)
-             if line.strip()]
-    if not lines:
+    lines = _content_lines(text)
+    first = next(lines, None)
+    if first is None:
         raise PuzzleError("empty input: expected rows of '.' and island numbers", source)
+    second = next(lines, None)
     header = None
-    first_line, first = lines[0]
-    first_tokens = _TOKEN.findall(first)
+    first_line, content = first
+    first_tokens = _tokens(content, 3)
     # Two integers alone on the first line, with rows below, are a ROWS COLS header.
-    if len(lines) > 1 and len(first_tokens) == 2 and all(_INTEGER.match(t) for t in first_tokens):
-        header = [(m.start() + 1, m.group()) for m in _TOKEN.finditer(first)]
-        lines = lines[1:]
+    if second is not None and len(first_tokens) == 2 \
+            and all(_INTEGER.match(t) for _, t in first_tokens):
+        header = first_tokens
+        declared = [_integer(token, source, first_line, column, what)
+                    for (column, token), what in zip(header, ("ROWS", "COLS"))]
+        _check_size(*declared, source, first_line, header[0][0])
+        body = itertools.chain([second], lines)
+    else:
+        body = itertools.chain([first], [second] if second else [], lines)
     grid: list[list[int | None]] = []
-    for line, content in lines:
-        cells = _grid_cells(content)
-        if grid and len(cells) != len(grid[0]):
-            width = len(grid[0])
+    start = None                        # the line of the first row
+    for line, content in body:
+        start = start or line
+        width = len(grid[0]) if grid else None
+        # No more cells are read than the limit allows, however long the line.
+        cells = _grid_cells(content, MAX_CELLS // (len(grid) + 1) if width is None else width)
+        if width is not None and len(cells) != width:
             # Point at the first surplus cell, or just past the end of a short row.
             column = cells[width][0] if len(cells) > width else len(content) + 1
-            raise PuzzleError(f"row {len(grid) + 1} has {len(cells)} cells but row 1 has {width}",
-                              source, line, column)
+            raise PuzzleError(f"row {len(grid) + 1} has {_count_cells(content)} cells but row 1 "
+                              f"has {width}", source, line, column)
+        if (len(grid) + 1) * len(cells) > MAX_CELLS:
+            raise PuzzleError(f"grid of {len(grid) + 1} rows of {_count_cells(content)} cells "
+                              f"exceeds the limit of {MAX_CELLS} cells", source, line, 1)
         grid.append([_grid_value(token, source, line, column, max_number) for column, token in cells])
     rows, cols = len(grid), len(grid[0])
     if header is not None:
-        (row_column, row_token), (col_column, col_token) = header
-        declared_rows = _integer(row_token, source, first_line, row_column, "ROWS")
-        declared_cols = _integer(col_token, source, first_line, col_column, "COLS")
-        _check_size(declared_rows, declared_cols, source, first_line, row_column)
+        (row_column, _), (col_column, _) = header
+        declared_rows, declared_cols = declared
         if declared_rows != rows:
             raise PuzzleError(f"header says {declared_rows} rows but the grid has {rows}",
                               source, first_line, row_column)
         if declared_cols != cols:
             raise PuzzleError(f"header says {declared_cols} columns but the rows have {cols}",
                               source, first_line, col_column)
-    _check_size(rows, cols, source, lines[0][0], 1)
+    _check_size(rows, cols, source, start, 1)
     islands = {(r, c): value for r, row in enumerate(grid) for c, value in enumerate(row)
                if value != 0}
     return _puzzle(rows, cols, islands, source)
 
 
-def _grid_cells(content: str) -> list[tuple[int, str]]:
-    """(column, token) per cell: whitespace-separated tokens, or one character per cell."""
-    if len(_TOKEN.findall(content)) > 1:
-        return [(m.start() + 1, m.group()) for m in _TOKEN.finditer(content)]
+def _grid_cells(content: str, limit: int) -> list[tuple[int, str]]:
+    """(column, token) per cell, at most ``limit + 1`` of them: whitespace-separated tokens,
+    or one character per cell."""
+    if _spaced(content):
+        return _tokens(content, limit + 1)
     start = len(content) - len(content.lstrip())
-    return [(start + i + 1, ch) for i, ch in enumerate(content.strip())]
+    return [(start + i + 1, ch) for i, ch in enumerate(content.strip()[:limit + 1])]
+
+
+def _count_cells(content: str) -> int:
+    return _count_tokens(content) if _spaced(content) else len(content.strip())
+
+
+def _spaced(content: str) -> bool:
+    """Whether a grid row separates its cells by spaces (it has two tokens or more)."""
+    return next(itertools.islice(_TOKEN.finditer(content), 1, None), None) is not None
 
 
 def _grid_value(token: str, source: str, line: int, column: int, max_number: int) -> int | None:
@@ -282,8 +329,9 @@ def parse_json(text: str, source: str = "<json>", max_number: int | None = None)
         raise fail("'islands' must be a list of [row, col, number]", *prefix, "islands")
     rules = {}
     if "max_bridges" in data:
-        if not _is_int(data["max_bridges"]) or data["max_bridges"] < 1:
-            raise fail("'max_bridges' must be a positive integer", *prefix, "max_bridges")
+        if not _is_int(data["max_bridges"]) or not 1 <= data["max_bridges"] <= MAX_BRIDGES_LIMIT:
+            raise fail(f"'max_bridges' must be an integer from 1 to {MAX_BRIDGES_LIMIT}", *prefix,
+                       "max_bridges")
         rules["max_bridges"] = data["max_bridges"]
     if "no_loops" in data:
         if not isinstance(data["no_loops"], bool):
@@ -444,14 +492,22 @@ def _json_position(text: str, path: tuple) -> tuple[int, int]:
 
 # ---------------------------------------------------------------------------- shared helpers
 
-def _token_lines(text: str) -> list[tuple[int, list[tuple[int, str]]]]:
-    """Non-blank lines as (line number, [(column, token), ...]), both 1-based."""
-    result = []
+def _content_lines(text: str) -> Iterator[tuple[int, str]]:
+    """Non-blank lines as (1-based line number, line without trailing space), one at a time."""
     for number, line in enumerate(text.splitlines(), 1):
-        tokens = [(m.start() + 1, m.group()) for m in _TOKEN.finditer(line)]
-        if tokens:
-            result.append((number, tokens))
-    return result
+        if line.strip():
+            yield number, line.rstrip()
+
+
+def _tokens(line: str, limit: int) -> list[tuple[int, str]]:
+    """The first ``limit`` whitespace-separated tokens of a line as (1-based column, token): a
+    caller reads one past what it expects, so a line of a million tokens costs no memory."""
+    return [(m.start() + 1, m.group()) for m in itertools.islice(_TOKEN.finditer(line), limit)]
+
+
+def _count_tokens(line: str, limit: int | None = None) -> int:
+    """How many tokens the line has (counting stops at ``limit``)."""
+    return sum(1 for _ in itertools.islice(_TOKEN.finditer(line), limit))
 
 
 def _integer(token: str, source: str, line: int, column: int, what: str) -> int:

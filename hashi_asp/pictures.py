@@ -10,13 +10,15 @@ PNG goes through cairosvg (``pip install 'hashi-asp[png]'``), which needs the ca
 
 from __future__ import annotations
 
+import math
 import os
+import re
 from pathlib import Path
 from typing import Iterable
 from html import escape    # light to import, unlike xml.sax.saxutils
 
 from .files import write_atomically
-from .puzzle import Bridge, Cell, HashiError, Puzzle, Solution
+from .puzzle import MAX_BRIDGES_LIMIT, Bridge, Cell, HashiError, Puzzle, Solution
 
 CELL = 40                      # pixels from one cell centre to the next, by default
 INK = "#1a1a1a"
@@ -25,6 +27,7 @@ HIGHLIGHT_FILL = "#fde8d7"
 RADIUS = 0.38                  # island radius, in cells
 GAP = 0.16                     # distance between the parallel lines of one pair, in cells
 FORMATS = (".svg", ".png")
+MAX_PNG_PIXELS = 100_000_000   # cairo holds 4 bytes a pixel: 400 MB, on top of the drawing itself
 
 
 def centre(row: int, col: int, cell: float = CELL) -> tuple[float, float]:
@@ -61,7 +64,9 @@ def svg(puzzle: Puzzle, solution: Solution | None = None, *,
     for ends, (b, _) in sorted(bridges.items()):
         colour = HIGHLIGHT if ends in marked_pairs else INK
         (x1, y1), (x2, y2) = (centre(*end, cell) for end in ends)
-        for offset in _offsets(b.count, cell):
+        # A count outside the rules (render draws such solutions, with a warning) gets at most
+        # as many lines as the most any rule allows.
+        for offset in _offsets(max(0, min(b.count, MAX_BRIDGES_LIMIT)), cell):
             dx, dy = (0, offset) if b.horizontal else (offset, 0)
             parts.append(f'<line x1="{_n(x1 + dx)}" y1="{_n(y1 + dy)}" x2="{_n(x2 + dx)}" '
                          f'y2="{_n(y2 + dy)}" stroke="{colour}"/>')
@@ -85,8 +90,21 @@ def svg(puzzle: Puzzle, solution: Solution | None = None, *,
     return "\n".join(parts) + "\n"
 
 
+def png_cell_limit(puzzle: Puzzle) -> float:
+    """The largest cell size (pixels) whose PNG of ``puzzle`` stays within MAX_PNG_PIXELS."""
+    return math.sqrt(MAX_PNG_PIXELS / ((puzzle.cols + 1) * (puzzle.rows + 1)))
+
+
 def png(svg_text: str) -> bytes:
-    """An SVG document rendered to PNG with cairosvg (an optional dependency)."""
+    """An SVG document rendered to PNG with cairosvg (an optional dependency); refused beyond
+    MAX_PNG_PIXELS, before cairo allocates the image."""
+    size = _SIZE.search(svg_text[:500])
+    if size is None:
+        raise HashiError("cannot make a PNG: the SVG document states no width and height")
+    width, height = (float(value) for value in size.groups())
+    if not width * height <= MAX_PNG_PIXELS:
+        raise HashiError(f"a PNG of {width:.0f}x{height:.0f} pixels is over the limit of "
+                         f"{MAX_PNG_PIXELS // 1_000_000} million pixels; draw it smaller or as SVG")
     try:
         import cairosvg
     except (ImportError, OSError) as missing:   # OSError: the cairo C library is missing
@@ -105,6 +123,9 @@ def write_picture(path: str | os.PathLike, svg_text: str) -> None:
                          f"use {' or '.join(FORMATS)}")
     data = svg_text.encode("utf-8") if extension == ".svg" else png(svg_text)
     write_atomically(path, data)
+
+
+_SIZE = re.compile(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)"')
 
 
 def _ends(b: Bridge | tuple[Cell, Cell]) -> tuple[Cell, Cell]:
@@ -126,4 +147,4 @@ def _n(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-__all__ = ["CELL", "centre", "png", "svg", "write_picture"]
+__all__ = ["CELL", "MAX_PNG_PIXELS", "centre", "png", "png_cell_limit", "svg", "write_picture"]

@@ -18,6 +18,11 @@ Cell = tuple[int, int]
 MAX_CELLS = 10_000_000
 """Largest grid any reader accepts; checked before anything of that size is allocated."""
 
+MAX_BRIDGES_LIMIT = 64
+"""Largest ``max_bridges`` any rule may set: the encoding grounds one atom per count of every
+pair of islands, so a huge limit would keep clingo grounding for ever (64 grounds a 400-island
+puzzle in under a second; Tatham's Bridges goes up to 4)."""
+
 
 class HashiError(Exception):
     """Base class for the errors the command line reports as one line with an exit code."""
@@ -125,8 +130,9 @@ class Puzzle:
                                   self.source)
             if n is not None and n < 1:
                 raise PuzzleError(f"island ({r}, {c}) has number {n}; numbers start at 1", self.source)
-        if self.max_bridges < 1:
-            raise PuzzleError(f"max_bridges must be at least 1, got {self.max_bridges}", self.source)
+        if not 1 <= self.max_bridges <= MAX_BRIDGES_LIMIT:
+            raise PuzzleError(f"max_bridges must be 1..{MAX_BRIDGES_LIMIT}, got {self.max_bridges}",
+                              self.source)
         # Keep islands in reading order so every output built from them is deterministic.
         object.__setattr__(self, "islands", dict(sorted(self.islands.items())))
 

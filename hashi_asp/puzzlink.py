@@ -25,15 +25,19 @@ from __future__ import annotations
 
 import re
 
-from .notations import one_line
+from .notations import _count_tokens, _tokens, one_line
 from .puzzle import MAX_CELLS, Cell, Puzzle, PuzzleError, Solution, bridge
 
 TYPES = ("hashikake", "hashi", "bridges")      # pzprjs's name for Hashi and its aliases
 HOST = "https://puzz.link/p?"
 MAX_NUMBER = 8                                 # pzprjs's hashikake: Cell.maxnum
 
-_LOOKS_LIKE = re.compile(r"\s*(?:https?://\S*|[\w.-]+\.\w+/\S*\?\S*|(?:%s)/\S*)\s*\Z"
-                         % "|".join(TYPES))
+# A web address, a host and path with a query (puzz.link/p?...), or a bare "hashikake/...".
+# Each is tried on the part before the first '?' with one pass and no nested repetition, so
+# that a long line is rejected in linear time.
+_SCHEME = re.compile(r"https?://")
+_HOST_PATH = re.compile(r"[\w.-]+\.\w+/[^?]*")
+_DIGITS = re.compile(r"[0-9]+\Z")           # ASCII only: str.isdigit() also takes '²'
 # Longer numbers: prefix -> (hexadecimal digits, value added)
 _NUMBER_PREFIXES = {"-": (2, 0), "+": (3, 0), "=": (3, 4096), "%": (3, 8192), "*": (4, 12240),
                     "$": (5, 77776)}
@@ -52,7 +56,22 @@ class _BadURL(_Malformed):
 
 def is_url(text: str) -> bool:
     """Whether one-line ``text`` is a web address or a bare ``hashikake/...`` description."""
-    return "\n" not in text.strip() and bool(_LOOKS_LIKE.match(text))
+    url = text.strip()
+    if not url or any(ch.isspace() for ch in url):
+        return False
+    head, question, _ = url.partition("?")
+    return bool(_SCHEME.match(url) or url.split("/", 1)[0] in TYPES and "/" in url
+                or question and _HOST_PATH.fullmatch(head))
+
+
+def _positive(text: str) -> int | None:
+    """A size written in ASCII digits, or None if it is not a positive integer; sizes too large
+    for any grid come back as MAX_CELLS + 1 without converting thousands of digits."""
+    if not _DIGITS.match(text):
+        return None
+    digits = text.lstrip("0") or "0"
+    value = int(digits) if len(digits) <= 18 else MAX_CELLS + 1
+    return value if value >= 1 else None
 
 
 # ---------------------------------------------------------------------------- URLs
@@ -91,7 +110,7 @@ def _read_url(text: str, max_number: int) -> tuple[int, int, dict[Cell, int | No
     if kind not in TYPES:
         raise _BadURL(f"puzz.link type {kind[:30]!r} is not Hashi (expected "
                       f"{', '.join(TYPES)})", starts[0])
-    if len(fields) > 1 and fields[1] and not fields[1].isdigit():
+    if len(fields) > 1 and fields[1] and not _DIGITS.match(fields[1]):
         del fields[1], starts[1]               # a pzprjs option flag; Hashi has none to heed
     if len(fields) < 4:
         raise _BadURL(f"expected COLS/ROWS/BODY after '{kind}/'", starts[-1] + len(fields[-1]))
@@ -101,9 +120,10 @@ def _read_url(text: str, max_number: int) -> tuple[int, int, dict[Cell, int | No
         raise _BadURL("unexpected '/' after the body", starts[4] - 1)
     size = []
     for field, start, what in zip(fields[1:3], starts[1:3], ("COLS", "ROWS")):
-        if not field.isdigit() or int(field[:18]) < 1:
+        value = _positive(field)
+        if value is None:
             raise _BadURL(f"{what}: expected a positive integer, found {field[:20]!r}", start)
-        size.append(int(field[:18]))
+        size.append(value)
     cols, rows = size
     if rows * cols > MAX_CELLS:
         raise _BadURL(f"grid {cols}x{rows} exceeds the limit of {MAX_CELLS} cells", starts[1])
@@ -245,10 +265,11 @@ def _read_pzprv3(text: str, max_number: int):
     size = []
     for what in ("ROWS", "COLS"):
         line, column, value = next_piece(what)
-        if not value.strip().isdigit() or int(value.strip()[:18]) < 1:
+        number = _positive(value.strip())
+        if number is None:
             raise _Malformed(f"{what}: expected a positive integer, found {value.strip()[:20]!r}",
                              line, column)
-        size.append(int(value.strip()[:18]))
+        size.append(number)
     rows, cols = size
     if rows * cols > MAX_CELLS:
         raise _Malformed(f"grid {cols}x{rows} exceeds the limit of {MAX_CELLS} cells", line, column)
@@ -257,10 +278,11 @@ def _read_pzprv3(text: str, max_number: int):
         table = []
         for index in range(count):
             line, column, content = next_piece(f"{what} {index + 1} of {count}")
-            tokens = [(m.group(), line, column + m.start()) for m in re.finditer(r"\S+", content)]
+            # At most one value past the expected count is kept, however long the line.
+            tokens = [(token, line, column + start - 1) for start, token in _tokens(content, per_line + 1)]
             if len(tokens) != per_line:
-                raise _Malformed(f"{what} {index + 1} has {len(tokens)} values, expected {per_line}",
-                                 line, column)
+                raise _Malformed(f"{what} {index + 1} has {_count_tokens(content)} values, expected "
+                                 f"{per_line}", line, column)
             table.append(tokens)
         return table
 
@@ -271,7 +293,7 @@ def _read_pzprv3(text: str, max_number: int):
                 continue
             if token == "-":
                 islands[r, c] = None
-            elif token.isdigit() and 1 <= int(token[:18]) <= max_number:
+            elif _DIGITS.match(token) and len(token) <= 18 and 1 <= int(token) <= max_number:
                 islands[r, c] = int(token)
             else:
                 raise _Malformed(f"unexpected cell {token[:20]!r}: expected '.' for water, '-' for "
@@ -295,7 +317,7 @@ def _bridges(islands, rows, cols, across, down):
     def count(token, line, column) -> int:
         if token in ("0", "-1"):           # -1 is the player's "no bridge here" mark
             return 0
-        if token.isdigit() and len(token) < 3:
+        if _DIGITS.match(token) and len(token) < 3:
             return int(token)
         raise _Malformed(f"unexpected line value {token[:20]!r}: expected 0, -1 or a bridge count",
                          line, column)

@@ -16,7 +16,6 @@ every solution they return has passed the independent checker (:func:`solving.ch
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
@@ -24,7 +23,7 @@ import clingo
 
 from .checking import Violation, check
 from .puzzle import Bridge, Cell, Puzzle, Solution, bridge
-from .solving import Result, Search, _statistics, _status, checked, ground, search
+from .solving import Deadline, Result, Search, _statistics, _status, checked, ground, search
 
 Pair = tuple[Cell, Cell]
 
@@ -60,7 +59,7 @@ class Uniqueness(Result):
     differences: list[Difference] = field(default_factory=list)
 
 
-def unique(puzzle: Puzzle, *, time_limit: float | None = None, **rules) -> Uniqueness:
+def unique(puzzle: Puzzle, *, time_limit: float | Deadline | None = None, **rules) -> Uniqueness:
     """Decide whether ``puzzle`` has exactly one solution by searching for two.
 
     ``status`` is ``unique`` (one, search exhausted), ``multiple`` (two found; the search stops
@@ -69,14 +68,16 @@ def unique(puzzle: Puzzle, *, time_limit: float | None = None, **rules) -> Uniqu
     (clingo's projection on the shown atoms), so an encoding with helper choices cannot report
     one solution twice.
     """
-    grounded = ground(puzzle, arguments=["--models=2", "--project=show"], **rules)
+    deadline = Deadline.of(time_limit)          # one limit for grounding and search
+    grounded = ground(puzzle, arguments=["--models=2", "--project=show"], time_limit=deadline,
+                      **rules)
     solutions: list[Solution] = []
 
     def accept(model: clingo.Model) -> bool:
         solutions.append(checked(grounded, model, len(solutions) + 1))
         return len(solutions) < 2
 
-    outcome = search(grounded.control, accept, time_limit=time_limit)
+    outcome = search(grounded.control, accept, time_limit=deadline)
     return Uniqueness(status=_status(len(solutions), outcome.exhausted, 2),
                       exhausted=outcome.exhausted, solutions=solutions,
                       timed_out=outcome.timed_out, interrupted=outcome.interrupted,
@@ -109,7 +110,7 @@ class Count:
         return _status(self.count, self.exhausted, 0)
 
 
-def count(puzzle: Puzzle, *, time_limit: float | None = None, verify: bool = True,
+def count(puzzle: Puzzle, *, time_limit: float | Deadline | None = None, verify: bool = True,
           on_solution: Callable[[int], None] | None = None, **rules) -> Count:
     """Count the solutions by enumerating them all; each set of bridges counts once (clingo's
     projection on the shown atoms).  With ``verify`` (the default) every solution is checked by
@@ -117,7 +118,9 @@ def count(puzzle: Puzzle, *, time_limit: float | None = None, verify: bool = Tru
     being counted; that costs about 1.5 ms per solution, far more than clingo takes to find it,
     so ``verify=False`` is for counting millions.  ``on_solution(n)`` is called after the n-th
     solution, e.g. to show progress."""
-    grounded = ground(puzzle, arguments=["--models=0", "--project=show"], **rules)
+    deadline = Deadline.of(time_limit)          # one limit for grounding and search
+    grounded = ground(puzzle, arguments=["--models=0", "--project=show"], time_limit=deadline,
+                      **rules)
     found = 0
 
     def accept(model: clingo.Model) -> None:
@@ -128,7 +131,7 @@ def count(puzzle: Puzzle, *, time_limit: float | None = None, verify: bool = Tru
         if on_solution is not None:
             on_solution(found)
 
-    outcome = search(grounded.control, accept, time_limit=time_limit)
+    outcome = search(grounded.control, accept, time_limit=deadline)
     return Count(found, outcome.exhausted, outcome.timed_out, outcome.interrupted,
                  _statistics(grounded.control, grounded.ground_seconds, outcome.seconds))
 
@@ -205,18 +208,19 @@ class Consequences:
 
 
 def consequences(puzzle: Puzzle, given: Solution | None = None, *,
-                 time_limit: float | None = None, **rules) -> Consequences:
+                 time_limit: float | Deadline | None = None, **rules) -> Consequences:
     """The bridge counts each pair of neighbours has across all solutions (clingo's brave
     consequences over the pairs' states; the cautious ones follow), optionally only solutions
     that extend ``given``: a player's bridges, each a lower bound (a single bridge may become
     a double).  If ``given`` breaks a rule on its own (diagonal, crossing, over an island,
     count out of range...) the search is skipped and ``illegal`` lists why; if it cannot be
     completed, ``conflict`` is a minimal set of its bridges that no solution extends."""
-    clock = _Clock(time_limit)
+    clock = Deadline.of(time_limit)
     pairs = "".join(f"hashi_asp_pair({r1},{c1},{r2},{c2}).\n"
                     for (r1, c1), (r2, c2) in neighbour_pairs(puzzle))
     grounded = ground(puzzle, arguments=["--enum-mode=brave", "--models=0"],
-                      program=pairs + _STATES + (_AT_LEAST if given is not None else ""), **rules)
+                      program=pairs + _STATES + (_AT_LEAST if given is not None else ""),
+                      time_limit=clock, **rules)
     control = grounded.control
     if given is not None:
         illegal = [v for v in check(puzzle, given, max_bridges=grounded.max_bridges)
@@ -236,7 +240,7 @@ def consequences(puzzle: Puzzle, given: Solution | None = None, *,
             witness.append(checked(grounded, model, 1))
         union[:] = model.symbols(shown=True)
 
-    outcome = search(control, accept, time_limit=clock.remaining(), assumptions=list(drawn))
+    outcome = search(control, accept, time_limit=clock, assumptions=list(drawn))
     options = _options(union)
     stats = _statistics(control, grounded.ground_seconds, outcome.seconds)
     common = dict(given=given, exhausted=outcome.exhausted, timed_out=outcome.timed_out,
@@ -304,7 +308,7 @@ class Explanation:
                 "timed_out": self.timed_out}
 
 
-def explain(puzzle: Puzzle, *, time_limit: float | None = None, **rules) -> Explanation:
+def explain(puzzle: Puzzle, *, time_limit: float | Deadline | None = None, **rules) -> Explanation:
     """Why ``puzzle`` has no solution: :func:`necessary_checks`, then a minimal set of islands
     whose numbers cannot all be met together.
 
@@ -313,9 +317,9 @@ def explain(puzzle: Puzzle, *, time_limit: float | None = None, **rules) -> Expl
     numbers it needed, and deletion shrinks that to a minimal set (one search per island in it,
     each with the other numbers free).  ``time_limit`` bounds the searches together.
     """
-    clock = _Clock(time_limit)
+    clock = Deadline.of(time_limit)
     grounded = ground(puzzle, arguments=["--models=1"],
-                      program="#external relax(R,C) : island(R,C,_).\n", **rules)
+                      program="#external relax(R,C) : island(R,C,_).\n", time_limit=clock, **rules)
     checks = necessary_checks(puzzle, grounded.max_bridges)
     control = grounded.control
     numbers = {}                                   # "island (R,C) keeps its number" -> (R,C)
@@ -403,20 +407,9 @@ def _groups(sight: dict[Cell, list[Cell]]) -> list[list[Cell]]:
 
 # ---------------------------------------------------------------------------- unsat cores
 
-class _Clock:
-    """One time limit shared by several searches."""
-
-    def __init__(self, limit: float | None):
-        self.deadline = None if limit is None else time.perf_counter() + limit
-
-    def remaining(self) -> float | None:
-        return None if self.deadline is None else max(self.deadline - time.perf_counter(), 1e-3)
-
-
-def _attempt(control: clingo.Control, assumptions: list[int], clock: _Clock) -> Search:
+def _attempt(control: clingo.Control, assumptions: list[int], clock: Deadline) -> Search:
     """Search for one model under the assumptions: ``exhausted`` means there is none."""
-    return search(control, lambda model: False, time_limit=clock.remaining(),
-                  assumptions=assumptions)
+    return search(control, lambda model: False, time_limit=clock, assumptions=assumptions)
 
 
 def _within(core: list[int] | None, assumptions: list[int]) -> list[int]:
@@ -428,7 +421,7 @@ def _within(core: list[int] | None, assumptions: list[int]) -> list[int]:
 
 
 def _minimal_core(control: clingo.Control, core: list[int],
-                  clock: _Clock) -> tuple[list[int], bool, Search | None]:
+                  clock: Deadline) -> tuple[list[int], bool, Search | None]:
     """Shrink a set of assumptions with no model to a minimal one, by deletion: drop each in
     turn and keep it out if the rest still has no model (then continue from clingo's core of
     the rest, often smaller).  An assumption whose removal lets a model appear stays, and stays

@@ -8,8 +8,10 @@ passing another with ``encoding=``) changes the rules without touching Python.
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +20,7 @@ from typing import Callable, Iterable, Mapping
 import clingo
 
 from .checking import Violation, check
-from .puzzle import DEFAULT_MAX_BRIDGES, HashiError, Puzzle, Solution, bridge
+from .puzzle import DEFAULT_MAX_BRIDGES, MAX_BRIDGES_LIMIT, HashiError, Puzzle, Solution, bridge
 
 _PACKAGE = Path(__file__).resolve().parent
 _CONSTANT_NAME = re.compile(r"[a-z_][A-Za-z0-9_']*\Z")
@@ -36,6 +38,41 @@ class EncodingError(HashiError):
     """An encoding (or added rules, or a constant) that clingo cannot load or ground."""
 
     exit_code = 2
+
+
+class TimeLimitReached(HashiError):
+    """The time limit passed while clingo was still grounding, so nothing was searched.  Only
+    raised for a :class:`Deadline` made with ``abandon_grounding`` (the command line's)."""
+
+    exit_code = 3
+
+
+class Deadline:
+    """A time limit counted from when it is made.  One deadline shared by every step of a
+    command (reading, grounding, one or several searches, an explanation) makes the limit apply
+    to the command as a whole; a number of seconds given to a library function starts its own.
+
+    Grounding cannot be interrupted.  By default it is waited for and the search gets what time
+    is left (none, if grounding took it all); with ``abandon_grounding`` (for a process about
+    to exit, such as the command line) :func:`ground` raises :class:`TimeLimitReached` at the
+    deadline and leaves clingo grounding in its thread.
+    """
+
+    def __init__(self, seconds: float | None, *, abandon_grounding: bool = False):
+        self.seconds = seconds
+        self.end = None if seconds is None else time.perf_counter() + seconds
+        self.abandon_grounding = abandon_grounding
+
+    @classmethod
+    def of(cls, limit: "float | Deadline | None") -> "Deadline":
+        return limit if isinstance(limit, Deadline) else cls(limit)
+
+    def remaining(self) -> float | None:
+        """Seconds left (0 once expired), or None without a limit."""
+        return None if self.end is None else max(0.0, self.end - time.perf_counter())
+
+    def expired(self) -> bool:
+        return self.end is not None and time.perf_counter() >= self.end
 
 
 class InvalidAnswer(HashiError):
@@ -64,7 +101,9 @@ def facts(puzzle: Puzzle) -> str:
     """The puzzle as ASP facts: the input of the encoding, and nothing derived from it.  An
     island without a number is ``island(R,C,any)``.  The puzzle's rules are clingo constants,
     not facts: for other than the standard rules a comment says which ``-c`` options to give."""
-    lines = [f"% {puzzle.source}: {puzzle.rows}x{puzzle.cols}, {len(puzzle.islands)} islands"]
+    # The source (a file name) is shown printable only: a line break in it would end the comment.
+    source = "".join(ch if ch.isprintable() else "?" for ch in puzzle.source)
+    lines = [f"% {source}: {puzzle.rows}x{puzzle.cols}, {len(puzzle.islands)} islands"]
     if not puzzle.standard_rules:
         lines.append(f"% rules: {puzzle.rules_text()}; run clingo with "
                      + " ".join(f"-c {name}={value}" for name, value in rule_constants(puzzle).items()))
@@ -131,12 +170,18 @@ def ground(puzzle: Puzzle, *,
            max_bridges: int | None = None,
            no_loops: bool | None = None,
            arguments: Iterable[str] = (),
-           program: str = "") -> Grounded:
+           program: str = "",
+           time_limit: float | Deadline | None = None) -> Grounded:
     """Load the encoding (or ``encoding``), ``additions`` and the puzzle's facts into clingo and
     ground them.  ``arguments`` are further clingo options (``--models=0``, ``--enum-mode=brave``);
     ``program`` is further ASP text grounded with the facts (the reasoning module's helper atoms,
     such as ``#external relax(R,C) : island(R,C,_).``).  The puzzle's own rules apply unless
-    ``max_bridges``, ``no_loops`` or ``constants`` of those names say otherwise."""
+    ``max_bridges``, ``no_loops`` or ``constants`` of those names say otherwise.
+
+    clingo loads and grounds in a thread of its own while this one waits in short slices, so
+    Ctrl-C (``KeyboardInterrupt``) stops the wait at once, leaving clingo to finish in the
+    background; ``time_limit`` does the same if it is a :class:`Deadline` with
+    ``abandon_grounding``."""
     constants = {**rule_constants(puzzle), **{str(k): str(v) for k, v in (constants or {}).items()}}
     if max_bridges is not None:
         constants["max_bridges"] = str(max_bridges)
@@ -151,28 +196,82 @@ def ground(puzzle: Puzzle, *,
                 if not any(given.startswith(option.split("=")[0] + "=") for given in arguments)]
     control = clingo.Control([*defaults, *_constant_arguments(constants), *arguments],
                              logger=lambda code, message: messages.append(message))
+    files = [Path(encoding) if encoding else encoding_path(), *map(Path, additions)]
+    for path in files:
+        _check_rules_file(path)
+    text = facts(puzzle) + program
     started = time.perf_counter()
-    _load(control, [Path(encoding) if encoding else encoding_path(), *map(Path, additions)],
-          facts(puzzle) + program, messages)
-    try:
-        control.ground([("base", [])])
-    except RuntimeError:
-        raise EncodingError(_first_error(messages, "grounding failed")) from None
+
+    def load_and_ground() -> None:
+        _load(control, files, text, messages)
+        try:
+            control.ground([("base", [])])
+        except RuntimeError:
+            raise EncodingError(_first_error(messages, "grounding failed")) from None
+
+    _in_background(load_and_ground, Deadline.of(time_limit))
     return Grounded(control, puzzle, limit, time.perf_counter() - started, loops_forbidden)
 
 
+_abandoned: list[threading.Event] = []     # set when the abandoned grounding ends
+
+
+def grounding_abandoned() -> bool:
+    """Whether clingo is still grounding in a thread nobody waits for any more (after Ctrl-C or
+    a deadline with ``abandon_grounding``).  The thread cannot be stopped, and the interpreter's
+    shutdown may free what it works on: a process should then end with ``os._exit`` (as the
+    command line does), or else it waits for the grounding to end before it exits."""
+    return not all(done.is_set() for done in _abandoned)
+
+
+def _wait_for_abandoned() -> None:
+    for done in _abandoned:
+        done.wait()
+
+
+def _in_background(work: Callable[[], None], deadline: Deadline) -> None:
+    """Run ``work``, a clingo call that cannot be interrupted, in a thread, and wait for it here
+    in slices of ``_POLL_SECONDS`` (clingo lets go of Python's lock while it works), so that
+    ``KeyboardInterrupt`` arrives at once.  Errors of ``work`` are raised here."""
+    failure: list[BaseException] = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as error:      # handed to the waiting thread
+            failure.append(error)
+        finally:
+            done.set()
+
+    # (An Event, not Thread.join: a join cut short by KeyboardInterrupt marks the thread as
+    # ended in Python 3.11 although it is still running.)
+    threading.Thread(target=run, name="hashi-asp grounding", daemon=True).start()
+    try:
+        while not done.wait(_POLL_SECONDS):
+            if deadline.abandon_grounding and deadline.expired():
+                raise TimeLimitReached(f"time limit of {deadline.seconds:g} s reached while clingo "
+                                       "was grounding, before any search: status unknown")
+    except BaseException:
+        if not done.is_set():
+            if not _abandoned:
+                atexit.register(_wait_for_abandoned)
+            _abandoned.append(done)
+        raise
+    if failure:
+        raise failure[0]
+
+
 def search(control: clingo.Control, on_model: Callable[[clingo.Model], bool | None], *,
-           time_limit: float | None = None,
+           time_limit: float | Deadline | None = None,
            assumptions: Iterable[tuple[clingo.Symbol, bool] | int] = ()) -> Search:
     """Run clingo's search, calling ``on_model`` for each model in this thread (return False
-    to stop); honour ``time_limit`` (seconds) and Ctrl-C, keeping whatever was already seen.
+    to stop); honour ``time_limit`` (seconds from now, or a :class:`Deadline`) and Ctrl-C,
+    keeping whatever was already seen.
     ``assumptions`` are (atom, truth value) pairs or program literals; when there is no model
     under them, ``Search.core`` holds the literals of those clingo blamed."""
     started = time.perf_counter()
-    deadline = None if time_limit is None else started + time_limit
-
-    def expired() -> bool:
-        return deadline is not None and time.perf_counter() >= deadline
+    expired = Deadline.of(time_limit).expired
 
     timed_out = interrupted = stopped = False
     assumptions = list(assumptions)
@@ -211,7 +310,7 @@ def solve(puzzle: Puzzle, models: int = 1, *,
           constants: Mapping[str, str | int] | None = None,
           max_bridges: int | None = None,
           no_loops: bool | None = None,
-          time_limit: float | None = None,
+          time_limit: float | Deadline | None = None,
           on_solution: Callable[[Solution], None] | None = None) -> Result:
     """Find up to ``models`` solutions (0 = all), each checked by :func:`check` before it is
     returned or passed to ``on_solution`` (called as each is found).
@@ -219,15 +318,17 @@ def solve(puzzle: Puzzle, models: int = 1, *,
     ``encoding`` replaces the bundled encoding; ``additions`` are extra rule files;
     ``constants`` are clingo ``-c`` constants.  ``max_bridges`` and ``no_loops`` set the
     constants of those names and the checker's rules (default: the constants if given, else the
-    puzzle's own rules).  Raises
-    :class:`EncodingError` if the rules do not load and :class:`InvalidAnswer` if an answer
-    breaks the rules.
+    puzzle's own rules).  ``time_limit`` (seconds, or a :class:`Deadline`) counts from the
+    start, grounding included.  Raises :class:`EncodingError` if the rules do not load and
+    :class:`InvalidAnswer` if an answer breaks the rules.
     """
+    deadline = Deadline.of(time_limit)
     grounded = ground(puzzle, encoding=encoding, additions=additions, constants=constants,
                       max_bridges=max_bridges, no_loops=no_loops,
                       # Solutions are sets of bridges: an encoding with helper choices must not
                       # list one twice, so enumerate projected onto the shown atoms.
-                      arguments=[f"--models={models}", *(["--project=show"] if models != 1 else [])])
+                      arguments=[f"--models={models}", *(["--project=show"] if models != 1 else [])],
+                      time_limit=deadline)
     solutions: list[Solution] = []
 
     def accept(model: clingo.Model) -> bool:
@@ -236,7 +337,7 @@ def solve(puzzle: Puzzle, models: int = 1, *,
             on_solution(solutions[-1])
         return models == 0 or len(solutions) < models
 
-    outcome = search(grounded.control, accept, time_limit=time_limit)
+    outcome = search(grounded.control, accept, time_limit=deadline)
     return Result(status=_status(len(solutions), outcome.exhausted, models),
                   exhausted=outcome.exhausted, solutions=solutions,
                   timed_out=outcome.timed_out, interrupted=outcome.interrupted,
@@ -289,7 +390,15 @@ def _constant_arguments(constants: Mapping[str, str]) -> list[str]:
     arguments = []
     for name, value in constants.items():
         if not _CONSTANT_NAME.match(name):
-            raise EncodingError(f"constant name {name!r} is not a clingo identifier")
+            raise EncodingError(f"constant name {name[:40]!r} is not a clingo identifier")
+        # clingo would report a value it cannot read through its logger with bytes that are not
+        # text, and stop the process; its own term reader says what is wrong instead.
+        messages: list[str] = []
+        try:
+            clingo.parse_term(value, logger=lambda code, message: messages.append(message))
+        except RuntimeError as error:
+            raise EncodingError(f"-c {name}={value[:40]}: not a clingo term: "
+                                + _first_error(messages, " ".join(str(error).split()))) from None
         arguments += ["-c", f"{name}={value}"]
     return arguments
 
@@ -305,19 +414,51 @@ def no_loops_of(constants: Mapping[str, str]) -> bool:
 def max_bridges_of(constants: Mapping[str, str]) -> int:
     """The ``max_bridges`` constant (2 unless set), which the checker and readers follow too."""
     value = str(constants.get("max_bridges", "2"))
-    try:
-        limit = int(value)
-    except ValueError:
-        raise EncodingError(f"max_bridges must be an integer, got {value!r}") from None
-    if limit < 1:
-        raise EncodingError(f"max_bridges must be at least 1, got {limit}")
+    if not re.fullmatch(r"[+-]?[0-9]+", value.strip()):
+        raise EncodingError(f"max_bridges must be an integer, got {value[:40]!r}")
+    limit = int(value) if len(value.strip()) <= 18 else MAX_BRIDGES_LIMIT + 1
+    if not 1 <= limit <= MAX_BRIDGES_LIMIT:
+        raise EncodingError(f"max_bridges must be 1..{MAX_BRIDGES_LIMIT}, got {value[:40]}")
     return limit
+
+
+def _check_rules_file(path: Path, seen: set[Path] | None = None) -> None:
+    """A rules file clingo can load: a file of UTF-8 text, as are the files it ``#include``s.
+    (clingo passes its messages on as they are, and one quoting bytes that are not UTF-8 would
+    stop the process inside clingo's Python module; so those are refused here, with their
+    place.)"""
+    seen = set() if seen is None else seen
+    if path.is_dir():
+        raise EncodingError(f"{path}: is a directory, not an encoding file")
+    if not path.is_file():
+        raise EncodingError(f"{path}: {'not a regular file' if path.exists() else 'no such encoding file'}")
+    try:
+        data = path.read_bytes()
+    except (OSError, ValueError) as error:
+        raise EncodingError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        raise EncodingError(f"{path}:{line}:{column}: not UTF-8 text (byte "
+                            f"0x{data[error.start]:02x}); clingo reads rules as UTF-8") from None
+    seen.add(path.resolve())
+    for name in _INCLUDE.findall(text):
+        # clingo looks beside the including file, then in the working directory; a file it
+        # cannot find is its own error, reported when it loads.
+        for candidate in (path.parent / name, Path(name)):
+            if candidate.is_file():
+                if candidate.resolve() not in seen:
+                    _check_rules_file(candidate, seen)
+                break
+
+
+_INCLUDE = re.compile(r'#include\s*"((?:[^"\\\n]|\\.)*)"')
 
 
 def _load(control: clingo.Control, files: list[Path], program: str, messages: list[str]) -> None:
     for path in files:
-        if not path.is_file():
-            raise EncodingError(f"{path}: no such encoding file")
         try:
             control.load(str(path))
         except RuntimeError:

@@ -25,8 +25,11 @@ MIN_SIDE = 3                     # bridges.c: "Width and height must be at least
 
 # Anything shaped like "7x7..." or "7..:" is taken for a game ID, so that its reader, not the
 # file opener, says what is wrong with it.
-_LOOKS_LIKE = re.compile(r"\s*\d+(?:x\d+[0-9A-Za-z]*(?:[:#]\S*)?|[0-9A-Za-z]*[:#]\S*)\s*\Z")
-_PARAMETER = re.compile(r"([xiemd])(\d*)|(L)")
+# (Written so that no two repetitions can split the same characters between them: a long line
+# of digits is rejected in linear time.)
+_LOOKS_LIKE = re.compile(r"\s*[0-9]+(?:x[0-9]+(?:[A-Za-z][0-9A-Za-z]*)?(?:[:#]\S*)?"
+                         r"|(?:[A-Za-z][0-9A-Za-z]*)?[:#]\S*)\s*\Z")
+_PARAMETER = re.compile(r"([xiemd])([0-9]*)|(L)")
 
 
 def is_game_id(text: str) -> bool:
@@ -83,10 +86,10 @@ def _read(text: str, max_number: int | None):
 def _parameters(parameters: str, offset: int) -> tuple[int, int, int, bool]:
     """Width, height, mK and L from bridges.c's parameter string ``W[xH][iN][eN][mK][L][dN]``
     (i, e and d only steer the generator and change nothing in a described puzzle)."""
-    width_text = re.match(r"\d*", parameters).group()
+    width_text = re.match(r"[0-9]*", parameters).group()
     if not width_text:
         raise _Malformed("game ID must start with the grid width", offset + 1)
-    values = {"w": int(width_text[:18])}
+    values = {"w": _number(width_text)}
     position = len(width_text)
     order = "xiemLd"
     last = -1
@@ -101,7 +104,7 @@ def _parameters(parameters: str, offset: int) -> tuple[int, int, int, bool]:
             raise _Malformed(f"parameter {key!r} out of place: the order is WxH[iN][eN][mK][L][dN]",
                              offset + position + 1)
         last = order.index(key)
-        values[key] = int(match.group(2)[:18]) if match.group(2) else True
+        values[key] = _number(match.group(2)) if match.group(2) else True
         if key == "m" and not 1 <= values["m"] <= MAX_BRIDGES:
             raise _Malformed(f"m{match.group(2)}: the most bridges between two islands must be "
                              f"1..{MAX_BRIDGES}", offset + position + 1)
@@ -113,6 +116,13 @@ def _parameters(parameters: str, offset: int) -> tuple[int, int, int, bool]:
     if rows * cols > MAX_CELLS:
         raise _Malformed(f"grid {cols}x{rows} exceeds the limit of {MAX_CELLS} cells", offset + 1)
     return cols, rows, values.get("m", 2), bool(values.get("L"))
+
+
+def _number(digits: str) -> int:
+    """A parameter's value; one too long to be any grid's is read as a number just too large
+    (MAX_CELLS + 1) instead of converting thousands of digits."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 18 else MAX_CELLS + 1
 
 
 def _description(description: str, rows: int, cols: int, limit: int, max_bridges: int,

@@ -129,7 +129,7 @@ def test_json_holds_the_rules_and_unnumbered_islands():
     assert '"max_bridges": 3' in text and '"no_loops": true' in text and "[0, 0, null]" in text
     assert parse(text) == puzzle
     assert parse('[[[0, 0], null], [[1, 0], 1]]').islands == {(0, 0): None, (0, 1): 1}
-    with pytest.raises(PuzzleError, match="'max_bridges' must be a positive integer"):
+    with pytest.raises(PuzzleError, match="'max_bridges' must be an integer from 1 to 64"):
         parse('{"max_bridges": 0, "islands": [[0, 0, 1]]}')
     with pytest.raises(PuzzleError, match="island number 13 out of range 1..12"):
         parse('{"max_bridges": 3, "islands": [[0, 0, 13]]}')

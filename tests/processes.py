@@ -1,0 +1,43 @@
+"""Running the installed command as a process: for what only a real process shows (signals,
+exit codes after os._exit, standard input from /dev/zero)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def script() -> Path:
+    path = Path(sys.executable).parent / ("hashi-asp.exe" if os.name == "nt" else "hashi-asp")
+    assert path.exists(), "install the project first (see README): hashi-asp is not on this venv"
+    return path
+
+
+def run(*args, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([script(), *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, **kwargs)
+
+
+def start(*args, **kwargs) -> subprocess.Popen:
+    """The command in a process group of its own, as a terminal starts it (Ctrl-C there
+    reaches the whole group)."""
+    return subprocess.Popen([script(), *map(str, args)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, **kwargs)
+
+
+def wait_until_working(process: subprocess.Popen, settle: float = 0.5, timeout: float = 60) -> None:
+    """Wait until the command is past its imports and has clingo working: a second thread
+    (grounding, or clingo's search) shows on Linux in /proc; elsewhere, wait a while."""
+    tasks = Path(f"/proc/{process.pid}/task")
+    if not tasks.exists():
+        time.sleep(5)
+        return
+    started = time.monotonic()
+    while len(os.listdir(tasks)) < 2:
+        assert process.poll() is None, "the command ended before it started working"
+        assert time.monotonic() - started < timeout, "the command never started working"
+        time.sleep(0.05)
+    time.sleep(settle)

@@ -1,0 +1,141 @@
+"""--time-limit on every command that searches: exit 3 with what was found, the limit counted
+for the whole command (grounding and every search in it), and grounding left behind when the
+deadline passes during it.
+
+The searches here cannot end on their own within any test's time on any machine (a pigeonhole
+problem added to the puzzle, hard for clingo; a constraint whose grounding takes minutes), so
+the limit is what stops them.  How far past the limit each command returns is measured by a
+command, not asserted (see the README, "Limits").
+"""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import processes
+from conftest import PUZZLES
+from hashi_asp import read, solve
+from hashi_asp.reasoning import consequences, count, explain, unique
+from hashi_asp.solving import Deadline
+
+PROLOG = PUZZLES / "prolog-5x5.txt"
+MANY = PUZZLES / "coelho" / "Hs_16_100_50_10_001.has"        # about 20 000 solutions
+
+# 13 pigeons in 12 holes: no solution, and clingo takes far more than minutes to prove it.
+PIGEONS = ("hashi_pigeon(1..13). hashi_hole(1..12).\n"
+           "1 { hashi_in(P,H) : hashi_hole(H) } 1 :- hashi_pigeon(P).\n"
+           ":- hashi_hole(H), 2 { hashi_in(P,H) : hashi_pigeon(P) }.\n")
+# A constraint whose grounding tries 400^4 combinations (minutes) and keeps none of them.
+SLOW_GROUNDING = ("hashi_slow(1..400).\n"
+                  ":- hashi_slow(X), hashi_slow(Y), hashi_slow(Z), hashi_slow(W), X+Y+Z+W < 0.\n")
+
+
+@pytest.fixture
+def pigeons(tmp_path):
+    path = tmp_path / "pigeons.lp"
+    path.write_text(PIGEONS)
+    return path
+
+
+@pytest.fixture
+def slow_grounding(tmp_path):
+    path = tmp_path / "slow.lp"
+    path.write_text(SLOW_GROUNDING)
+    return path
+
+
+@pytest.mark.parametrize("args, last_line", [
+    (["solve"], "unknown: no solution; time limit reached, search not exhausted"),
+    (["unique"], "unknown: time limit reached before any solution was found"),
+    (["count"], "at least 0 solutions (time limit reached after"),
+    (["hint"], "unknown: time limit reached before the consequences were complete"),
+])
+def test_every_search_command_stops_at_the_limit_with_exit_3(pigeons, args, last_line):
+    completed = processes.run(*args, PROLOG, "--add", pigeons, "--time-limit", "1")
+    assert completed.returncode == 3, completed.stderr
+    assert completed.stdout.strip().splitlines()[-1].startswith(last_line)
+    assert completed.stderr == ""
+
+
+def test_solve_and_count_print_what_they_found_before_the_limit():
+    completed = processes.run("solve", MANY, "-n", "0", "--time-limit", "1")
+    assert completed.returncode == 3
+    found = completed.stdout.count("Solution ")
+    assert found >= 1
+    assert completed.stdout.strip().endswith(f"multiple: {found} solutions; time limit reached, "
+                                             "search not exhausted" if found > 1 else
+                                             "time limit reached, search not exhausted")
+    completed = processes.run("count", MANY, "--time-limit", "1", "--format", "json")
+    document = json.loads(completed.stdout)
+    assert completed.returncode == 3
+    assert document["timed_out"] and not document["exhausted"] and document["status"] != "unique"
+
+
+def test_the_limit_is_for_the_whole_command_not_each_search(pigeons):
+    """hint with drawn bridges no solution extends runs a search, then one per bridge to make
+    the conflict minimal; unsolvable solve runs the explanation's searches after its own.  One
+    deadline covers them all: after the limit, a search gets no new time of its own."""
+    clock = Deadline(0.5)
+    puzzle = read(PROLOG)
+    first = solve(puzzle, additions=[pigeons], time_limit=clock)
+    assert first.timed_out and clock.expired()
+    why = explain(puzzle, additions=[pigeons], time_limit=clock)
+    assert why.timed_out and why.solvable is None and why.core is None
+    assert unique(puzzle, additions=[pigeons], time_limit=clock).timed_out
+    assert count(puzzle, additions=[pigeons], time_limit=clock).timed_out
+    assert consequences(puzzle, additions=[pigeons], time_limit=clock).timed_out
+
+
+def test_grounding_past_the_deadline_is_left_behind_on_the_command_line(slow_grounding):
+    for command in ("solve", "unique", "count", "hint"):
+        completed = processes.run(command, PROLOG, "--add", slow_grounding, "--time-limit", "1")
+        assert completed.returncode == 3, completed.stderr          # not a crash at exit
+        assert completed.stderr == ("hashi-asp: time limit of 1 s reached while clingo was "
+                                    "grounding, before any search: status unknown\n")
+
+
+def test_a_library_deadline_can_leave_grounding_behind_too(slow_grounding):
+    """In a process of its own: the grounding left behind runs on for minutes, and a process
+    holding it must end with os._exit (grounding_abandoned says so)."""
+    program = textwrap.dedent(f"""
+        import os
+        from hashi_asp import read
+        from hashi_asp.solving import Deadline, TimeLimitReached, ground, grounding_abandoned
+        try:
+            ground(read({str(PROLOG)!r}), additions=[{str(slow_grounding)!r}],
+                   time_limit=Deadline(0.3, abandon_grounding=True))
+        except TimeLimitReached as late:
+            print(late, grounding_abandoned(), flush=True)
+            os._exit(0)
+        os._exit(1)
+        """)
+    completed = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                               timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout == ("time limit of 0.3 s reached while clingo was grounding, before "
+                                "any search: status unknown True\n")
+
+
+def test_generate_stops_at_the_limit_and_keeps_finished_puzzles(tmp_path):
+    completed = processes.run("generate", "--islands", "100000", "--time-limit", "0.5")
+    assert completed.returncode == 3
+    assert completed.stderr == ("hashi-asp: time limit of 0.5 s reached while building a layout: "
+                                "0 of 1 puzzles finished\n")
+    folder = tmp_path / "set"
+    completed = processes.run("generate", "--islands", "20", "--count", "100000", "--out", folder,
+                              "--unique", "-q", "--time-limit", "2")
+    assert completed.returncode == 3
+    finished = int(completed.stderr.split(": ")[-1].split(" of ")[0])
+    assert finished >= 1 and len(list(folder.iterdir())) == finished    # whole files only
+    assert all(not name.name.startswith(".") for name in folder.iterdir())
+
+
+def test_bench_marks_puzzles_out_of_time_and_exits_3(pigeons, tmp_path):
+    rows = tmp_path / "rows.json"
+    completed = processes.run("bench", PROLOG, "--add", pigeons, "--time-limit", "0.5",
+                              "--json", rows)
+    assert completed.returncode == 3
+    assert [row["status"] for row in json.loads(rows.read_text())] == ["unknown"]
