@@ -479,14 +479,17 @@ def _json_position(text: str, path: tuple) -> tuple[int, int]:
                 i = skip(decoder.raw_decode(text, i)[1])
                 i = skip(i + 1)                         # the comma
         else:
-            i = skip(i + 1)
-            while True:
+            # json.loads keeps the last of repeated keys: so does the position.
+            i, found = skip(i + 1), None
+            while text[i] != "}":
                 key, i = decoder.raw_decode(text, i)
                 i = skip(skip(i) + 1)                   # the colon
                 if key == step:
-                    break
+                    found = i
                 i = skip(decoder.raw_decode(text, i)[1])
-                i = skip(i + 1)                         # the comma
+                if text[i] == ",":
+                    i = skip(i + 1)
+            i = found
     return _line_column(text, i)
 
 
@@ -562,8 +565,8 @@ def _is_int(value) -> bool:
 
 
 def _is_number(value) -> bool:
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value))
+    # (An int is finite however long: math.isfinite would overflow converting it to float.)
+    return _is_int(value) or (isinstance(value, float) and math.isfinite(value))
 
 
 # The notations in their own modules use the helpers above, so they are imported here, last.

@@ -117,6 +117,19 @@ def test_a_row_of_a_million_values_costs_no_memory():
 
 # ---------------------------------------------------------------------------- files and paths
 
+def test_found_by_the_long_fuzz_run():
+    """benchmarks/fuzz.py --minutes 25 --seed 2026 found these two; both were crashes."""
+    # A repeated key: the error is placed at the value json.loads kept, the last one.
+    repeated = ('{"islands": 5, "islands": 5, "rows": 5, "cols": 5,\n'
+                ' "islands": [[0, 0, 2], [0, 2, -1]]}')
+    with pytest.raises(PuzzleError, match=re.escape("<string>:2:25: islands[1]: island number -1")):
+        parse(repeated, source="<string>")
+    # A coordinate too large for a float is still a coordinate (only distinct values count).
+    far = "[[[0, 0], 1], [[0, -" + "2" * 400 + "], 1]]"
+    puzzle = parse(far)
+    assert (puzzle.rows, puzzle.cols, sorted(puzzle.islands.values())) == (2, 1, [1, 1])
+
+
 def test_odd_paths_are_one_line_errors(tmp_path):
     fifo_free = [(tmp_path, "is a directory"), (tmp_path / "missing.has", "no such file"),
                  (str(tmp_path / "x") + "\0y", "NUL character"),
