@@ -255,10 +255,12 @@ def _build_layout(islands: int, rows: int, cols: int, alpha: Fraction, beta: Fra
                   max_bridges: int, rng: random.Random, deadline: Deadline | None = None) -> _Layout:
     """Steps 1 to 3 (the numbers of step 4 are read off by ``_Layout.puzzle``); if step 1 runs out
     of room, the layout has fewer islands than asked and is returned as it is."""
+    deadline = deadline or Deadline(None)
     layout = _Layout(rows, cols)
-    if not _grow_tree(layout, islands, rng, deadline or Deadline(None)):
+    if not _grow_tree(layout, islands, rng, deadline):
         return layout
-    _add_cycles(layout, int(alpha * islands), rng)
+    _add_cycles(layout, int(alpha * islands), rng, deadline)
+    _in_time(deadline, "building a layout")
     _draw_counts(layout, beta, max_bridges, rng)
     return layout
 
@@ -295,12 +297,15 @@ def _grow_tree(layout: _Layout, islands: int, rng: random.Random, deadline: Dead
     return True
 
 
-def _neighbour_pairs(layout: _Layout) -> list[tuple[int, int, list[int], bool]]:
+def _neighbour_pairs(layout: _Layout, deadline: Deadline,
+                     doing: str) -> list[tuple[int, int, list[int], bool]]:
     """(island, island, water cells between, vertical) for every two islands that see each other,
     in reading order of their first island."""
     rows, cols, island_at = layout.rows, layout.cols, layout.island_at
     pairs = []
-    for cell in sorted(layout.cells):
+    for i, cell in enumerate(sorted(layout.cells), 1):
+        if i % 4096 == 0:                # a second or so at 100 000 islands
+            _in_time(deadline, doing)
         r, c = divmod(cell, cols)
         for dr, dc in ((0, 1), (1, 0)):
             between = []
@@ -315,10 +320,10 @@ def _neighbour_pairs(layout: _Layout) -> list[tuple[int, int, list[int], bool]]:
     return pairs
 
 
-def _add_cycles(layout: _Layout, wanted: int, rng: random.Random) -> None:
+def _add_cycles(layout: _Layout, wanted: int, rng: random.Random, deadline: Deadline) -> None:
     """Step 2: up to ``wanted`` extra bridges between islands that see each other over free water."""
     covered = layout.covered
-    candidates = [p for p in _neighbour_pairs(layout)
+    candidates = [p for p in _neighbour_pairs(layout, deadline, "building a layout")
                   if (min(p[0], p[1]), max(p[0], p[1])) not in layout.joined
                   and not any(covered[cell] for cell in p[2])]
     while layout.extra_bridges < wanted and candidates:
@@ -363,7 +368,7 @@ class _Repair:
         self.deadline = deadline or Deadline(None)
         self.max_bridges, self.no_loops = max_bridges, no_loops
         cols = layout.cols
-        self.pairs = _neighbour_pairs(layout)
+        self.pairs = _neighbour_pairs(layout, self.deadline, "preparing the uniqueness repair")
         self.count = [layout.joined.get((min(a, b), max(a, b)), 0) for a, b, _, _ in self.pairs]
         self.at: list[list[int]] = [[] for _ in layout.cells]       # island -> its pairs
         self.across: dict[int, int] = {}       # water cell -> the vertical pair over it
@@ -383,6 +388,7 @@ class _Repair:
         # alternative right beside the last answer: then alternatives differ from the known
         # solution in many separate places at once, and one round repairs them all.  (Turning
         # progress saving off altogether does that too, but makes large searches 5x slower.)
+        _in_time(self.deadline, "preparing the uniqueness repair")
         self.grounded = ground(layout.puzzle(), additions=[encoding_path("alternatives.lp")],
                                constants=constants, max_bridges=max_bridges,
                                arguments=["--forget-on-step=2"], time_limit=self.deadline)

@@ -160,8 +160,7 @@ def test_a_file_over_the_size_limit_is_refused_without_reading_it(tmp_path):
 def test_endless_input_stops_at_the_size_limit(args):
     """/dev/zero on a path or on standard input: one line and exit 2, not a read without end."""
     with open("/dev/zero", "rb") as zeros:
-        completed = subprocess.run([processes.script(), *args], stdin=zeros,
-                                   capture_output=True, text=True, timeout=120)
+        completed = processes.run(*args, stdin=zeros)
     assert completed.returncode == 2
     assert completed.stderr.count("\n") == 1 and "Traceback" not in completed.stderr
     assert "limit" in completed.stderr or "NUL" in completed.stderr
@@ -178,8 +177,7 @@ def test_endless_input_stops_at_the_size_limit(args):
 def test_foreign_encodings_and_truncated_files_through_the_cli(tmp_path, content, message):
     path = tmp_path / "bad.has"
     path.write_bytes(content)
-    completed = subprocess.run([processes.script(), "solve", str(path)],
-                               capture_output=True, text=True, timeout=120)
+    completed = processes.run("solve", path)
     assert completed.returncode == 2
     assert completed.stderr.startswith(f"hashi-asp: {path}") and message in completed.stderr
     assert completed.stderr.count("\n") == 1
@@ -235,9 +233,7 @@ def test_rules_that_do_not_load_are_clingos_message_with_file_and_line(tmp_path,
 def test_included_rules_that_are_not_utf8_are_refused(tmp_path):
     (tmp_path / "latin.lp").write_bytes("a :- b(\xe9.\n".encode("latin-1"))
     (tmp_path / "main.lp").write_text('#include "latin.lp".\n')
-    completed = subprocess.run([processes.script(), "solve", str(PROLOG),
-                                "--add", str(tmp_path / "main.lp")], capture_output=True,
-                               text=True, timeout=120)
+    completed = processes.run("solve", PROLOG, "--add", tmp_path / "main.lp")
     assert completed.returncode == 2
     assert "latin.lp:1:8: not UTF-8 text" in completed.stderr
 
@@ -250,8 +246,7 @@ def test_included_rules_that_are_not_utf8_are_refused(tmp_path):
     (["--max-bridges", "65"], "65 is not in the range 1<=x<=64"),
 ])
 def test_constants_and_odd_rules_files(args, message):
-    completed = subprocess.run([processes.script(), "solve", str(PROLOG), *args],
-                               capture_output=True, text=True, timeout=120)
+    completed = processes.run("solve", PROLOG, *args)
     assert completed.returncode == 2 and message in completed.stderr
     assert "Traceback" not in completed.stderr
 
@@ -266,8 +261,7 @@ def test_answers_that_break_the_rules_are_flagged_by_the_checker(tmp_path, comma
     else:                                   # a rule that lets a bridge count be anything
         rules = tmp_path / "extra.lp"
         rules.write_text("bridge(0,0,0,1,3).\n")
-    completed = subprocess.run([processes.script(), *command, "-", option, str(rules)],
-                               input="22\n22\n", capture_output=True, text=True, timeout=120)
+    completed = processes.run(*command, "-", option, rules, input="22\n22\n")
     assert completed.returncode == 5, completed.stderr
     assert re.match(r"hashi-asp: encoding error: answer \d+ breaks the rules: ", completed.stderr)
     assert completed.stderr.count("\n") == 1 and "=" not in completed.stdout   # never drawn
