@@ -74,7 +74,8 @@ from .checking import check
 from .difficulty import BANDS, Difficulty, difficulty as measure_difficulty
 from .files import write_atomically
 from .notations import EXTENSIONS, WRITERS
-from .puzzle import MAX_BRIDGES_LIMIT, MAX_CELLS, HashiError, Puzzle, Solution, bridge
+from .puzzle import (MAX_BRIDGES_LIMIT, MAX_CELLS, HashiError, Puzzle, Solution, bridge,
+                     connected_groups)
 from .solving import Deadline, TimeLimitReached, encoding_path, ground, search, solve
 
 DEFAULT_ALPHA = 0.10
@@ -476,23 +477,10 @@ class _Repair:
 
     def _groups(self, differing: list[int]) -> list[list[int]]:
         """The differing pairs in connected groups (sharing islands), in a fixed order."""
-        remaining = set(differing)
-        groups = []
-        for start in differing:
-            if start not in remaining:
-                continue
-            remaining.discard(start)
-            group, todo = [], [start]
-            while todo:
-                pair = todo.pop()
-                group.append(pair)
-                for island in self.pairs[pair][:2]:
-                    for nearby in self.at[island]:
-                        if nearby in remaining:
-                            remaining.discard(nearby)
-                            todo.append(nearby)
-            groups.append(sorted(group))
-        return groups
+        wanted = set(differing)
+        return connected_groups(differing, lambda pair: (
+            nearby for island in self.pairs[pair][:2] for nearby in self.at[island]
+            if nearby in wanted))
 
     def _options(self, group: list[int], other: list[int]) -> list[tuple[int, int | None]]:
         """Changes to the known solution, each of which the alternative cannot follow."""

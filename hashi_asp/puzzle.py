@@ -10,7 +10,7 @@ Simon Tatham's ``mK``) and ``no_loops`` (the bridges may not form a cycle, Tatha
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, NamedTuple
+from typing import Callable, Hashable, Iterable, Mapping, NamedTuple, TypeVar
 
 Cell = tuple[int, int]
 """(row, column), both 0-based, row 0 at the top."""
@@ -158,3 +158,27 @@ class Puzzle:
         if self.no_loops:
             document["no_loops"] = True
         return document
+
+
+Node = TypeVar("Node", bound=Hashable)
+
+
+def connected_groups(nodes: Iterable[Node],
+                     neighbours: Callable[[Node], Iterable[Node]]) -> list[list[Node]]:
+    """The connected groups of a graph, each sorted, in the order of their first node in
+    ``nodes`` (depth first, so that the same input always gives the same groups)."""
+    groups, seen = [], set()
+    for start in nodes:
+        if start in seen:
+            continue
+        seen.add(start)
+        group, stack = [], [start]
+        while stack:
+            node = stack.pop()
+            group.append(node)
+            for other in neighbours(node):
+                if other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+        groups.append(sorted(group))
+    return groups

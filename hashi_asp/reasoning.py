@@ -22,7 +22,7 @@ from typing import Callable, NamedTuple
 import clingo
 
 from .checking import Violation, check
-from .puzzle import Bridge, Cell, Puzzle, Solution, bridge
+from .puzzle import Bridge, Cell, Puzzle, Solution, bridge, connected_groups
 from .solving import Deadline, Result, Search, _statistics, _status, checked, ground, search
 
 Pair = tuple[Cell, Cell]
@@ -381,31 +381,13 @@ def necessary_checks(puzzle: Puzzle, max_bridges: int = 2) -> list[Violation]:
                                         f"only neighbour of {_cell(cell)}, so it takes all "
                                         f"{number} of its bridges, and needs exactly {number}",
                                         (cell, other)))
-    groups = _groups(sight)
+    groups = connected_groups(sight, sight.__getitem__)
     if len(groups) > 1:
         smallest = min(groups, key=len)
         failed.append(Violation("separated", f"the islands fall into {len(groups)} groups that "
                                 "no bridge can join; the smallest: " +
                                 ", ".join(map(_cell, smallest)), tuple(smallest)))
     return failed
-
-
-def _groups(sight: dict[Cell, list[Cell]]) -> list[list[Cell]]:
-    groups, seen = [], set()
-    for start in sight:
-        if start in seen:
-            continue
-        seen.add(start)
-        group, stack = [], [start]
-        while stack:
-            cell = stack.pop()
-            group.append(cell)
-            for other in sight[cell]:
-                if other not in seen:
-                    seen.add(other)
-                    stack.append(other)
-        groups.append(sorted(group))
-    return groups
 
 
 # ---------------------------------------------------------------------------- unsat cores
