@@ -4,6 +4,10 @@ process of its own so that its peak memory is measured too.
 
     python benchmarks/scaling.py                          # 1 000 x5, 10 000 x3, 100 000 x1
     python benchmarks/scaling.py --dir /tmp/scaling --sizes 1000 10000 --seeds 3
+    python benchmarks/scaling.py --beta 0.25 --sizes 1000 2000 --seeds 9   # few doubled bridges
+
+With beta 0.75 three bridges in four are doubled and most of the time is grounding; with beta
+0.25 most bridges are single, the numbers small and the search takes the time.
 
 Prints a Markdown table.  Not a test: figures depend on the machine and its load.
 """
@@ -25,12 +29,12 @@ from hashi_asp.notations import format_has
 DEFAULT_SEEDS = {1000: 5, 10000: 3, 100000: 1}
 
 
-def make(folder: Path, islands: int, seeds: int) -> list[Path]:
+def make(folder: Path, islands: int, seeds: int, beta: float = 0.75) -> list[Path]:
     """The puzzles of one size, generated unless already there (same seeds, same puzzles)."""
     paths = []
     for seed in range(1, seeds + 1):
-        made = generate(islands, alpha=0.1, beta=0.75, seed=seed)
-        path = folder / file_name(made.puzzle.rows, made.puzzle.cols, islands, 0.1, 0.75, seed)
+        made = generate(islands, alpha=0.1, beta=beta, seed=seed)
+        path = folder / file_name(made.puzzle.rows, made.puzzle.cols, islands, 0.1, beta, seed)
         if not path.exists():
             save(format_has(made.puzzle), path)
         paths.append(path)
@@ -55,19 +59,23 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=Path("scaling"), help="where the puzzles live")
     parser.add_argument("--sizes", type=int, nargs="+", default=sorted(DEFAULT_SEEDS))
     parser.add_argument("--seeds", type=int, help="puzzles per size (default: 5, 3, 1)")
+    parser.add_argument("--beta", type=float, default=0.75, help="share of doubled bridges")
     options = parser.parse_args()
     options.dir.mkdir(parents=True, exist_ok=True)
 
-    print("| islands | board | puzzles | seconds (median) | read | ground | solve | choices | "
+    print(f"beta {options.beta}")
+    print("| islands | board | puzzles | seconds (median) | max | read | ground | solve | choices | "
           "conflicts | µs per island | peak memory |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for islands in options.sizes:
-        paths = make(options.dir, islands, options.seeds or DEFAULT_SEEDS.get(islands, 1))
+        paths = make(options.dir, islands, options.seeds or DEFAULT_SEEDS.get(islands, 1),
+                     options.beta)
         rows, peaks = zip(*(run(path) for path in paths))
         middle = sorted(rows, key=lambda row: float(row["seconds"]))[len(rows) // 2]
         board = Path(middle["file"]).name.split("_")[1]
         seconds = statistics.median(float(row["seconds"]) for row in rows)
-        print(f"| {islands} | {board}x{board} | {len(rows)} | {seconds:.3f} "
+        worst = max(float(row["seconds"]) for row in rows)
+        print(f"| {islands} | {board}x{board} | {len(rows)} | {seconds:.3f} | {worst:.3f} "
               f"| {float(middle['read_seconds']):.3f} | {float(middle['ground_seconds']):.3f} "
               f"| {float(middle['solve_seconds']):.3f} | {middle['choices']} "
               f"| {middle['conflicts']} | {seconds / islands * 1e6:.0f} "

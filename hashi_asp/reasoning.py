@@ -218,10 +218,7 @@ def consequences(puzzle: Puzzle, given: Solution | None = None, *,
     clock = Deadline.of(time_limit)
     pairs = "".join(f"hashi_asp_pair({r1},{c1},{r2},{c2}).\n"
                     for (r1, c1), (r2, c2) in neighbour_pairs(puzzle))
-    # VSIDS rather than the encoding's domain heuristic, which steers every model back to the
-    # same bridges: each brave model must show a new state, and far fewer are needed this way
-    # (clingo's search on a 2 000-island puzzle: 6.8 -> 1.4 s; see docs/benchmarks.md).
-    grounded = ground(puzzle, arguments=["--enum-mode=brave", "--models=0", "--heuristic=Vsids"],
+    grounded = ground(puzzle, arguments=["--enum-mode=brave", "--models=0"],
                       program=pairs + _STATES + (_AT_LEAST if given is not None else ""),
                       time_limit=clock, **rules)
     control = grounded.control
