@@ -27,11 +27,13 @@ _CONSTANT_NAME = re.compile(r"[a-z_][A-Za-z0-9_']*\Z")
 _POLL_SECONDS = 0.1   # how often a running search checks the clock and Ctrl-C
 # Solver settings measured on the Coelho et al. set, on 1 000 to 100 000 islands and on 2 000
 # islands with few doubled bridges, where the search (not grounding) takes the time:
-# - clasp's "trendy" configuration (glucose-style restarts, SAT preprocessing): on 2 000 islands
-#   with a quarter of the bridges doubled about 5 times faster than the default; on the Coelho
-#   set and on 10 000 islands the same, on 100 000 islands about 10 % slower (preprocessing);
+# - clasp's "trendy" configuration (glucose-style restarts, SAT preprocessing): 14 puzzles of
+#   2 000 islands with a quarter of the bridges doubled took 10.0 s instead of 16.5 s with the
+#   default configuration; the Coelho set the same; 10 000 and 100 000 islands with most
+#   bridges doubled 5-7 % slower (the preprocessing);
 # - --sign-def=pos tries drawing a line before leaving it out (in a puzzle most neighbours are
-#   joined); only the first try: a fixed preference (a #heuristic sign) was 3 times slower;
+#   joined), only as the first try: a fixed preference (a #heuristic sign under the Domain
+#   heuristic, used before) took 51.7 s on those 14 puzzles;
 # - one round of failed-literal detection before the first choice finds the bridges that are
 #   forced or impossible at the start; on 100 000 islands it cuts the choices tenfold (every
 #   such bridge found later by a conflict sends the search back to the start).
