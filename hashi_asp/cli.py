@@ -101,6 +101,11 @@ def _finite(value: float, option: str) -> float:
     return value
 
 
+def _stopped(timed_out: bool) -> str:
+    """Why a search ended early, for messages."""
+    return "time limit reached" if timed_out else interruption.stopped_by()
+
+
 def _stdin_text() -> str:
     """Standard input as text, read up to the size limit of files."""
     if sys.stdin is None:
@@ -339,9 +344,9 @@ def render_command(puzzle, solution, notation, output, cell_size):
         if violations:
             click.echo(f"hashi-asp: warning: the solution breaks {len(violations)} rule(s), "
                        f"first: {violations[0].message}", err=True)
-    if output is not None and output.lower().endswith(".png") \
-            and cell_size > pictures.png_cell_limit(board):
-        fits = math.floor(pictures.png_cell_limit(board))
+    largest = pictures.png_cell_limit(board)
+    if output is not None and output.lower().endswith(".png") and cell_size > largest:
+        fits = math.floor(largest)
         advice = (f"--cell-size {fits} fits" if fits >= 4 else "even --cell-size 4 does not fit; "
                   "draw it as SVG")
         raise HashiError(f"{output}: a PNG of this {board.cols}x{board.rows} grid at --cell-size "
@@ -508,7 +513,7 @@ def _echo_explanation(board: Puzzle, why: reasoning.Explanation, style: str,
     lines = ["Why there is no solution:"]
     lines += [f"  - {failed.message}" for failed in why.checks]
     if why.core is None:
-        stopped = "time limit reached" if why.timed_out else interruption.stopped_by()
+        stopped = _stopped(why.timed_out)
         lines.append(f"  ({stopped} before a set of islands to blame was found)")
     elif not why.core:
         lines.append("  - even with every island number ignored, no bridges connect all the "
@@ -570,7 +575,7 @@ def unique_command(puzzle, notation, output, encoding, additions, constant, max_
 
 
 def _unique_summary(result: reasoning.Uniqueness) -> str:
-    stopped = "time limit reached" if result.timed_out else interruption.stopped_by()
+    stopped = _stopped(result.timed_out)
     return {
         "unique": "unique: exactly 1 solution; search exhausted",
         "multiple": "multiple: at least 2 solutions (the search stops at 2; "
@@ -609,7 +614,7 @@ def count_command(puzzle, notation, output, encoding, additions, constant, max_b
     elif result.exhausted:
         click.echo(f"{result.count} solution{'s' * (result.count != 1)}; search exhausted")
     else:
-        stopped = "time limit reached" if result.timed_out else interruption.stopped_by()
+        stopped = _stopped(result.timed_out)
         click.echo(f"at least {result.count} solution{'s' * (result.count != 1)} ({stopped} "
                    f"after {result.stats['solve_seconds']:.1f} s)")
     if result.interrupted:
@@ -720,7 +725,7 @@ def _hint_summary(found: reasoning.Consequences) -> str:
                 f"same in every solution{extending}, {len(found.undecided)} differ")
     if found.status == "unsolvable":
         return f"unsolvable: no solution{extending}"
-    stopped = "time limit reached" if found.timed_out else interruption.stopped_by()
+    stopped = _stopped(found.timed_out)
     return f"unknown: {stopped} before the consequences were complete"
 
 

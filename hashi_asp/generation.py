@@ -256,7 +256,7 @@ def _build_layout(islands: int, rows: int, cols: int, alpha: Fraction, beta: Fra
                   max_bridges: int, rng: random.Random, deadline: Deadline | None = None) -> _Layout:
     """Steps 1 to 3 (the numbers of step 4 are read off by ``_Layout.puzzle``); if step 1 runs out
     of room, the layout has fewer islands than asked and is returned as it is."""
-    deadline = deadline or Deadline(None)
+    deadline = Deadline.of(deadline)
     layout = _Layout(rows, cols)
     if not _grow_tree(layout, islands, rng, deadline):
         return layout
@@ -366,7 +366,7 @@ class _Repair:
     def __init__(self, layout: _Layout, rng: random.Random, beta: Fraction, max_bridges: int,
                  no_loops: bool, deadline: Deadline | None = None):
         self.layout, self.rng, self.beta = layout, rng, beta
-        self.deadline = deadline or Deadline(None)
+        self.deadline = Deadline.of(deadline)
         self.max_bridges, self.no_loops = max_bridges, no_loops
         cols = layout.cols
         self.pairs = _neighbour_pairs(layout, self.deadline, "preparing the uniqueness repair")
