@@ -145,9 +145,10 @@ def _worker_signals() -> None:
 
 # ---------------------------------------------------------------------------- reporting
 
-def summary(rows: list[Row]) -> str:
+def summary(rows: list[Row], elapsed: float | None = None) -> str:
     """A table of mean and worst seconds per group: (islands, beta, alpha) for files named like the
-    Coelho et al. dataset, else by island count; then the totals."""
+    Coelho et al. dataset, else by island count; then the totals: the puzzles' seconds added up,
+    and ``elapsed``, the wall-clock time of the whole run, if given (less with several jobs)."""
     groups: dict[tuple, list[Row]] = {}
     dataset = bool(rows) and all(DATASET_NAME.search(Path(row.file).name) for row in rows)
     for row in rows:
@@ -174,7 +175,8 @@ def summary(rows: list[Row]) -> str:
     for row in rows:
         statuses[row.status] = statuses.get(row.status, 0) + 1
     counts = ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
-    return f"{text}\n{len(rows)} puzzle{'s' * (len(rows) != 1)} ({counts}); total {total:.2f} s"
+    wall = "" if elapsed is None else f", {elapsed:.2f} s elapsed"
+    return f"{text}\n{len(rows)} puzzle{'s' * (len(rows) != 1)} ({counts}); total {total:.2f} s{wall}"
 
 
 def _stats(rows: list[Row]) -> list[str]:

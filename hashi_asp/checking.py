@@ -37,24 +37,23 @@ def check(puzzle: Puzzle, solution: Solution, *, max_bridges: int | None = None,
 
     for b in solution.bridges:
         a, z = sorted(b.ends)         # a pair is the same pair in either order
-        name = f"bridge {_pair(a, z)}"
         if (a, z) in seen:
-            violations.append(Violation("duplicate", f"{name} is listed twice", (a, z)))
+            violations.append(Violation("duplicate", f"bridge {_pair(a, z)} is listed twice", (a, z)))
             continue
         seen.add((a, z))
         ends_ok = True
         for end in (a, z):
             if end not in islands:
-                violations.append(Violation("not-island", f"{name}: end {_cell(end)} is not an island",
-                                            (end,)))
+                violations.append(Violation("not-island", f"bridge {_pair(a, z)}: end {_cell(end)} "
+                                                          "is not an island", (end,)))
                 ends_ok = False
         if not 1 <= b.count <= max_bridges:
-            violations.append(Violation("bridge-count",
-                                        f"{name} has {b.count} bridges; allowed 1..{max_bridges}", (a, z)))
+            violations.append(Violation("bridge-count", f"bridge {_pair(a, z)} has {b.count} "
+                                                        f"bridges; allowed 1..{max_bridges}", (a, z)))
         if a == z:
-            violations.append(Violation("self", f"{name} joins an island to itself", (a,)))
+            violations.append(Violation("self", f"bridge {_pair(a, z)} joins an island to itself", (a,)))
         elif a[0] != z[0] and a[1] != z[1]:
-            violations.append(Violation("diagonal", f"{name} is diagonal", (a, z)))
+            violations.append(Violation("diagonal", f"bridge {_pair(a, z)} is diagonal", (a, z)))
         elif ends_ok:
             lines.append(b)
 

@@ -14,6 +14,7 @@ import math
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -422,6 +423,7 @@ def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, encoding
 
     from tqdm import tqdm      # imported here: it slows every command's start-up otherwise
     stopped = False
+    started = time.perf_counter()
     try:
         with tqdm(total=len(files), unit="puzzle", disable=not sys.stderr.isatty(),
                   file=sys.stderr) as progress:
@@ -435,7 +437,7 @@ def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, encoding
         if path:
             write_atomically(path, text(rows).encode("utf-8"))
     if rows:
-        click.echo(bench.summary(rows))
+        click.echo(bench.summary(rows, time.perf_counter() - started))
     for row in rows:
         if row.error:
             click.echo(f"hashi-asp: {row.file}: {row.error}", err=True)

@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import re
 import shutil
 
 import pytest
@@ -95,6 +96,17 @@ def test_csv_and_json_reports(tmp_path, sample):
 
 def test_worker_processes_give_the_same_verdicts(sample):
     assert [row.status for row in bench([sample], jobs=2)] == ["solved"] * 4
+
+
+def test_the_last_line_adds_up_the_puzzles_and_gives_the_elapsed_time(sample, tmp_path):
+    result = run("bench", sample, "--jobs", "2", "--csv", tmp_path / "rows.csv")
+    assert result.exit_code == 0, result.stderr
+    total = sum(float(row["seconds"]) for row in csv.DictReader(open(tmp_path / "rows.csv")))
+    last = re.fullmatch(r"4 puzzles \(4 solved\); total ([0-9.]+) s, ([0-9.]+) s elapsed",
+                        result.stdout.splitlines()[-1])
+    assert last, result.stdout
+    assert float(last[1]) == pytest.approx(total, abs=0.01)
+    assert float(last[2]) > 0
 
 
 def test_time_limit_gives_unknown_rows_and_exit_3(tmp_path, puzzles):
