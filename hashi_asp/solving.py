@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Mapping
 import clingo
 
 from .checking import Violation, check
+from .connectivity import LazyConnectivity
 from .puzzle import DEFAULT_MAX_BRIDGES, MAX_BRIDGES_LIMIT, HashiError, Puzzle, Solution, bridge
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -195,6 +196,7 @@ def ground(puzzle: Puzzle, *,
         constants["no_loops"] = "1" if no_loops else "0"
     limit = max_bridges_of(constants)
     loops_forbidden = no_loops_of(constants)
+    lazy = _switch(constants, "lazy_connectivity")
     messages: list[str] = []
     arguments = list(arguments)
     # clingo refuses an option given twice: the caller's choice replaces the default.
@@ -202,6 +204,9 @@ def ground(puzzle: Puzzle, *,
                 if not any(given.startswith(option.split("=")[0] + "=") for given in arguments)]
     control = clingo.Control([*defaults, *_constant_arguments(constants), *arguments],
                              logger=lambda code, message: messages.append(message))
+    if lazy:
+        # The encoding leaves connectivity out; a propagator adds it back as lazy cuts.
+        control.register_propagator(LazyConnectivity(puzzle))
     files = [Path(encoding) if encoding else encoding_path(), *map(Path, additions)]
     for path in files:
         _check_rules_file(path)
@@ -411,9 +416,14 @@ def _constant_arguments(constants: Mapping[str, str]) -> list[str]:
 
 def no_loops_of(constants: Mapping[str, str]) -> bool:
     """The ``no_loops`` constant: 1 forbids cycles (as the encoding tests), 0 or unset allows them."""
-    value = str(constants.get("no_loops", "0"))
+    return _switch(constants, "no_loops")
+
+
+def _switch(constants: Mapping[str, str], name: str) -> bool:
+    """A constant that is 0 (the default) or 1."""
+    value = str(constants.get(name, "0"))
     if value not in ("0", "1"):
-        raise EncodingError(f"no_loops must be 0 or 1, got {value!r}")
+        raise EncodingError(f"{name} must be 0 or 1, got {value!r}")
     return value == "1"
 
 
