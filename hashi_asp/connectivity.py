@@ -9,15 +9,15 @@ adds the clause "some bridge leaves this group" and lets it search on.
 Kept as an option, not the default: measured on the Coelho et al. set and on generated puzzles
 (docs/benchmarks.md), it comes close when few candidates fall apart and is far slower when many
 do (the Coelho set: 159 s in all instead of 50.5 s; one 400-island puzzle with mostly doubled
-bridges needed 1 888 rounds and 4.6 s instead of 0.06 s).  Plain ``clingo`` with the constant set does not test connectivity at all;
-hashi-asp's checker still tests every answer.
+bridges needed 1 888 rounds and 4.6 s instead of 0.06 s).  Plain ``clingo`` with the constant
+set does not test connectivity at all; hashi-asp's checker still tests every answer.
 """
 
 from __future__ import annotations
 
 import clingo
 
-from .puzzle import Puzzle
+from .puzzle import Puzzle, connected_groups
 
 
 class LazyConnectivity:
@@ -44,28 +44,19 @@ class LazyConnectivity:
     def check(self, control: clingo.PropagateControl) -> None:
         self.rounds += 1
         assignment = control.assignment
-        parent = list(range(len(self.islands)))
-
-        def root(island: int) -> int:
-            while parent[island] != island:
-                parent[island] = parent[parent[island]]
-                island = parent[island]
-            return island
-
+        joined: list[list[int]] = [[] for _ in self.islands]
         for a, z, literals in self.pairs:
             if any(assignment.is_true(literal) for literal in literals):
-                parent[root(a)] = root(z)
-        group = [root(island) for island in range(len(self.islands))]
-        sizes: dict[int, int] = {}
-        for leader in group:
-            sizes[leader] = sizes.get(leader, 0) + 1
-        if len(sizes) == 1:
+                joined[a].append(z)
+                joined[z].append(a)
+        groups = connected_groups(range(len(self.islands)), joined.__getitem__)
+        if len(groups) == 1:
             return
         # All the groups' clauses are false now, so the first one added is a conflict: the
         # smallest group's is added, the one with the fewest ways out.
-        smallest = min(sizes, key=lambda leader: (sizes[leader], leader))
+        smallest = set(min(groups, key=len))
         leaving = [literal for a, z, literals in self.pairs
-                   if (group[a] == smallest) != (group[z] == smallest) for literal in literals]
+                   if (a in smallest) != (z in smallest) for literal in literals]
         self.cuts += 1
         if control.add_clause(leaving):
             control.propagate()
