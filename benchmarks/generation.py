@@ -29,7 +29,7 @@ def unique_table(sizes: list[str], count: int) -> None:
     for size in sizes:
         islands, _, board = size.partition(":")   # N, or N:WxH for a board other than the default
         islands = int(islands)
-        cols, rows = map(int, board.split("x")) if board else default_size(islands)[::-1]
+        rows, cols = reversed(list(map(int, board.split("x")))) if board else default_size(islands)
         made = [generate(islands, rows, cols, seed=seed, unique=True) for seed in range(1, count + 1)]
         verified = 0
         for g in made:                           # a separate exhaustive solve, not timed

@@ -1,26 +1,136 @@
-"""hashi-asp: solve, check and draw Hashiwokakero puzzles with answer set programming.
+"""hashi-asp: solve, check, explain and generate Hashiwokakero puzzles with answer set
+programming.
 
-The data flow reads top to bottom: ``read`` a puzzle, ``solve`` it with clingo and the encoding
-``encodings/hashi.lp``, ``check`` each answer independently, ``draw`` it.
+The layers, bottom up (each imports only from the layers below it):
+
+1. :mod:`.puzzle` (islands, rules, bridges, where bridges can go), :mod:`.stopping` (time
+   limits, signals), :mod:`.files`;
+2. :mod:`.notations` (reading and writing puzzles), :mod:`.checking` (the independent checker),
+   :mod:`.drawing` (text, SVG and PNG pictures);
+3. :mod:`.asp`, the only code that knows clingo: the encoding's interface and the one owner of
+   ``clingo.Control``;
+4. the capabilities, each a function with the name of its command: :func:`solve`,
+   :func:`unique`, :func:`count` (:mod:`.solving`), :func:`hint`, :func:`explain`
+   (:mod:`.reasoning`), :func:`difficulty`, :func:`generate`, :func:`bench`;
+5. :mod:`.reports`, every text and JSON document a command prints; :mod:`.cli`, click wiring.
+
+``import hashi_asp`` is cheap: each name below is imported from its module on first use.
 """
 
-from .checking import Violation, check
-from .generation import Generated, GenerationError, generate
-from .notations import parse, read, read_solutions, write
-from .pictures import svg, write_picture
-from .puzzle import Bridge, HashiError, Puzzle, PuzzleError, Solution, bridge
-from .reasoning import (Consequences, Count, Difference, Explanation, Uniqueness, consequences,
-                        count, explain, unique)
-from .rendering import draw
-from .solving import EncodingError, InvalidAnswer, Result, encoding_path, facts, solve
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+_HOMES = {
+    "puzzle": [
+        "Bridge",
+        "Cell",
+        "Geometry",
+        "HashiError",
+        "Pair",
+        "Puzzle",
+        "PuzzleError",
+        "Rules",
+        "Solution",
+        "bridge",
+    ],
+    "stopping": ["Deadline", "TimeLimitReached"],
+    "notations": ["parse", "read", "read_solutions", "write"],
+    "checking": ["Violation", "check"],
+    "drawing": ["draw", "png", "svg", "write_picture"],
+    "asp.interface": ["EncodingError", "InvalidAnswer", "Program", "encoding_path", "facts"],
+    "solving": ["Difference", "Result", "count", "solve", "unique"],
+    "reasoning": ["Explanation", "Hint", "explain", "hint"],
+    "difficulty": ["Difficulty", "difficulty"],
+    "generation": ["Generated", "GenerationError", "generate"],
+    "bench": ["Row", "bench"],
+}
+_HOME = {name: module for module, names in _HOMES.items() for name in names}
+
 __all__ = [
-    "Bridge", "EncodingError", "HashiError", "InvalidAnswer", "Puzzle", "PuzzleError", "Result",
-    "Solution", "Violation", "bridge", "check", "draw", "encoding_path", "facts", "parse", "read",
-    "read_solutions", "solve", "svg", "write", "write_picture",
-    "Generated", "GenerationError", "generate",
-    "Consequences", "Count", "Difference", "Explanation", "Uniqueness", "consequences", "count",
-    "explain", "unique",
+    "Bridge",
+    "Cell",
+    "Deadline",
+    "Difference",
+    "Difficulty",
+    "EncodingError",
+    "Explanation",
+    "Generated",
+    "GenerationError",
+    "Geometry",
+    "HashiError",
+    "Hint",
+    "InvalidAnswer",
+    "Pair",
+    "Program",
+    "Puzzle",
+    "PuzzleError",
+    "Result",
+    "Row",
+    "Rules",
+    "Solution",
+    "TimeLimitReached",
+    "Violation",
+    "bench",
+    "bridge",
+    "check",
+    "count",
+    "difficulty",
+    "draw",
+    "encoding_path",
+    "explain",
+    "facts",
+    "generate",
+    "hint",
+    "parse",
+    "png",
+    "read",
+    "read_solutions",
+    "solve",
+    "svg",
+    "unique",
+    "write",
+    "write_picture",
 ]
+assert sorted(__all__) == sorted(_HOME), "every public name has one home"
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module 'hashi_asp' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
+
+
+if TYPE_CHECKING:
+    from .asp.interface import EncodingError, InvalidAnswer, Program, encoding_path, facts
+    from .bench import Row, bench
+    from .checking import Violation, check
+    from .difficulty import Difficulty, difficulty
+    from .drawing import draw, png, svg, write_picture
+    from .generation import Generated, GenerationError, generate
+    from .notations import parse, read, read_solutions, write
+    from .puzzle import (
+        Bridge,
+        Cell,
+        Geometry,
+        HashiError,
+        Pair,
+        Puzzle,
+        PuzzleError,
+        Rules,
+        Solution,
+        bridge,
+    )
+    from .reasoning import Explanation, Hint, explain, hint
+    from .solving import Difference, Result, count, solve, unique
+    from .stopping import Deadline, TimeLimitReached

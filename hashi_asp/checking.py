@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .puzzle import Bridge, Cell, Puzzle, Solution
+from .puzzle import Bridge, Cell, Puzzle, Solution, cell_name, pair_name
 
 
 @dataclass(frozen=True)
@@ -24,36 +24,50 @@ class Violation:
         return self.message
 
 
-def check(puzzle: Puzzle, solution: Solution, *, max_bridges: int | None = None,
-          no_loops: bool | None = None) -> list[Violation]:
-    """Every rule ``solution`` breaks in ``puzzle``; an empty list means it is a valid solution.
-    The puzzle's own rules apply unless ``max_bridges`` or ``no_loops`` is given."""
-    max_bridges = puzzle.max_bridges if max_bridges is None else max_bridges
-    no_loops = puzzle.no_loops if no_loops is None else no_loops
+def check(puzzle: Puzzle, solution: Solution) -> list[Violation]:
+    """Every rule ``solution`` breaks in ``puzzle`` under the puzzle's rules; an empty list means
+    it is a valid solution."""
+    max_bridges, no_loops = puzzle.rules.max_bridges, puzzle.rules.no_loops
     islands = puzzle.islands
     violations: list[Violation] = []
-    lines: list[Bridge] = []          # bridges well-formed enough to occupy cells
+    lines: list[Bridge] = []  # bridges well-formed enough to occupy cells
     seen: set[tuple[Cell, Cell]] = set()
 
     for b in solution.bridges:
-        a, z = sorted(b.ends)         # a pair is the same pair in either order
+        a, z = sorted(b.ends)  # a pair is the same pair in either order
         if (a, z) in seen:
-            violations.append(Violation("duplicate", f"bridge {_pair(a, z)} is listed twice", (a, z)))
+            violations.append(
+                Violation("duplicate", f"bridge {pair_name(a, z)} is listed twice", (a, z))
+            )
             continue
         seen.add((a, z))
         ends_ok = True
         for end in (a, z):
             if end not in islands:
-                violations.append(Violation("not-island", f"bridge {_pair(a, z)}: end {_cell(end)} "
-                                                          "is not an island", (end,)))
+                violations.append(
+                    Violation(
+                        "not-island",
+                        f"bridge {pair_name(a, z)}: end {cell_name(end)} is not an island",
+                        (end,),
+                    )
+                )
                 ends_ok = False
         if not 1 <= b.count <= max_bridges:
-            violations.append(Violation("bridge-count", f"bridge {_pair(a, z)} has {b.count} "
-                                                        f"bridges; allowed 1..{max_bridges}", (a, z)))
+            violations.append(
+                Violation(
+                    "bridge-count",
+                    f"bridge {pair_name(a, z)} has {b.count} bridges; allowed 1..{max_bridges}",
+                    (a, z),
+                )
+            )
         if a == z:
-            violations.append(Violation("self", f"bridge {_pair(a, z)} joins an island to itself", (a,)))
+            violations.append(
+                Violation("self", f"bridge {pair_name(a, z)} joins an island to itself", (a,))
+            )
         elif a[0] != z[0] and a[1] != z[1]:
-            violations.append(Violation("diagonal", f"bridge {_pair(a, z)} is diagonal", (a, z)))
+            violations.append(
+                Violation("diagonal", f"bridge {pair_name(a, z)} is diagonal", (a, z))
+            )
         elif ends_ok:
             lines.append(b)
 
@@ -62,9 +76,13 @@ def check(puzzle: Puzzle, solution: Solution, *, max_bridges: int | None = None,
     for b in lines:
         for cell in b.cells_between():
             if cell in islands:
-                violations.append(Violation("over-island",
-                                            f"bridge {_pair(*b.ends)} passes over the island at {_cell(cell)}",
-                                            (cell,)))
+                violations.append(
+                    Violation(
+                        "over-island",
+                        f"bridge {pair_name(*b.ends)} passes over the island at {cell_name(cell)}",
+                        (cell,),
+                    )
+                )
             elif b.horizontal:
                 horizontal_at[cell] = b
     # A horizontal and a vertical bridge may not share a water cell.
@@ -74,9 +92,14 @@ def check(puzzle: Puzzle, solution: Solution, *, max_bridges: int | None = None,
         for cell in b.cells_between():
             other = horizontal_at.get(cell)
             if other is not None:
-                violations.append(Violation(
-                    "crossing", f"crossing at cell {_cell(cell)}: bridges {_pair(*other.ends)} "
-                                f"and {_pair(*b.ends)}", (cell,)))
+                violations.append(
+                    Violation(
+                        "crossing",
+                        f"crossing at cell {cell_name(cell)}: bridges {pair_name(*other.ends)} "
+                        f"and {pair_name(*b.ends)}",
+                        (cell,),
+                    )
+                )
 
     # Each island has exactly its number of bridges.
     degree: Counter[Cell] = Counter()
@@ -86,31 +109,50 @@ def check(puzzle: Puzzle, solution: Solution, *, max_bridges: int | None = None,
     for cell, number in islands.items():
         if number is None:
             if degree[cell] == 0:
-                violations.append(Violation("island-count",
-                                            f"island {_cell(cell)} without a number has no bridge; "
-                                            "it needs at least 1", (cell,)))
+                violations.append(
+                    Violation(
+                        "island-count",
+                        f"island {cell_name(cell)} without a number has no bridge; "
+                        "it needs at least 1",
+                        (cell,),
+                    )
+                )
         elif degree[cell] != number:
-            violations.append(Violation("island-count",
-                                        f"wrong count at island {_cell(cell)}: has {degree[cell]} "
-                                        f"bridge(s), needs {number}", (cell,)))
+            violations.append(
+                Violation(
+                    "island-count",
+                    f"wrong count at island {cell_name(cell)}: has {degree[cell]} "
+                    f"bridge(s), needs {number}",
+                    (cell,),
+                )
+            )
 
     # All islands form one connected group.
     joined = [b for b in solution.bridges if b.count > 0 and all(e in islands for e in b.ends)]
     components = _components(islands, joined)
     if len(components) > 1:
         smallest = min(components, key=len)
-        violations.append(Violation("disconnected",
-                                    f"disconnected: {len(components)} components (smallest: "
-                                    f"{len(smallest)} island(s) including {_cell(min(smallest))})",
-                                    tuple(sorted(smallest))))
+        violations.append(
+            Violation(
+                "disconnected",
+                f"disconnected: {len(components)} components (smallest: "
+                f"{len(smallest)} island(s) including {cell_name(min(smallest))})",
+                tuple(sorted(smallest)),
+            )
+        )
 
     # Variant (Tatham's "L"): the bridges form no cycle, whatever their counts.
     if no_loops:
         cycle = _cycle(joined)
         if cycle:
-            shown = ", ".join(map(_cell, cycle[:6])) + (", ..." if len(cycle) > 6 else "")
-            violations.append(Violation("loop", f"loop: the bridges form a cycle through "
-                                                f"{len(cycle)} islands: {shown}", tuple(cycle)))
+            shown = ", ".join(map(cell_name, cycle[:6])) + (", ..." if len(cycle) > 6 else "")
+            violations.append(
+                Violation(
+                    "loop",
+                    f"loop: the bridges form a cycle through {len(cycle)} islands: {shown}",
+                    tuple(cycle),
+                )
+            )
     return violations
 
 
@@ -141,7 +183,8 @@ def _cycle(bridges) -> list[Cell]:
                     down = [other]
                     while down[-1] not in up:
                         down.append(parent[down[-1]])
-                    return up[:up.index(down[-1]) + 1] + down[-2::-1]
+                    # Up from one end to the common ancestor, then down to the other end.
+                    return up[: up.index(down[-1]) + 1] + list(reversed(down))[1:]
                 parent[other] = cell
                 stack.append(other)
     return []
@@ -163,11 +206,3 @@ def _components(islands, bridges) -> list[list[Cell]]:
     for cell in islands:
         groups.setdefault(root(cell), []).append(cell)
     return list(groups.values())
-
-
-def _cell(cell: Cell) -> str:
-    return f"({cell[0]}, {cell[1]})"
-
-
-def _pair(a: Cell, z: Cell) -> str:
-    return f"{_cell(a)}-{_cell(z)}"

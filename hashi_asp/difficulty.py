@@ -27,9 +27,10 @@ It is independent of clingo and of the encoding, so the same puzzle always gets 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from .puzzle import Cell, Puzzle, PuzzleError
+from .puzzle import Puzzle, PuzzleError
 
 MEDIUM_UP_TO = 0.25
 BANDS = ("easy", "medium", "hard")
@@ -42,22 +43,41 @@ class Difficulty:
 
     score: float
     band: str
-    decided: int          # pairs whose count deduction fixes
-    pairs: int            # pairs of islands that see each other
+    decided: int  # pairs whose count deduction fixes
+    pairs: int  # pairs of islands that see each other
 
     def to_json(self) -> dict:
-        return {"score": round(self.score, 4), "band": self.band, "decided": self.decided,
-                "pairs": self.pairs}
+        return {
+            "score": round(self.score, 4),
+            "band": self.band,
+            "decided": self.decided,
+            "pairs": self.pairs,
+        }
+
+
+def parse_request(text: str) -> str | tuple[float, float]:
+    """A difficulty as users ask for it: a band name, a score ``X`` (at least X) or a range
+    ``X-Y``, scores from 0 to 1; as the band, or a (low, high) range."""
+    if text in BANDS:
+        return text
+    match = re.fullmatch(r"\s*(\d*\.?\d+)\s*(?:[-]\s*(\d*\.?\d+)\s*)?", text)
+    if not match:
+        raise PuzzleError(f"{text!r} is not {', '.join(BANDS)}, a score X or a range X-Y")
+    low, high = float(match.group(1)), float(match.group(2) or 1.0)
+    if not 0 <= low <= high <= 1:
+        raise PuzzleError(f"{text!r}: scores go from 0 to 1, low before high")
+    return low, high
 
 
 def band_of(score: float) -> str:
     return "easy" if score == 0 else "medium" if score <= MEDIUM_UP_TO else "hard"
 
 
-def difficulty(puzzle: Puzzle, *, max_bridges: int = 2, no_loops: bool = False) -> Difficulty:
-    """Run the deduction rules to a fixed point and score what they leave undecided.  Raises
-    :class:`PuzzleError` if they reach a contradiction (the puzzle has no solution)."""
-    deduction = _Deduction(puzzle, max_bridges, no_loops)
+def difficulty(puzzle: Puzzle) -> Difficulty:
+    """Run the deduction rules to a fixed point, under the puzzle's rules, and score what they
+    leave undecided.  Raises :class:`PuzzleError` if they reach a contradiction (the puzzle has
+    no solution)."""
+    deduction = _Deduction(puzzle)
     deduction.run()
     decided = sum(1 for values in deduction.values if len(values) == 1)
     pairs = len(deduction.values)
@@ -73,37 +93,15 @@ class _Deduction:
     """The possible counts of each pair (a set, so that rule 3 can remove a middle value) and
     the rules above, applied until nothing changes."""
 
-    def __init__(self, puzzle: Puzzle, max_bridges: int, no_loops: bool):
+    def __init__(self, puzzle: Puzzle):
         self.puzzle = puzzle
-        self.no_loops = no_loops
-        cells = list(puzzle.islands)
-        self.number = [puzzle.islands[cell] for cell in cells]
-        index = {cell: i for i, cell in enumerate(cells)}
-        self.ends: list[tuple[int, int]] = []
-        self.at: list[list[int]] = [[] for _ in cells]        # island -> its pairs
-        over: dict[Cell, list[int]] = {}                       # water cell -> pairs passing over it
-        for cell in cells:
-            for step in ((0, 1), (1, 0)):
-                between = []
-                r, c = cell[0] + step[0], cell[1] + step[1]
-                while r < puzzle.rows and c < puzzle.cols:
-                    if (r, c) in index:
-                        pair = len(self.ends)
-                        self.ends.append((index[cell], index[r, c]))
-                        self.at[index[cell]].append(pair)
-                        self.at[index[r, c]].append(pair)
-                        for water in between:
-                            over.setdefault(water, []).append(pair)
-                        break
-                    between.append((r, c))
-                    r, c = r + step[0], c + step[1]
-        self.crossing: list[set[int]] = [set() for _ in self.ends]
-        for pairs in over.values():
-            if len(pairs) == 2:                                  # one horizontal, one vertical
-                a, b = pairs
-                self.crossing[a].add(b)
-                self.crossing[b].add(a)
-        self.values = [set(range(max_bridges + 1)) for _ in self.ends]
+        self.no_loops = puzzle.rules.no_loops
+        geometry = puzzle.geometry
+        self.number = [puzzle.islands[cell] for cell in geometry.cells]
+        self.ends = geometry.ends
+        self.at = geometry.at
+        self.crossing = geometry.crossing
+        self.values = [set(range(puzzle.rules.max_bridges + 1)) for _ in self.ends]
 
     # ------------------------------------------------------------------ the fixed point
 
@@ -114,8 +112,9 @@ class _Deduction:
                 self._local()
                 changed = self._groups() or self._cuts()
         except _Contradiction:
-            raise PuzzleError("no solution: deduction reaches a contradiction",
-                              self.puzzle.source) from None
+            raise PuzzleError(
+                "no solution: deduction reaches a contradiction", self.puzzle.source
+            ) from None
 
     def _restrict(self, pair: int, allowed: set[int], dirty: list[int]) -> None:
         values = self.values[pair]
@@ -125,7 +124,7 @@ class _Deduction:
         if not values:
             raise _Contradiction
         dirty.extend(self.ends[pair])
-        if 0 not in values:                                      # rule 2: certain bridge
+        if 0 not in values:  # rule 2: certain bridge
             for other in self.crossing[pair]:
                 self._restrict(other, {0}, dirty)
 
@@ -141,13 +140,15 @@ class _Deduction:
             pairs = self.at[island]
             least = sum(min(self.values[p]) for p in pairs)
             most = sum(max(self.values[p]) for p in pairs)
+            # The island's bridges add up to its number; without a number, to 1 or more.
             number = self.number[island]
-            if not least <= number <= most:
+            lowest, highest = (1, most) if number is None else (number, number)
+            if highest < least or lowest > most:
                 raise _Contradiction
             for p in pairs:
                 values = self.values[p]
-                low = number - (most - max(values))
-                high = number - (least - min(values))
+                low = lowest - (most - max(values))
+                high = highest - (least - min(values))
                 self._restrict(p, {v for v in values if low <= v <= high}, dirty)
 
     def _groups(self) -> bool:
@@ -156,15 +157,25 @@ class _Deduction:
         for pair, values in enumerate(self.values):
             if 0 not in values:
                 group.union(*self.ends[pair])
-        open_demand = [0] * len(self.number)      # per group root: bridges its numbers still need
+        open_demand = [0] * len(self.number)  # per group root: bridges its numbers still need
         size = [0] * len(self.number)
+        flexible = [False] * len(self.number)  # a group with an island without a number
         for island, pairs in enumerate(self.at):
             root = group.find(island)
-            open_demand[root] += self.number[island] - sum(min(self.values[p]) for p in pairs)
+            number = self.number[island]
+            if number is None:
+                flexible[root] = True
+            else:
+                open_demand[root] += number - sum(min(self.values[p]) for p in pairs)
             size[root] += 1
         everyone = len(self.number)
         for root in range(everyone):
-            if size[root] and size[root] < everyone and open_demand[root] == 0:
+            if (
+                size[root]
+                and size[root] < everyone
+                and open_demand[root] == 0
+                and not flexible[root]
+            ):
                 raise _Contradiction
         dirty: list[int] = []
         for pair, values in enumerate(self.values):
@@ -176,7 +187,7 @@ class _Deduction:
                 if self.no_loops and least == 0:
                     self._restrict(pair, {0}, dirty)
                 continue
-            if size[a] + size[b] < everyone:
+            if size[a] + size[b] < everyone and not (flexible[a] or flexible[b]):
                 # Raising this pair by d meets 2d of the two groups' open demand.
                 closing, odd = divmod(open_demand[a] + open_demand[b], 2)
                 if not odd and closing > 0:
@@ -213,7 +224,7 @@ class _Groups:
 def _cut_pairs(islands: int, ends: list[tuple[int, int]], usable: list[list[int]]) -> list[int]:
     """The pairs whose removal disconnects the graph of usable pairs (Tarjan's bridges, without
     recursion); raises _Contradiction if that graph is already disconnected."""
-    order = [0] * islands          # discovery time, 0 = not yet seen
+    order = [0] * islands  # discovery time, 0 = not yet seen
     low = [0] * islands
     cuts = []
     time = 1

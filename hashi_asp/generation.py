@@ -43,7 +43,7 @@ is the same for the same clingo version (and encoding).
 
 Uniqueness (``unique=True``).  Rejection sampling does not work: almost no random dense puzzle is
 unique.  Instead the puzzle is repaired.  One clingo control holds the grounded puzzle with the
-island numbers and the known solution as switches (``encodings/alternatives.lp``), and asks for a
+island numbers and the known solution as switches (``encodings/another_solution.lp``), and asks for a
 solution that differs from the known one.  Where the two differ (each connected group of differing
 pairs is one ambiguity), the known solution is changed so that the alternative can no longer be
 adjusted to fit, and the island numbers are recomputed from the changed solution, which therefore
@@ -60,23 +60,39 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import time
 from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Any
 
-import clingo
-
+from . import notations
+from .asp import interface
+from .asp.control import ground
 from .checking import check
-from .difficulty import BANDS, Difficulty, difficulty as measure_difficulty
+from .difficulty import BANDS, Difficulty, parse_request
+from .difficulty import difficulty as measure_difficulty
 from .files import write_atomically
-from .notations import EXTENSIONS, WRITERS
-from .puzzle import (MAX_BRIDGES_LIMIT, MAX_CELLS, HashiError, Puzzle, Solution, bridge,
-                     connected_groups)
-from .solving import Deadline, TimeLimitReached, encoding_path, ground, search, solve
+from .notations.json import dumps
+from .puzzle import (
+    MAX_CELLS,
+    Geometry,
+    HashiError,
+    Puzzle,
+    Rules,
+    Solution,
+    bridge,
+    connected_groups,
+)
+from .solving import solve
+from .stopping import Deadline
+
+if TYPE_CHECKING:
+    import clingo
 
 DEFAULT_ALPHA = 0.10
 DEFAULT_BETA = 0.50
@@ -86,12 +102,17 @@ DEFAULT_ATTEMPTS = 20
 # 100 islands up to 34x34 for 400).  Step 1 gets stuck at lower densities on larger boards (its
 # random gaps waste more room: it fills about 0.39 of a 34x34 board, 0.33 of 100x100 and 0.27 of
 # 700x700 before no free cell is left), so larger puzzles get roomier boards.
-_DEFAULT_DENSITY = ((400, Fraction(35, 100)), (1_000, Fraction(33, 100)), (3_000, Fraction(31, 100)),
-                    (10_000, Fraction(28, 100)), (30_000, Fraction(26, 100)),
-                    (100_000, Fraction(24, 100)))
+_DEFAULT_DENSITY = (
+    (400, Fraction(35, 100)),
+    (1_000, Fraction(33, 100)),
+    (3_000, Fraction(31, 100)),
+    (10_000, Fraction(28, 100)),
+    (30_000, Fraction(26, 100)),
+    (100_000, Fraction(24, 100)),
+)
 _LARGE_DENSITY = Fraction(22, 100)
 
-_STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))        # right, down, left, up
+_STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))  # right, down, left, up
 
 
 class GenerationError(HashiError):
@@ -108,17 +129,15 @@ class Generated:
     """A generated puzzle with the solution it was built from, and how it was made."""
 
     puzzle: Puzzle
-    solution: Solution            # the hidden construction solution (the only one if unique)
+    solution: Solution  # the hidden construction solution (the only one if unique)
     seed: int
     alpha: Fraction
     beta: Fraction
-    max_bridges: int
-    no_loops: bool
-    extra_bridges: int            # step 2 bridges actually added (at most floor(alpha * islands))
-    attempts: int                 # layouts built: 1 unless one got stuck, a repair failed or
-                                  # the difficulty was missed
-    repair_rounds: int | None     # --unique: searches that found another solution (0 = it was unique)
-    repairs: int | None           # --unique: changes made to the hidden solution
+    extra_bridges: int  # step 2 bridges actually added (at most floor(alpha * islands))
+    attempts: int  # layouts built: 1 unless one got stuck, a repair failed or
+    # the difficulty was missed
+    repair_rounds: int | None  # --unique: searches that found another solution (0 = it was unique)
+    repairs: int | None  # --unique: changes made to the hidden solution
     difficulty: Difficulty | None
     seconds: float
 
@@ -130,50 +149,57 @@ class Generated:
 
 # ---------------------------------------------------------------------------- entry point
 
-def generate(islands: int, rows: int | None = None, cols: int | None = None,
-             alpha: float | Fraction | str = DEFAULT_ALPHA,
-             beta: float | Fraction | str = DEFAULT_BETA,
-             seed: int = 1, *,
-             unique: bool = False,
-             difficulty: str | tuple[float, float] | None = None,
-             max_bridges: int = 2,
-             no_loops: bool = False,
-             attempts: int = DEFAULT_ATTEMPTS,
-             verify: bool = True,
-             time_limit: float | Deadline | None = None) -> Generated:
+
+def generate(
+    islands: int,
+    rows: int | None = None,
+    cols: int | None = None,
+    alpha: float | Fraction | str | None = None,
+    beta: float | Fraction | str | None = None,
+    seed: int = 1,
+    *,
+    unique: bool = False,
+    difficulty: str | tuple[float, float] | None = None,
+    rules: Rules = Rules(),
+    attempts: int = DEFAULT_ATTEMPTS,
+    verify: bool = True,
+    time_limit: float | Deadline | None = None,
+) -> Generated:
     """A random puzzle with ``islands`` islands on a ``rows`` x ``cols`` board (default:
-    :func:`default_size`), built by the four steps of Coelho et al. (see the module docstring).
+    :func:`default_size`), built by the four steps of Coelho et al. (see the module docstring);
+    ``alpha`` and ``beta`` default to :func:`defaults` for the rules.
 
     ``unique`` repairs the puzzle until it has exactly one solution (``verify`` then confirms it
     with a separate :func:`solve`).  ``difficulty`` is a band name (``easy``, ``medium``,
     ``hard``) or a ``(low, high)`` range of :func:`hashi_asp.difficulty.difficulty` scores;
     puzzles outside it are discarded and another is built, at most ``attempts`` layouts in all.
-    ``no_loops`` builds a tree (``alpha`` must be 0) for the variant without cycles.
+    ``rules`` are the rules the puzzle is posed under: with ``max_bridges`` K a "double" bridge
+    is 2..K, and ``no_loops`` builds a tree (``alpha`` must be 0).
     ``time_limit`` (seconds, or a :class:`Deadline`) bounds the whole generation.  Raises
     :class:`GenerationError`, or :class:`TimeLimitReached` when the time limit comes first.
     """
     started = time.perf_counter()
     deadline = Deadline.of(time_limit)
-    alpha, beta = _fraction(alpha, "alpha"), _fraction(beta, "beta")
+    alpha, beta = defaults(alpha, beta, rules)
     if rows is None and cols is None:
         rows, cols = default_size(islands)
     elif rows is None or cols is None:
         raise GenerationError("give both rows and cols, or neither")
     wanted = _difficulty_test(difficulty)
-    _validate(islands, rows, cols, alpha, beta, max_bridges, no_loops, attempts)
+    _validate(islands, rows, cols, alpha, beta, rules, attempts)
     rng = random.Random(seed)
-    stuck: list[int] = []            # islands placed by each layout that ran out of room
-    unrepaired = 0                   # layouts whose uniqueness repair did not converge
-    scores: list[float] = []         # difficulty scores of the layouts outside the request
+    stuck: list[int] = []  # islands placed by each layout that ran out of room
+    unrepaired = 0  # layouts whose uniqueness repair did not converge
+    scores: list[float] = []  # difficulty scores of the layouts outside the request
     for attempt in range(1, attempts + 1):
-        _in_time(deadline, "building a layout")
-        layout = _build_layout(islands, rows, cols, alpha, beta, max_bridges, rng, deadline)
+        deadline.check("building a layout")
+        layout = _build_layout(islands, rows, cols, alpha, beta, rules, rng, deadline)
         if len(layout.cells) < islands:
             stuck.append(len(layout.cells))
             continue
         rounds = repairs = None
         if unique:
-            made = _Repair(layout, rng, beta, max_bridges, no_loops, deadline).run()
+            made = _Repair(layout, rng, beta, deadline).run()
             if made is None:
                 unrepaired += 1
                 continue
@@ -181,20 +207,59 @@ def generate(islands: int, rows: int | None = None, cols: int | None = None,
         puzzle, solution = layout.puzzle(), layout.solution()
         measured = None
         if wanted is not None:
-            measured = measure_difficulty(puzzle, max_bridges=max_bridges, no_loops=no_loops)
+            measured = measure_difficulty(puzzle)
             if not wanted(measured):
                 scores.append(measured.score)
                 continue
-        violations = check(puzzle, solution, max_bridges=max_bridges)
-        if violations:                   # the construction or a repair is wrong: never emit it
-            raise GenerationError(f"internal error: the hidden solution breaks the rules: "
-                                  f"{violations[0].message}", exit_code=5)
+        violations = check(puzzle, solution)
+        if violations:  # the construction or a repair is wrong: never emit it
+            raise GenerationError(
+                f"internal error: the hidden solution breaks the rules: {violations[0].message}",
+                exit_code=5,
+            )
         if unique and verify:
-            _confirm_unique(puzzle, solution, max_bridges, no_loops, deadline)
-        return Generated(puzzle, solution, seed, alpha, beta, max_bridges, no_loops,
-                         layout.extra_bridges, attempt, rounds, repairs, measured,
-                         time.perf_counter() - started)
+            _confirm_unique(puzzle, solution, deadline)
+        return Generated(
+            puzzle,
+            solution,
+            seed,
+            alpha,
+            beta,
+            layout.extra_bridges,
+            attempt,
+            rounds,
+            repairs,
+            measured,
+            time.perf_counter() - started,
+        )
     raise _failure(islands, rows, cols, attempts, stuck, unrepaired, scores, difficulty)
+
+
+def defaults(
+    alpha: float | Fraction | str | None,
+    beta: float | Fraction | str | None,
+    rules: Rules = Rules(),
+) -> tuple[Fraction, Fraction]:
+    """alpha and beta as exact fractions, those not given (None) by the rules: alpha
+    :data:`DEFAULT_ALPHA`, 0 without loops (a tree has no extra bridge); beta
+    :data:`DEFAULT_BETA`, 0 with one bridge per pair at most."""
+    if alpha is None:
+        alpha = 0 if rules.no_loops else DEFAULT_ALPHA
+    if beta is None:
+        beta = 0 if rules.max_bridges == 1 else DEFAULT_BETA
+    return _fraction(alpha, "alpha"), _fraction(beta, "beta")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """A board as users write it: ``WxH`` (columns x rows), or one number for a square; as
+    (rows, cols)."""
+    match = re.fullmatch(r"\s*(\d+)\s*(?:[xX]\s*(\d+)\s*)?", text)
+    if not match:
+        raise GenerationError(f"{text!r} is not WxH (e.g. 16x16) or a single side")
+    cols, rows = int(match.group(1)), int(match.group(2) or match.group(1))
+    if rows < 1 or cols < 1:
+        raise GenerationError(f"{text!r}: width and height must be at least 1")
+    return rows, cols
 
 
 def default_size(islands: int) -> tuple[int, int]:
@@ -204,12 +269,13 @@ def default_size(islands: int) -> tuple[int, int]:
     if islands < 1:
         raise GenerationError(f"--islands must be at least 1, got {islands}")
     density = next((d for limit, d in _DEFAULT_DENSITY if islands <= limit), _LARGE_DENSITY)
-    needed = math.ceil(islands / density)              # cells, exact: density is a Fraction
-    side = math.isqrt(needed - 1) + 1                  # smallest side with side * side >= needed
+    needed = math.ceil(islands / density)  # cells, exact: density is a Fraction
+    side = math.isqrt(needed - 1) + 1  # smallest side with side * side >= needed
     return side, side
 
 
 # ---------------------------------------------------------------------------- steps 1 to 4
+
 
 def _below(rng: random.Random, n: int) -> int:
     """A uniform integer in 0..n-1 from ``Random.random()``, whose sequence Python keeps stable
@@ -221,12 +287,12 @@ class _Layout:
     """A board during and after construction: islands, the bridges between them and the water
     they cover.  Cells are numbered ``row * cols + col``; islands by order of placement."""
 
-    def __init__(self, rows: int, cols: int):
-        self.rows, self.cols = rows, cols
-        self.island_at = [-1] * (rows * cols)   # cell -> island, -1 for water
-        self.covered = bytearray(rows * cols)   # water cell under a bridge: 1 horizontal, 2 vertical
-        self.cells: list[int] = []              # island -> cell
-        self.joined: dict[tuple[int, int], int] = {}   # (island, island), lower first -> count
+    def __init__(self, rows: int, cols: int, rules: Rules):
+        self.rows, self.cols, self.rules = rows, cols, rules
+        self.island_at = [-1] * (rows * cols)  # cell -> island, -1 for water
+        self.covered = bytearray(rows * cols)  # water cell under a bridge: 1 horizontal, 2 vertical
+        self.cells: list[int] = []  # island -> cell
+        self.joined: dict[tuple[int, int], int] = {}  # (island, island), lower first -> count
         self.extra_bridges = 0
 
     def place(self, cell: int) -> int:
@@ -239,30 +305,51 @@ class _Layout:
             self.covered[cell] = 2 if vertical else 1
         self.joined[min(a, b), max(a, b)] = 1
 
+    def geometry(self) -> tuple[Geometry, list[int]]:
+        """Where bridges can go between the islands placed, and for each of its islands (in
+        reading order) the island's number of placement."""
+        geometry = Geometry(self.rows, self.cols, (divmod(cell, self.cols) for cell in self.cells))
+        placed = [self.island_at[r * self.cols + c] for r, c in geometry.cells]
+        return geometry, placed
+
     def puzzle(self) -> Puzzle:
         degree = [0] * len(self.cells)
         for (a, b), count in self.joined.items():
             degree[a] += count
             degree[b] += count
-        return Puzzle(self.rows, self.cols,
-                      {divmod(cell, self.cols): degree[i] for i, cell in enumerate(self.cells)})
+        return Puzzle(
+            self.rows,
+            self.cols,
+            {divmod(cell, self.cols): degree[i] for i, cell in enumerate(self.cells)},
+            rules=self.rules,
+        )
 
     def solution(self) -> Solution:
-        return Solution.of(bridge(divmod(self.cells[a], self.cols), divmod(self.cells[b], self.cols), k)
-                           for (a, b), k in self.joined.items() if k)
+        return Solution.of(
+            bridge(divmod(self.cells[a], self.cols), divmod(self.cells[b], self.cols), k)
+            for (a, b), k in self.joined.items()
+            if k
+        )
 
 
-def _build_layout(islands: int, rows: int, cols: int, alpha: Fraction, beta: Fraction,
-                  max_bridges: int, rng: random.Random, deadline: Deadline | None = None) -> _Layout:
+def _build_layout(
+    islands: int,
+    rows: int,
+    cols: int,
+    alpha: Fraction,
+    beta: Fraction,
+    rules: Rules,
+    rng: random.Random,
+    deadline: Deadline,
+) -> _Layout:
     """Steps 1 to 3 (the numbers of step 4 are read off by ``_Layout.puzzle``); if step 1 runs out
     of room, the layout has fewer islands than asked and is returned as it is."""
-    deadline = Deadline.of(deadline)
-    layout = _Layout(rows, cols)
+    layout = _Layout(rows, cols, rules)
     if not _grow_tree(layout, islands, rng, deadline):
         return layout
     _add_cycles(layout, int(alpha * islands), rng, deadline)
-    _in_time(deadline, "building a layout")
-    _draw_counts(layout, beta, max_bridges, rng)
+    deadline.check("building a layout")
+    _draw_counts(layout, beta, rules.max_bridges, rng)
     return layout
 
 
@@ -271,7 +358,7 @@ def _grow_tree(layout: _Layout, islands: int, rng: random.Random, deadline: Dead
     rows, cols = layout.rows, layout.cols
     island_at, covered = layout.island_at, layout.covered
     layout.place(_below(rng, rows * cols))
-    open_sides = [0, 1, 2, 3]            # island * 4 + direction, while the next cell may be free
+    open_sides = [0, 1, 2, 3]  # island * 4 + direction, while the next cell may be free
     while len(layout.cells) < islands:
         if not open_sides:
             return False
@@ -279,60 +366,46 @@ def _grow_tree(layout: _Layout, islands: int, rng: random.Random, deadline: Dead
         source, direction = divmod(open_sides[pick], 4)
         dr, dc = _STEPS[direction]
         r, c = divmod(layout.cells[source], cols)
-        run = []                         # the free cells in this direction, nearest first
+        run = []  # the free cells in this direction, nearest first
         r, c = r + dr, c + dc
-        while 0 <= r < rows and 0 <= c < cols and island_at[r * cols + c] < 0 \
-                and not covered[r * cols + c]:
+        while (
+            0 <= r < rows
+            and 0 <= c < cols
+            and island_at[r * cols + c] < 0
+            and not covered[r * cols + c]
+        ):
             run.append(r * cols + c)
             r, c = r + dr, c + dc
-        if not run:                      # this side is closed for good: cells never free up
+        if not run:  # this side is closed for good: cells never free up
             open_sides[pick] = open_sides[-1]
             open_sides.pop()
             continue
         distance = _below(rng, len(run))
         new = layout.place(run[distance])
         layout.join(source, new, run[:distance], vertical=dc == 0)
-        if new % 4096 == 0:              # 100 000 islands take seconds: look at the clock
-            _in_time(deadline, "building a layout")
+        if new % 4096 == 0:  # 100 000 islands take seconds: look at the clock
+            deadline.check("building a layout")
         open_sides.extend(range(4 * new, 4 * new + 4))
     return True
 
 
-def _neighbour_pairs(layout: _Layout, deadline: Deadline,
-                     doing: str) -> list[tuple[int, int, list[int], bool]]:
-    """(island, island, water cells between, vertical) for every two islands that see each other,
-    in reading order of their first island."""
-    rows, cols, island_at = layout.rows, layout.cols, layout.island_at
-    pairs = []
-    for i, cell in enumerate(sorted(layout.cells), 1):
-        if i % 4096 == 0:                # a second or so at 100 000 islands
-            _in_time(deadline, doing)
-        r, c = divmod(cell, cols)
-        for dr, dc in ((0, 1), (1, 0)):
-            between = []
-            y, x = r + dr, c + dc
-            while y < rows and x < cols:
-                other = island_at[y * cols + x]
-                if other >= 0:
-                    pairs.append((island_at[cell], other, between, dc == 0))
-                    break
-                between.append(y * cols + x)
-                y, x = y + dr, x + dc
-    return pairs
-
-
 def _add_cycles(layout: _Layout, wanted: int, rng: random.Random, deadline: Deadline) -> None:
     """Step 2: up to ``wanted`` extra bridges between islands that see each other over free water."""
-    covered = layout.covered
-    candidates = [p for p in _neighbour_pairs(layout, deadline, "building a layout")
-                  if (min(p[0], p[1]), max(p[0], p[1])) not in layout.joined
-                  and not any(covered[cell] for cell in p[2])]
+    geometry, placed = layout.geometry()
+    deadline.check("building a layout")
+    covered, cols = layout.covered, layout.cols
+    candidates = []  # (island, island, water cells between, vertical)
+    for p, (a, b) in enumerate(geometry.ends):
+        ends = min(placed[a], placed[b]), max(placed[a], placed[b])
+        between = [r * cols + c for r, c in geometry.between(p)]
+        if ends not in layout.joined and not any(covered[cell] for cell in between):
+            candidates.append((*ends, between, not geometry.horizontal(p)))
     while layout.extra_bridges < wanted and candidates:
         pick = _below(rng, len(candidates))
         a, b, between, vertical = candidates[pick]
         candidates[pick] = candidates[-1]
         candidates.pop()
-        if any(covered[cell] for cell in between):      # an earlier extra bridge crossed it
+        if any(covered[cell] for cell in between):  # an earlier extra bridge crossed it
             continue
         layout.join(a, b, between, vertical)
         layout.extra_bridges += 1
@@ -355,71 +428,69 @@ def _draw_count(rng: random.Random, beta: Fraction, max_bridges: int) -> int:
 
 # ---------------------------------------------------------------------------- uniqueness
 
+
 class _Repair:
     """The repair loop of ``--unique`` (see the module docstring) on one layout.
 
-    Pairs of islands that see each other are numbered; ``count[pair]`` is the known solution.
-    The clingo control is grounded once; island numbers and the known solution are switched
-    through the externals of ``encodings/alternatives.lp``.
+    Pairs of islands that see each other are the puzzle's geometry's pairs, islands its islands
+    (in reading order); ``count[pair]`` is the known solution.  The clingo control is grounded
+    once; island numbers and the known solution are switched through the externals of
+    ``encodings/another_solution.lp``.
     """
 
-    def __init__(self, layout: _Layout, rng: random.Random, beta: Fraction, max_bridges: int,
-                 no_loops: bool, deadline: Deadline | None = None):
-        self.layout, self.rng, self.beta = layout, rng, beta
-        self.deadline = Deadline.of(deadline)
-        self.max_bridges, self.no_loops = max_bridges, no_loops
-        cols = layout.cols
-        self.pairs = _neighbour_pairs(layout, self.deadline, "preparing the uniqueness repair")
-        self.count = [layout.joined.get((min(a, b), max(a, b)), 0) for a, b, _, _ in self.pairs]
-        self.at: list[list[int]] = [[] for _ in layout.cells]       # island -> its pairs
-        self.across: dict[int, int] = {}       # water cell -> the vertical pair over it
-        self.along: dict[int, int] = {}        # water cell -> the horizontal pair over it
-        for i, (a, b, between, vertical) in enumerate(self.pairs):
-            self.at[a].append(i)
-            self.at[b].append(i)
-            for cell in between:
-                (self.across if vertical else self.along)[cell] = i
-        self.number = [0] * len(layout.cells)
-        for i, (a, b, _, _) in enumerate(self.pairs):
-            self.number[a] += self.count[i]
-            self.number[b] += self.count[i]
+    def __init__(self, layout: _Layout, rng: random.Random, beta: Fraction, deadline: Deadline):
+        self.layout, self.rng, self.beta, self.deadline = layout, rng, beta, deadline
+        self.max_bridges, self.no_loops = layout.rules.max_bridges, layout.rules.no_loops
+        deadline.check("preparing the uniqueness repair")
+        self.geometry, self.placed = layout.geometry()
+        geometry = self.geometry
+        self.count = [
+            layout.joined.get(
+                (min(self.placed[a], self.placed[b]), max(self.placed[a], self.placed[b])), 0
+            )
+            for a, b in geometry.ends
+        ]
+        self.number = [0] * len(geometry.cells)
+        for (a, b), count in zip(geometry.ends, self.count):
+            self.number[a] += count
+            self.number[b] += count
 
-        constants = {"no_loops": 1} if no_loops else None
         # Forgetting the saved signs at each search keeps clingo from finding the next
         # alternative right beside the last answer: then alternatives differ from the known
         # solution in many separate places at once, and one round repairs them all.  (Turning
         # progress saving off altogether does that too, but makes large searches 5x slower.)
-        _in_time(self.deadline, "preparing the uniqueness repair")
-        self.grounded = ground(layout.puzzle(), additions=[encoding_path("alternatives.lp")],
-                               constants=constants, max_bridges=max_bridges,
-                               arguments=["--forget-on-step=2"], time_limit=self.deadline)
-        control = self.grounded.control
-        self.where = [tuple(clingo.Number(v) for v in (*divmod(layout.cells[a], cols),
-                                                       *divmod(layout.cells[b], cols)))
-                      for a, b, _, _ in self.pairs]
-        self.place = [tuple(clingo.Number(v) for v in divmod(cell, cols)) for cell in layout.cells]
+        deadline.check("preparing the uniqueness repair")
+        self.grounded = ground(
+            layout.puzzle(),
+            extra=[interface.ANOTHER_SOLUTION],
+            options=["--forget-on-step=2"],
+            deadline=deadline,
+        )
         # Externals start false: switch on the count of each pair in the known solution.
-        for i, count in enumerate(self.count):
-            control.assign_external(self._want(i, count), True)
-        self.atom = {str(clingo.Function("bridge", [*where, clingo.Number(k)])): (i, k)
-                     for i, where in enumerate(self.where) for k in range(1, max_bridges + 1)}
-        self.renumbered: set[int] = set()          # islands whose number changed since the last search
-        self.rule: dict[int, int] = {}             # island -> the number its switched-on rule has
-        self.grounded_rules: set[tuple[int, int]] = set()   # (island, number) parts grounded
-
-    def _want(self, pair: int, count: int) -> clingo.Symbol:
-        return clingo.Function("want", [*self.where[pair], clingo.Number(count)])
+        for p, count in enumerate(self.count):
+            self.grounded.switch(interface.want(geometry.pair(p), count), True)
+        self.atom = {
+            interface.bridge_atom(geometry.pair(p), k): (p, k)
+            for p in range(len(geometry.ends))
+            for k in range(1, self.max_bridges + 1)
+        }
+        self.renumbered: set[int] = set()  # islands whose number changed since the last search
+        self.rule: dict[int, int] = {}  # island -> the number its switched-on rule has
+        self.grounded_rules: set[tuple[int, int]] = set()  # (island, number) parts grounded
 
     def run(self) -> tuple[int, int] | None:
         """Repair until clingo proves the known solution is the only one: (rounds, repairs), or
         None if an alternative cannot be repaired or the rounds run out (a new layout is due)."""
         rounds = repairs = 0
-        limit = 50 + len(self.pairs) // 10
+        limit = 50 + len(self.count) // 10
         while True:
             alternative = self._alternative()
             if alternative is None:
-                self.layout.joined = {(min(a, b), max(a, b)): k
-                                      for (a, b, _, _), k in zip(self.pairs, self.count) if k}
+                self.layout.joined = {
+                    (min(self.placed[a], self.placed[b]), max(self.placed[a], self.placed[b])): k
+                    for (a, b), k in zip(self.geometry.ends, self.count)
+                    if k
+                }
                 return rounds, repairs
             rounds += 1
             made = self._repair(alternative)
@@ -434,18 +505,18 @@ class _Repair:
         found: list[list[int]] = []
 
         def keep(model: clingo.Model) -> bool:
-            counts = [0] * len(self.pairs)
-            for symbol in model.symbols(shown=True):
+            counts = [0] * len(self.count)
+            for symbol in self.grounded.shown(model):
                 pair, count = self.atom[str(symbol)]
                 counts[pair] = count
             found.append(counts)
             return False
 
-        outcome = search(self.grounded.control, keep, time_limit=self.deadline)
+        outcome = self.grounded.search(keep, deadline=self.deadline)
         if outcome.interrupted:
             raise KeyboardInterrupt
         if outcome.timed_out:
-            raise _late(self.deadline, "making the puzzle unique")
+            raise self.deadline.reached("making the puzzle unique")
         return found[0] if found else None
 
     def _repair(self, other: list[int]) -> int:
@@ -470,7 +541,7 @@ class _Repair:
                 options[index] = options[-1]
                 options.pop()
                 continue
-            if count is None:                          # a new bridge across: drawn as in step 3
+            if count is None:  # a new bridge across: drawn as in step 3
                 count = _draw_count(self.rng, self.beta, self.max_bridges)
             return pair, count
         return None
@@ -478,9 +549,13 @@ class _Repair:
     def _groups(self, differing: list[int]) -> list[list[int]]:
         """The differing pairs in connected groups (sharing islands), in a fixed order."""
         wanted = set(differing)
-        return connected_groups(differing, lambda pair: (
-            nearby for island in self.pairs[pair][:2] for nearby in self.at[island]
-            if nearby in wanted))
+        ends, at = self.geometry.ends, self.geometry.at
+        return connected_groups(
+            differing,
+            lambda pair: (
+                nearby for island in ends[pair] for nearby in at[island] if nearby in wanted
+            ),
+        )
 
     def _options(self, group: list[int], other: list[int]) -> list[tuple[int, int | None]]:
         """Changes to the known solution, each of which the alternative cannot follow."""
@@ -492,35 +567,31 @@ class _Repair:
                 if count[pair] > 0 or (not self.no_loops and self._free(pair)):
                     options.append((pair, top))
             elif not self.no_loops:
-                options.append((pair, 0))     # the alternative would need fewer than none
+                options.append((pair, 0))  # the alternative would need fewer than none
             if other[pair] > 0 and count[pair] == 0 and not self.no_loops:
                 # The alternative's bridge here would be crossed by a new bridge of ours.
-                for crossing in self._crossing(pair):
+                for crossing in self.geometry.crossing[pair]:
                     if count[crossing] == 0 and other[crossing] == 0 and self._free(crossing):
                         options.append((crossing, None))
         return options
 
-    def _crossing(self, pair: int) -> list[int]:
-        _, _, between, vertical = self.pairs[pair]
-        lines = self.along if vertical else self.across
-        return sorted({lines[cell] for cell in between if cell in lines})
-
     def _free(self, pair: int) -> bool:
         """No bridge of the known solution crosses this pair's water."""
-        return not any(self.count[crossing] for crossing in self._crossing(pair))
+        return not any(self.count[crossing] for crossing in self.geometry.crossing[pair])
 
     def _connected_without(self, skipped: int) -> bool:
         """The known solution stays connected without this pair (it lies on a cycle).  Breadth
         first, as cycles are mostly short."""
-        start, goal = self.pairs[skipped][:2]
+        ends, at = self.geometry.ends, self.geometry.at
+        start, goal = ends[skipped]
         seen, todo = {start}, deque([start])
         while todo:
             island = todo.popleft()
             if island == goal:
                 return True
-            for pair in self.at[island]:
+            for pair in at[island]:
                 if pair != skipped and self.count[pair]:
-                    a, b = self.pairs[pair][:2]
+                    a, b = ends[pair]
                     other = b if a == island else a
                     if other not in seen:
                         seen.add(other)
@@ -528,62 +599,52 @@ class _Repair:
         return False
 
     def _set(self, pair: int, count: int) -> None:
-        control = self.grounded.control
+        cells = self.geometry.pair(pair)
         old = self.count[pair]
-        control.assign_external(self._want(pair, old), False)
-        control.assign_external(self._want(pair, count), True)
+        self.grounded.switch(interface.want(cells, old), False)
+        self.grounded.switch(interface.want(cells, count), True)
         self.count[pair] = count
-        for island in self.pairs[pair][:2]:
+        for island in self.geometry.ends[pair]:
             self.number[island] += count - old
             self.renumbered.add(island)
 
     def _renumber(self) -> None:
         """Give each island whose number changed the island-count rule of its new number: part
-        ``number(R,C,N)`` of alternatives.lp, grounded the first time that number comes up."""
-        control = self.grounded.control
+        ``number(R,C,N)`` of another_solution.lp, grounded the first time that number comes up."""
+        cells = self.geometry.cells
         parts = []
         for island in sorted(self.renumbered):
             if (island, self.number[island]) not in self.grounded_rules:
                 self.grounded_rules.add((island, self.number[island]))
-                parts.append(("number", [*self.place[island], clingo.Number(self.number[island])]))
+                switch = interface.number(cells[island], self.number[island])
+                parts.append((switch.name, switch.arguments))
         if parts:
-            control.ground(parts)
+            self.grounded.ground_part(parts)
         for island in sorted(self.renumbered):
-            place = self.place[island]
-            control.assign_external(clingo.Function("relax", place), True)
+            self.grounded.switch(interface.relax(cells[island]), True)
             if island in self.rule:
-                control.assign_external(
-                    clingo.Function("number", [*place, clingo.Number(self.rule[island])]), False)
+                self.grounded.switch(interface.number(cells[island], self.rule[island]), False)
             self.rule[island] = self.number[island]
-            control.assign_external(
-                clingo.Function("number", [*place, clingo.Number(self.number[island])]), True)
+            self.grounded.switch(interface.number(cells[island], self.number[island]), True)
         self.renumbered.clear()
 
 
-def _confirm_unique(puzzle: Puzzle, solution: Solution, max_bridges: int, no_loops: bool,
-                    deadline: Deadline | None = None) -> None:
+def _confirm_unique(puzzle: Puzzle, solution: Solution, deadline: Deadline) -> None:
     """An independent proof: a fresh solve of the finished puzzle finds this one solution only."""
-    result = solve(puzzle, models=2, max_bridges=max_bridges,
-                   constants={"no_loops": 1} if no_loops else None, time_limit=deadline)
+    result = solve(puzzle, models=2, time_limit=deadline)
     if result.interrupted:
         raise KeyboardInterrupt
     if result.timed_out:
-        raise _late(deadline, "confirming that the puzzle is unique")
+        raise deadline.reached("confirming that the puzzle is unique")
     if result.status != "unique" or result.solutions[0] != solution:
-        raise GenerationError(f"internal error: the repaired puzzle is {result.status}, not unique "
-                              "with the built solution", exit_code=5)
+        raise GenerationError(
+            f"internal error: the repaired puzzle is {result.status}, not unique "
+            "with the built solution",
+            exit_code=5,
+        )
 
 
 # ---------------------------------------------------------------------------- arguments, errors
-
-def _in_time(deadline: Deadline, doing: str) -> None:
-    """Raise :class:`TimeLimitReached` if the deadline has passed."""
-    if deadline.expired():
-        raise _late(deadline, doing)
-
-
-def _late(deadline: Deadline, doing: str) -> TimeLimitReached:
-    return TimeLimitReached(f"time limit of {deadline.seconds:g} s reached while {doing}")
 
 
 def _fraction(value: float | Fraction | str, name: str) -> Fraction:
@@ -597,48 +658,65 @@ def _fraction(value: float | Fraction | str, name: str) -> Fraction:
     return exact
 
 
-def _difficulty_test(request: str | tuple[float, float] | None) -> Callable[[Difficulty], bool] | None:
+def _difficulty_test(
+    request: str | tuple[float, float] | None,
+) -> Callable[[Difficulty], bool] | None:
     """Whether a measured difficulty meets the request: a band name or a (low, high) score range."""
     if request is None:
         return None
     if isinstance(request, str):
         if request not in BANDS:
-            raise GenerationError(f"unknown difficulty {request!r}; use {', '.join(BANDS)} or a score")
+            raise GenerationError(
+                f"unknown difficulty {request!r}; use {', '.join(BANDS)} or a score"
+            )
         return lambda measured: measured.band == request
     low, high = request
     if not 0 <= low <= high <= 1:
-        raise GenerationError(f"difficulty range must satisfy 0 <= low <= high <= 1, got {low}-{high}")
+        raise GenerationError(
+            f"difficulty range must satisfy 0 <= low <= high <= 1, got {low}-{high}"
+        )
     return lambda measured: low <= measured.score <= high
 
 
-def _validate(islands: int, rows: int, cols: int, alpha: Fraction, beta: Fraction,
-              max_bridges: int, no_loops: bool, attempts: int) -> None:
+def _validate(
+    islands: int, rows: int, cols: int, alpha: Fraction, beta: Fraction, rules: Rules, attempts: int
+) -> None:
     if islands < 2:
-        raise GenerationError(f"--islands must be at least 2 (one island has no bridge), got {islands}")
+        raise GenerationError(
+            f"--islands must be at least 2 (one island has no bridge), got {islands}"
+        )
     if rows < 1 or cols < 1:
         raise GenerationError(f"board must be at least 1x1, got {cols}x{rows}")
     if rows * cols > MAX_CELLS:
         raise GenerationError(f"board {cols}x{rows} exceeds the limit of {MAX_CELLS} cells")
     if islands > rows * cols:
-        raise GenerationError(f"a {cols}x{rows} board has {rows * cols} cells: it cannot hold "
-                              f"{islands} islands")
-    if not 1 <= max_bridges <= MAX_BRIDGES_LIMIT:
-        raise GenerationError(f"--max-bridges must be 1..{MAX_BRIDGES_LIMIT}, got {max_bridges}")
-    if max_bridges == 1 and beta:
+        raise GenerationError(
+            f"a {cols}x{rows} board has {rows * cols} cells: it cannot hold {islands} islands"
+        )
+    if rules.max_bridges == 1 and beta:
         raise GenerationError("with --max-bridges 1 no bridge can be double: --beta must be 0")
-    if no_loops and alpha:
+    if rules.no_loops and alpha:
         raise GenerationError("--no-loops builds a tree: --alpha must be 0")
     if attempts < 1:
         raise GenerationError(f"attempts must be at least 1, got {attempts}")
 
 
-def _failure(islands: int, rows: int, cols: int, attempts: int, stuck: list[int],
-             unrepaired: int, scores: list[float], difficulty) -> GenerationError:
+def _failure(
+    islands: int,
+    rows: int,
+    cols: int,
+    attempts: int,
+    stuck: list[int],
+    unrepaired: int,
+    scores: list[float],
+    difficulty,
+) -> GenerationError:
     if len(stuck) == attempts:
         return GenerationError(
             f"the {cols}x{rows} board cannot hold {islands} islands: in {attempts} attempts the "
             f"construction ran out of free cells after at most {max(stuck)} islands; give a larger "
-            f"--size (the default for {islands} islands is {'x'.join(map(str, default_size(islands)))})")
+            f"--size (the default for {islands} islands is {'x'.join(map(str, default_size(islands)))})"
+        )
     seen = []
     if scores:
         shown = ", ".join(f"{score:.2f}" for score in scores[:8])
@@ -650,20 +728,27 @@ def _failure(islands: int, rows: int, cols: int, attempts: int, stuck: list[int]
     if isinstance(difficulty, tuple):
         difficulty = "{:g}-{:g}".format(*difficulty)
     wanted = f"difficulty {difficulty}" if difficulty is not None else "a unique puzzle"
-    return GenerationError(f"no puzzle with {wanted} in {attempts} attempts ({'; '.join(seen)}); "
-                           "try other --alpha, --beta or --size, or more --attempts", exit_code=1)
+    return GenerationError(
+        f"no puzzle with {wanted} in {attempts} attempts ({'; '.join(seen)}); "
+        "try other --alpha, --beta or --size, or more --attempts",
+        exit_code=1,
+    )
 
 
 # ---------------------------------------------------------------------------- files
 
-def file_name(rows: int, cols: int, islands: int, alpha, beta, seed: int,
-              notation: str = "has") -> str:
+
+def file_name(
+    rows: int, cols: int, islands: int, alpha, beta, seed: int, notation: str = "has"
+) -> str:
     """A name in the style of the Coelho et al. dataset: ``Hs_<size>_<n>_<beta%>_<alpha%>_<seed>``
     (size: the side of a square board, else ``<cols>x<rows>``; seed: at least 3 digits), with
     the notation's extension."""
     size = str(cols) if rows == cols else f"{cols}x{rows}"
-    return (f"Hs_{size}_{islands}_{_percent(beta)}_{_percent(alpha)}_{seed:03d}"
-            f"{extension(notation)}")
+    return (
+        f"Hs_{size}_{islands}_{_percent(beta)}_{_percent(alpha)}_{seed:03d}"
+        f"{notations.extension(notation)}"
+    )
 
 
 @lru_cache(maxsize=64)
@@ -677,27 +762,86 @@ def solution_name(name: str) -> str:
     return name.rsplit(".", 1)[0] + ".solution.json"
 
 
-def describe(generated: Generated, name: str) -> str:
-    """One line on what was made: size, bridges, uniqueness repairs, difficulty, time."""
-    puzzle, solution = generated.puzzle, generated.solution
-    parts = [f"{name}: {len(puzzle.islands)} islands on {puzzle.cols}x{puzzle.rows}, "
-             f"{len(solution.bridges)} bridges ({generated.double_share:.0%} double)"]
-    if generated.repair_rounds == 0:
-        parts.append("unique as built")
-    elif generated.repair_rounds is not None:
-        parts.append(f"unique after {generated.repair_rounds} repair rounds "
-                     f"({generated.repairs} changes)")
-    if generated.difficulty is not None:
-        parts.append(f"difficulty {generated.difficulty.score:.2f} ({generated.difficulty.band})")
-    if generated.attempts > 1:
-        parts.append(f"{generated.attempts} layouts")
-    parts.append(f"{generated.seconds:.2f} s")
-    return ", ".join(parts)
+def batch(
+    islands: int,
+    count: int = 1,
+    *,
+    size: str | None = None,
+    alpha: float | Fraction | str | None = None,
+    beta: float | Fraction | str | None = None,
+    seed: int = 1,
+    notation: str = "has",
+    difficulty: str | None = None,
+    rules: Rules = Rules(),
+    **options: Any,
+) -> tuple[list[str], Iterator[tuple[str, Generated, str]]]:
+    """``count`` puzzles as users ask for them: the board ``size`` as ``WxH`` (default: by the
+    islands), ``difficulty`` as a band or scores (:func:`~hashi_asp.difficulty.parse_request`),
+    puzzle i with seed ``seed + i``.  Returns their file names at once (every request checked
+    first, a notation that cannot record the rules refused), and an iterator that makes them one
+    by one: (file name, the puzzle made, its text in ``notation``).  ``options`` go to
+    :func:`generate` (``unique``, ``attempts``, ``time_limit``...)."""
+    rows, cols = parse_size(size) if size else default_size(islands)
+    alpha, beta = defaults(alpha, beta, rules)
+    _validate(islands, rows, cols, alpha, beta, rules, options.get("attempts", DEFAULT_ATTEMPTS))
+    wanted = parse_request(difficulty) if difficulty else None
+    chosen = notations.named(notation)
+    if not rules.standard and not chosen.rules:
+        raise GenerationError(
+            f"the {chosen.name} notation cannot record the rules asked for "
+            f"({rules}); use json or tatham, which can"
+        )
+    notation = chosen.name
+    names = [file_name(rows, cols, islands, alpha, beta, seed + i, notation) for i in range(count)]
+
+    def made() -> Iterator[tuple[str, Generated, str]]:
+        for i, name in enumerate(names):
+            puzzle = generate(
+                islands,
+                rows,
+                cols,
+                alpha,
+                beta,
+                seed + i,
+                difficulty=wanted,
+                rules=rules,
+                **options,
+            )
+            yield name, puzzle, notations.write(puzzle.puzzle, notation)
+
+    return names, made()
 
 
-def extension(notation: str) -> str:
-    """The file extension of a notation: the one the readers recognise it by, else ``.txt``."""
-    return next((ext for ext, name in sorted(EXTENSIONS.items()) if name == notation), ".txt")
+def prepare_folder(folder: Path, names: list[str], *, force: bool = False) -> None:
+    """Create ``folder`` if missing; refuse, before any time is spent, if a file to be written
+    there already exists (unless ``force``)."""
+    existing = [name for name in names if (folder / name).exists()]
+    if existing and not force:
+        raise GenerationError(f"{folder / existing[0]}: file exists (use --force to replace it)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise GenerationError(
+            f"{folder}: cannot create folder: {error.strerror or error}"
+        ) from None
+
+
+def keep(
+    folder: Path,
+    name: str,
+    made: Generated,
+    text: str,
+    *,
+    with_solution: bool = False,
+    force: bool = False,
+) -> None:
+    """Write a puzzle made by :func:`batch` into ``folder`` as ``name``, and with
+    ``with_solution`` its hidden solution beside it (:func:`solution_name`), each whole or not at
+    all; an existing file is never replaced unless ``force``."""
+    save(text, folder / name, force=force)
+    if with_solution:
+        hidden = dumps(made.solution.to_json()) + "\n"
+        save(hidden, folder / solution_name(name), force=force)
 
 
 def save(text: str, path: Path, *, force: bool = False) -> None:
@@ -707,10 +851,3 @@ def save(text: str, path: Path, *, force: bool = False) -> None:
         write_atomically(path, text.encode("utf-8"), replace=force)
     except FileExistsError:
         raise GenerationError(f"{path}: file exists (use --force to replace it)") from None
-
-
-def formatted(generated: Generated, notation: str) -> str:
-    """The puzzle in a notation of :data:`hashi_asp.notations.WRITERS`."""
-    if notation not in WRITERS:
-        raise GenerationError(f"unknown format {notation!r}; known: {', '.join(sorted(WRITERS))}")
-    return WRITERS[notation](generated.puzzle)

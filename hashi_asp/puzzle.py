@@ -1,27 +1,34 @@
-"""The puzzle model: islands on a grid, bridges between them, and the errors users can meet.
+"""The ground floor: islands on a grid, the rules a puzzle is posed under, bridges, solutions,
+where bridges can go, and the errors every layer raises.
 
 A puzzle is a grid of ``rows`` x ``cols`` cells; some cells hold an island with a number (or
 ``None`` for an island drawn without one, which needs at least one bridge), the rest are water.
 A solution is a set of bridges, each joining two islands in the same row or column with a count
-of 1 or 2.  A puzzle carries its own rules: ``max_bridges`` (most bridges between one pair,
-Simon Tatham's ``mK``) and ``no_loops`` (the bridges may not form a cycle, Tatham's ``L``).
+of 1 or more.  Every layer above reads the puzzle's :class:`Rules` and its :class:`Geometry`
+(which pairs of islands see each other, which of their bridges would cross) from the puzzle
+itself: the geometry is computed once, on first use, and shared by all.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable, Hashable, Iterable, Mapping, NamedTuple, TypeVar
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import NamedTuple, TypeVar
 
 Cell = tuple[int, int]
 """(row, column), both 0-based, row 0 at the top."""
+
+Pair = tuple[Cell, Cell]
+"""Two islands that see each other, the first one first in reading order."""
 
 MAX_CELLS = 10_000_000
 """Largest grid any reader accepts; checked before anything of that size is allocated."""
 
 MAX_BRIDGES_LIMIT = 64
-"""Largest ``max_bridges`` any rule may set: the encoding grounds one atom per count of every
+"""Largest ``max_bridges`` a rule may set: the encoding grounds one atom per count of every
 pair of islands, so a huge limit would keep clingo grounding for ever (64 grounds a 400-island
-puzzle in under a second; Tatham's Bridges goes up to 4)."""
+puzzle in under a second; Simon Tatham's Bridges goes up to 4)."""
 
 
 class HashiError(Exception):
@@ -33,8 +40,13 @@ class HashiError(Exception):
 class PuzzleError(HashiError):
     """Malformed input: says what is wrong and where (source, 1-based line and column)."""
 
-    def __init__(self, message: str, source: str | None = None,
-                 line: int | None = None, column: int | None = None):
+    def __init__(
+        self,
+        message: str,
+        source: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.source = source
@@ -46,8 +58,61 @@ class PuzzleError(HashiError):
         return ":".join(where) + ": " + self.message if where else self.message
 
 
+def cell_name(cell: Cell) -> str:
+    """``(r, c)``: how every message names a cell."""
+    return f"({cell[0]}, {cell[1]})"
+
+
+def pair_name(a: Cell, b: Cell) -> str:
+    """``(r1, c1)-(r2, c2)``: how every message names a pair of islands."""
+    return f"{cell_name(a)}-{cell_name(b)}"
+
+
+# ---------------------------------------------------------------------------- rules
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules a puzzle is posed under: at most ``max_bridges`` bridges between one pair of
+    islands (Simon Tatham's ``mK``), and with ``no_loops`` no cycle of bridges (Tatham's ``L``).
+    The standard rules are ``Rules()``."""
+
+    max_bridges: int = 2
+    no_loops: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.max_bridges, bool) or not isinstance(self.max_bridges, int):
+            raise PuzzleError(f"max_bridges must be an integer, got {self.max_bridges!r}")
+        if not 1 <= self.max_bridges <= MAX_BRIDGES_LIMIT:
+            raise PuzzleError(f"max_bridges must be 1..{MAX_BRIDGES_LIMIT}, got {self.max_bridges}")
+
+    @property
+    def standard(self) -> bool:
+        return self == Rules()
+
+    @property
+    def max_number(self) -> int:
+        """The largest island number these rules allow: max_bridges to each of 4 neighbours."""
+        return 4 * self.max_bridges
+
+    def overridden(self, max_bridges: int | None = None, no_loops: bool | None = None) -> Rules:
+        """These rules with the ones given (not None) replaced."""
+        return Rules(
+            self.max_bridges if max_bridges is None else max_bridges,
+            self.no_loops if no_loops is None else no_loops,
+        )
+
+    def __str__(self) -> str:
+        """The rules in words, for messages: e.g. ``max_bridges=3, no loops``."""
+        return ", ".join([f"max_bridges={self.max_bridges}"] + ["no loops"] * self.no_loops)
+
+
+# ---------------------------------------------------------------------------- bridges, solutions
+
+
 class Bridge(NamedTuple):
-    """``count`` bridges between the islands at (r1, c1) and (r2, c2), (r1, c1) first in reading order."""
+    """``count`` bridges between the islands at (r1, c1) and (r2, c2), (r1, c1) first in reading
+    order."""
 
     r1: int
     c1: int
@@ -56,7 +121,7 @@ class Bridge(NamedTuple):
     count: int
 
     @property
-    def ends(self) -> tuple[Cell, Cell]:
+    def ends(self) -> Pair:
         return (self.r1, self.c1), (self.r2, self.c2)
 
     @property
@@ -82,15 +147,16 @@ def bridge(a: Cell, b: Cell, count: int) -> Bridge:
 
 @dataclass(frozen=True)
 class Solution:
-    """The bridges of one answer, in reading order of their first end."""
+    """The bridges of one answer (or of a player's partial state), in reading order of their
+    first end."""
 
     bridges: tuple[Bridge, ...]
 
     @classmethod
-    def of(cls, bridges: Iterable[Bridge]) -> "Solution":
+    def of(cls, bridges: Iterable[Bridge]) -> Solution:
         return cls(tuple(sorted(bridges)))
 
-    def counts(self) -> dict[tuple[Cell, Cell], int]:
+    def counts(self) -> dict[Pair, int]:
         """Bridge count by pair of ends, for comparing solutions."""
         return {b.ends: b.count for b in self.bridges}
 
@@ -98,76 +164,159 @@ class Solution:
         return {"bridges": [list(b) for b in self.bridges]}
 
 
-DEFAULT_MAX_BRIDGES = 2
+# ---------------------------------------------------------------------------- the puzzle
 
 
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True)
 class Puzzle:
-    """A rectangular grid with islands; ``islands`` maps (row, col) to the island's number, or
-    to ``None`` for an island without a number.  ``max_bridges`` and ``no_loops`` are the rules
-    the puzzle is posed under (the standard rules unless its notation says otherwise)."""
+    """A rectangular grid with islands; ``islands`` maps (row, col) to the island's number, or to
+    ``None`` for an island without a number.  ``rules`` are the rules the puzzle is posed under
+    (the standard rules unless its notation says otherwise)."""
 
     rows: int
     cols: int
-    islands: Mapping[Cell, int | None] = field(compare=True)
+    islands: Mapping[Cell, int | None]
     source: str = field(default="<puzzle>", compare=False)
-    max_bridges: int = DEFAULT_MAX_BRIDGES
-    no_loops: bool = False
+    rules: Rules = Rules()
 
     def __post_init__(self) -> None:
         # Readers report errors with a line and column before building a Puzzle; these checks
         # guard puzzles built directly through the library.
         if self.rows < 1 or self.cols < 1:
-            raise PuzzleError(f"grid must be at least 1x1, got {self.rows}x{self.cols}", self.source)
+            raise PuzzleError(
+                f"grid must be at least 1x1, got {self.rows}x{self.cols}", self.source
+            )
         if self.rows * self.cols > MAX_CELLS:
-            raise PuzzleError(f"grid {self.rows}x{self.cols} exceeds the limit of {MAX_CELLS} cells",
-                              self.source)
+            raise PuzzleError(
+                f"grid {self.rows}x{self.cols} exceeds the limit of {MAX_CELLS} cells", self.source
+            )
         if not self.islands:
             raise PuzzleError("puzzle has no islands", self.source)
         for (r, c), n in self.islands.items():
             if not (0 <= r < self.rows and 0 <= c < self.cols):
-                raise PuzzleError(f"island ({r}, {c}) lies outside the {self.rows}x{self.cols} grid",
-                                  self.source)
+                raise PuzzleError(
+                    f"island ({r}, {c}) lies outside the {self.rows}x{self.cols} grid", self.source
+                )
             if n is not None and n < 1:
-                raise PuzzleError(f"island ({r}, {c}) has number {n}; numbers start at 1", self.source)
-        if not 1 <= self.max_bridges <= MAX_BRIDGES_LIMIT:
-            raise PuzzleError(f"max_bridges must be 1..{MAX_BRIDGES_LIMIT}, got {self.max_bridges}",
-                              self.source)
+                raise PuzzleError(
+                    f"island ({r}, {c}) has number {n}; numbers start at 1", self.source
+                )
+        if not isinstance(self.rules, Rules):
+            raise PuzzleError(f"rules must be a Rules value, got {self.rules!r}", self.source)
         # Keep islands in reading order so every output built from them is deterministic.
         object.__setattr__(self, "islands", dict(sorted(self.islands.items())))
 
     def __hash__(self) -> int:
-        return hash((self.rows, self.cols, tuple(self.islands.items()), self.max_bridges,
-                     self.no_loops))
+        return hash((self.rows, self.cols, tuple(self.islands.items()), self.rules))
 
-    @property
-    def standard_rules(self) -> bool:
-        """True when the puzzle is posed under the standard rules (at most 2 bridges, loops allowed)."""
-        return self.max_bridges == DEFAULT_MAX_BRIDGES and not self.no_loops
+    def with_rules(self, max_bridges: int | None = None, no_loops: bool | None = None) -> Puzzle:
+        """This puzzle with the rules given (not None) replacing its own."""
+        rules = self.rules.overridden(max_bridges, no_loops)
+        return self if rules == self.rules else replace(self, rules=rules)
 
-    def rules_text(self) -> str:
-        """The rules in words, for messages: e.g. ``max_bridges=3, no loops``."""
-        return ", ".join([f"max_bridges={self.max_bridges}"] + ["no loops"] * self.no_loops)
+    @cached_property
+    def geometry(self) -> Geometry:
+        """Where bridges can go: computed on first use, then kept with the puzzle."""
+        return Geometry(self.rows, self.cols, self.islands)
 
     def to_json(self) -> dict:
         """The JSON notation; the rules appear only when they differ from the standard ones."""
-        document = {"rows": self.rows, "cols": self.cols,
-                    "islands": [[r, c, n] for (r, c), n in self.islands.items()]}
-        if self.max_bridges != DEFAULT_MAX_BRIDGES:
-            document["max_bridges"] = self.max_bridges
-        if self.no_loops:
+        document: dict = {
+            "rows": self.rows,
+            "cols": self.cols,
+            "islands": [[r, c, n] for (r, c), n in self.islands.items()],
+        }
+        if self.rules.max_bridges != Rules().max_bridges:
+            document["max_bridges"] = self.rules.max_bridges
+        if self.rules.no_loops:
             document["no_loops"] = True
         return document
+
+
+# ---------------------------------------------------------------------------- geometry
+
+
+class Geometry:
+    """The pairs of islands that see each other along a row or column with only water between
+    (the only pairs a bridge can join) and the pairs whose bridges would cross.
+
+    Islands are numbered in reading order (``cells[i]``, ``index[cell]``); pair ``p`` joins
+    islands ``ends[p]`` (the first one first in reading order), pairs are in reading order of
+    their ends, ``at[i]`` lists the pairs of island ``i`` and ``crossing[p]`` the pairs whose
+    bridges would cross a bridge of pair ``p``.
+    """
+
+    def __init__(self, rows: int, cols: int, islands: Iterable[Cell]):
+        self.rows, self.cols = rows, cols
+        self.cells: list[Cell] = sorted(islands)
+        self.index: dict[Cell, int] = {cell: i for i, cell in enumerate(self.cells)}
+        # Neighbours are consecutive islands of a row, or of a column: sorting finds them
+        # without walking over the water.
+        by_column = sorted(range(len(self.cells)), key=lambda i: (self.cells[i][1], self.cells[i][0]))
+        ends = [
+            (a, b)
+            for a, b in zip(range(len(self.cells)), range(1, len(self.cells)))
+            if self.cells[a][0] == self.cells[b][0]
+        ]
+        ends += [
+            (a, b) for a, b in zip(by_column, by_column[1:]) if self.cells[a][1] == self.cells[b][1]
+        ]
+        ends.sort()
+        self.ends: list[tuple[int, int]] = ends
+        self.at: list[list[int]] = [[] for _ in self.cells]
+        for p, (a, b) in enumerate(ends):
+            self.at[a].append(p)
+            self.at[b].append(p)
+        self.crossing: list[list[int]] = [[] for _ in ends]
+        under: dict[Cell, int] = {}  # water cell -> the horizontal pair over it
+        for p in range(len(ends)):
+            if self.horizontal(p):
+                for cell in self.between(p):
+                    under[cell] = p
+        for p in range(len(ends)):
+            if not self.horizontal(p):
+                for cell in self.between(p):
+                    other = under.get(cell)
+                    if other is not None:
+                        self.crossing[p].append(other)
+                        self.crossing[other].append(p)
+
+    @property
+    def pairs(self) -> list[Pair]:
+        """Every pair of neighbours as cells, in reading order."""
+        return [self.pair(p) for p in range(len(self.ends))]
+
+    def pair(self, p: int) -> Pair:
+        a, b = self.ends[p]
+        return self.cells[a], self.cells[b]
+
+    def horizontal(self, p: int) -> bool:
+        a, b = self.ends[p]
+        return self.cells[a][0] == self.cells[b][0]
+
+    def between(self, p: int) -> list[Cell]:
+        """The water cells a bridge of pair ``p`` passes over."""
+        (r1, c1), (r2, c2) = self.pair(p)
+        if r1 == r2:
+            return [(r1, c) for c in range(c1 + 1, c2)]
+        return [(r, c1) for r in range(r1 + 1, r2)]
+
+    def neighbours(self, cell: Cell) -> list[Cell]:
+        """The islands ``cell`` sees, in reading order."""
+        i = self.index[cell]
+        return sorted(self.cells[b if a == i else a] for a, b in (self.ends[p] for p in self.at[i]))
 
 
 Node = TypeVar("Node", bound=Hashable)
 
 
-def connected_groups(nodes: Iterable[Node],
-                     neighbours: Callable[[Node], Iterable[Node]]) -> list[list[Node]]:
+def connected_groups(
+    nodes: Iterable[Node], neighbours: Callable[[Node], Iterable[Node]]
+) -> list[list[Node]]:
     """The connected groups of a graph, each sorted, in the order of their first node in
     ``nodes`` (depth first, so that the same input always gives the same groups)."""
-    groups, seen = [], set()
+    groups: list[list[Node]] = []
+    seen: set[Node] = set()
     for start in nodes:
         if start in seen:
             continue
@@ -180,5 +329,5 @@ def connected_groups(nodes: Iterable[Node],
                 if other not in seen:
                     seen.add(other)
                     stack.append(other)
-        groups.append(sorted(group))
+        groups.append(sorted(group))  # type: ignore[type-var]
     return groups

@@ -22,7 +22,10 @@ from typing import Callable
 
 from click.testing import CliRunner
 
-from hashi_asp import Puzzle, Solution, bridge, notations, puzzlink, tatham
+from hashi_asp import Puzzle, Solution, bridge, notations
+from hashi_asp.files import decode
+from hashi_asp.notations import puzzlink, tatham
+from hashi_asp.notations.lexing import Problem
 from hashi_asp.cli import main
 from hashi_asp.puzzle import HashiError
 
@@ -41,7 +44,7 @@ _TATHAM = "7x7m2L:3a3a3a2a1g1e3b4a2g2a1a2c3d2"
 
 def puzzle_seeds() -> list[str]:
     """The puzzle in every notation that can hold it, and a few more shapes readers accept."""
-    seeds = [notations.write(_PUZZLE, notation) for notation in notations.WRITERS
+    seeds = [notations.write(_PUZZLE, notation) for notation in notations.NOTATIONS
              if notation != "tatham"]
     seeds += [_TATHAM, _TATHAM.replace("m2L", "m3"), PROLOG.read_text(),
               json.dumps([[[c, -r], n] for (r, c), n in _PUZZLE.islands.items()]),
@@ -165,8 +168,8 @@ def parse_bytes(data: bytes) -> str | None:
     """Bytes as a file's content: decoded, the notation detected, parsed (and under every
     notation named explicitly, as --notation does)."""
     def call():
-        text = notations.decode(data, "fuzz")
-        for notation in (None, *notations.PARSERS):
+        text = decode(data, "fuzz")
+        for notation in (None, *notations.NOTATIONS):
             try:
                 notations.parse(text, notation=notation, source="fuzz")
             except HashiError:
@@ -196,7 +199,7 @@ def read_file(data: bytes) -> str | None:
 
 def parse_solution_bytes(data: bytes) -> str | None:
     def call():
-        notations.parse_solutions(notations.decode(data, "fuzz"), "fuzz")
+        notations.parse_solutions(decode(data, "fuzz"), "fuzz")
     return _library(call)
 
 
@@ -206,7 +209,8 @@ def validators(data: bytes) -> str | None:
     try:
         for validate in (puzzlink.validate_url, puzzlink.validate_pzprv3, tatham.validate_game_id):
             problem = validate(text)
-            if problem is not None and not (isinstance(problem, tuple) and isinstance(problem[0], str)):
+            if problem is not None and not (isinstance(problem, Problem)
+                                            and isinstance(problem.message, str)):
                 return f"{validate.__name__} returned {problem!r}"
     except Exception as error:
         return _describe(error)

@@ -11,7 +11,9 @@ from click.testing import CliRunner
 
 from conftest import PUZZLES, loose_encoding
 from hashi_asp import PuzzleError
-from hashi_asp.bench import COLUMNS, bench, bench_one, puzzle_files, summary
+from hashi_asp import Program
+from hashi_asp.bench import COLUMNS, bench, bench_one, puzzle_files
+from hashi_asp.reports import bench_summary as summary
 from hashi_asp.cli import main
 
 COELHO = PUZZLES / "coelho"
@@ -60,7 +62,7 @@ def test_summary_groups_by_island_count_otherwise(puzzles):
 
 
 def test_unique_gives_verdicts(puzzles):
-    rows = bench([puzzles / "prolog-5x5.txt", puzzles / "nyt-2022-04-03.json"], unique=True)
+    rows = bench([puzzles / "prolog-5x5.txt", puzzles / "nyt-2022-04-03.json"], unique_verdict=True)
     assert [(row.file.split("/")[-1], row.status) for row in rows] == [
         ("nyt-2022-04-03.json", "unique"), ("prolog-5x5.txt", "multiple")]
 
@@ -70,7 +72,7 @@ def test_a_failed_check_is_a_failed_row_not_a_fast_one(tmp_path):
     # only the ring of single bridges is a solution: any two answers include a wrong one.
     puzzle = tmp_path / "square.txt"
     puzzle.write_text("22\n22\n")
-    row = bench_one(puzzle, encoding=loose_encoding(tmp_path), unique=True)
+    row = bench_one(puzzle, program=Program(encoding=loose_encoding(tmp_path)), unique_verdict=True)
     assert row.status == "invalid"
     assert "disconnected: 2 components" in row.error
 

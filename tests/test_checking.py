@@ -86,7 +86,7 @@ def test_duplicate_and_too_many(prolog):
     messages = [v.message for v in violations]
     assert "bridge (0, 0)-(0, 2) is listed twice" in messages
     assert "bridge (4, 0)-(4, 4) has 3 bridges; allowed 1..2" in messages
-    assert check(prolog, solution(*VALID), max_bridges=1) != []
+    assert check(prolog.with_rules(max_bridges=1), solution(*VALID)) != []
 
 
 @st.composite

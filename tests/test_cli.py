@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import PUZZLES, REPO, loose_encoding
+from conftest import PROGRAMS, PUZZLES, REPO, loose_encoding
 from hashi_asp import check, read, read_solutions
 from hashi_asp.cli import main
 
@@ -104,7 +105,8 @@ def test_time_limit_exits_3_and_prints_what_it_found():
 
 def test_max_bridges_option_and_constant():
     assert run("solve", "-", input="3 3\n").exit_code == 1
-    assert run("solve", "-", "--max-bridges", "3", input="3 3\n").stdout.startswith("3=3\n")
+    # A triple bridge is drawn as such (see the legend of the drawing).
+    assert run("solve", "-", "--max-bridges", "3", input="3 3\n").stdout.startswith("3#3\n")
     assert run("solve", "-", "-c", "max_bridges=3", input="3 3\n").exit_code == 0
     # Numbers above 8 are read when the maximum allows them.
     assert run("solve", "-", "--max-bridges", "3", input="9 .\n").exit_code == 1
@@ -112,9 +114,7 @@ def test_max_bridges_option_and_constant():
 
 
 def test_add_and_encoding_options(tmp_path):
-    rule = tmp_path / "no-doubles.lp"
-    rule.write_text(":- bridge(_,_,_,_,2).\n")
-    assert run("solve", PROLOG, "--add", rule).exit_code == 1
+    assert run("solve", PROLOG, "--add", PROGRAMS / "no_doubles.lp").exit_code == 1
     loose = loose_encoding(tmp_path)
     result = run("solve", "-", "-n", "0", "--encoding", loose, input="22\n22\n")
     assert result.exit_code == 5
@@ -137,9 +137,8 @@ def test_bad_input_is_one_line_on_stderr_with_exit_2(args, input, message):
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
 
 
-def test_bad_encoding_is_exit_2_with_file_and_line(tmp_path):
-    broken = tmp_path / "broken.lp"
-    broken.write_text("a :- b(.\n")
+def test_bad_encoding_is_exit_2_with_file_and_line():
+    broken = PROGRAMS / "syntax_error.lp"
     result = run("solve", PROLOG, "--encoding", broken)
     assert result.exit_code == 2
     assert f"{broken}:1:" in result.stderr and "syntax error" in result.stderr
@@ -214,20 +213,33 @@ def test_bad_input_to_the_installed_script_has_no_traceback(tmp_path):
                                "for water or an island number 1..8\n"
 
 
-def test_a_wheel_carries_the_encoding_and_finds_it_from_elsewhere(tmp_path):
-    """What `pip install .` does: the encoding travels inside the package."""
+def test_a_wheel_carries_the_encodings_and_finds_them_from_elsewhere(tmp_path):
+    """What `pip install .` does: the package and every encoding travel in the wheel, built
+    from a copy of the sources (so that nothing left in a build folder can stand in for a
+    missing file), and each capability finds the encodings it loads."""
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, source / name)
+    for name in ("hashi_asp", "encodings"):
+        shutil.copytree(REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp_path / "wheel",
-                    REPO], check=True, timeout=600, cwd=tmp_path)
+                    source], check=True, timeout=600, cwd=tmp_path)
     wheel = next((tmp_path / "wheel").glob("hashi_asp-*.whl"))
+    encodings = sorted(path.name for path in (REPO / "encodings").glob("*.lp"))
     with zipfile.ZipFile(wheel) as archive:
-        assert archive.read("hashi_asp/encodings/hashi.lp") == (REPO / "encodings" / "hashi.lp").read_bytes()
-        assert "hashi_asp/encodings/alternatives.lp" in archive.namelist()      # generate --unique
+        assert sorted(name.rpartition("/")[2] for name in archive.namelist()
+                      if name.startswith("hashi_asp/encodings/") and name.endswith(".lp")) == encodings
+        for name in encodings:
+            assert archive.read(f"hashi_asp/encodings/{name}") == (REPO / "encodings" / name).read_bytes()
         archive.extractall(tmp_path / "site")
-    code = ("import hashi_asp, sys; print(hashi_asp.encoding_path()); "
-            f"print(hashi_asp.solve(hashi_asp.read({PROLOG!r}), 0).status)")
+    code = ("import hashi_asp as h; print(h.encoding_path()); p = h.read({prolog!r}); "
+            "print(h.solve(p, 0).status, h.solve(p, 0, program=h.Program(connectivity='lazy')).status, "
+            "h.hint(p).status, h.explain(h.parse('1.2')).core, "
+            "h.generate(20, seed=3, unique=True).repair_rounds >= 0)").format(prolog=PROLOG)
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path / "site")})
     assert completed.returncode == 0, completed.stderr
-    path, status = completed.stdout.split()
+    path, rest = completed.stdout.split("\n", 1)
     assert Path(path) == tmp_path / "site" / "hashi_asp" / "encodings" / "hashi.lp"
-    assert status == "multiple"
+    assert rest == "multiple multiple multiple [(0, 0), (0, 2)] True\n"

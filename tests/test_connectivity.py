@@ -1,4 +1,5 @@
-"""Connectivity as lazy cuts (-c lazy_connectivity=1): the same solutions as reachability."""
+"""Connectivity as lazy cuts (--connectivity lazy): the same solutions as reachability, and
+plain clingo never runs the rules without a connectivity part."""
 
 import clingo
 import pytest
@@ -7,17 +8,19 @@ from hypothesis import given, settings
 
 import bruteforce
 from conftest import small_puzzles
-from hashi_asp import EncodingError, Puzzle, encoding_path, facts, notations, solve
+from hashi_asp import EncodingError, Program, Puzzle, encoding_path, facts, notations, solve
+from hashi_asp.asp.connectivity import LazyConnectivity
 from hashi_asp.bench import bench
 from hashi_asp.cli import main
-from hashi_asp.connectivity import LazyConnectivity
 
-LAZY = {"lazy_connectivity": "1"}
+LAZY = Program(connectivity="lazy")
 
 
 def answers(puzzle: Puzzle, propagator: LazyConnectivity | None) -> int:
-    control = clingo.Control(["--models=0", "-c", "lazy_connectivity=1"])
-    control.load(str(encoding_path()))
+    """Answer sets of the rules without connectivity (bridges.lp), with or without the
+    propagator, in a clingo control of the test's own."""
+    control = clingo.Control(["--models=0"])
+    control.load(str(encoding_path("bridges.lp")))
     control.add("base", [], facts(puzzle))
     if propagator is not None:
         control.register_propagator(propagator)
@@ -27,7 +30,7 @@ def answers(puzzle: Puzzle, propagator: LazyConnectivity | None) -> int:
     return len(found)
 
 
-def test_the_constant_leaves_connectivity_out_and_the_propagator_puts_it_back():
+def test_the_rules_without_connectivity_admit_more_and_the_propagator_puts_it_back():
     # A 2x4 block of 2s: one ring round the block, or two closed squares (or a closed square
     # and closed doubled pairs...): only the ring is connected.
     block = notations.parse("2222\n2222\n")
@@ -41,11 +44,19 @@ def test_the_constant_leaves_connectivity_out_and_the_propagator_puts_it_back():
     assert answers(apart, LazyConnectivity(apart)) == 0
 
 
+def test_the_whole_encoding_always_states_connectivity():
+    """hashi.lp is what plain clingo runs: it includes a connectivity part, whatever the
+    constants; the rules without one live in a file of their own."""
+    text = encoding_path().read_text()
+    assert '#include "bridges.lp".' in text and '#include "reachability.lp".' in text
+    assert "lazy" not in "".join(line for line in text.splitlines() if line.startswith("#"))
+
+
 @given(small_puzzles())
 @settings(max_examples=100, deadline=None)
 def test_lazy_cuts_find_exactly_the_brute_force_solutions(case):
     puzzle = Puzzle(*case)
-    result = solve(puzzle, models=0, constants=LAZY)
+    result = solve(puzzle, models=0, program=LAZY)
     assert result.exhausted
     found = {frozenset(tuple(b) for b in s.bridges) for s in result.solutions}
     assert found == bruteforce.solutions(puzzle.rows, puzzle.cols, dict(puzzle.islands))
@@ -57,19 +68,22 @@ def test_lazy_cuts_find_exactly_the_brute_force_solutions(case):
 ])
 def test_tatham_rules_give_the_same_solutions(game_id):
     puzzle = notations.parse(game_id)
-    reach, lazy = solve(puzzle, models=0), solve(puzzle, models=0, constants=LAZY)
+    reach, lazy = solve(puzzle, models=0), solve(puzzle, models=0, program=LAZY)
     assert reach.exhausted and lazy.exhausted
     assert [s.bridges for s in lazy.solutions] == [s.bridges for s in reach.solutions]
 
 
-def test_only_0_or_1():
-    with pytest.raises(EncodingError, match="lazy_connectivity must be 0 or 1, got '2'"):
-        solve(notations.parse("22\n22\n"), constants={"lazy_connectivity": "2"})
+def test_only_reach_or_lazy():
+    with pytest.raises(EncodingError, match="connectivity must be one of reach, lazy"):
+        Program(connectivity="cuts")
 
 
 def test_command_line_and_bench(puzzles):
     result = CliRunner().invoke(main, ["count", str(puzzles / "prolog-5x5.txt"),
-                                       "-c", "lazy_connectivity=1"])
+                                       "--connectivity", "lazy"])
     assert result.exit_code == 0 and "2 solutions; search exhausted" in result.stdout
-    rows = bench([puzzles / "coelho" / "Hs_16_100_75_15_001.has"], constants=LAZY)
+    rows = bench([puzzles / "coelho" / "Hs_16_100_75_15_001.has"], program=LAZY)
     assert [row.status for row in rows] == ["solved"]
+    refused = CliRunner().invoke(main, ["count", str(puzzles / "prolog-5x5.txt"),
+                                        "--connectivity", "cuts"])
+    assert refused.exit_code == 2 and "Invalid value for '--connectivity'" in refused.stderr

@@ -6,6 +6,7 @@ The fuzz runs here have a fixed budget and derandomised hypothesis, so they do n
 long run is `python benchmarks/fuzz.py --seconds 600` (see the README).
 """
 
+import dataclasses
 import os
 import re
 import subprocess
@@ -18,9 +19,10 @@ from hypothesis import strategies as st
 
 import fuzzing
 import processes
-from conftest import PUZZLES, loose_encoding
+from conftest import PROGRAMS, PUZZLES, loose_encoding
 from hashi_asp import notations, read
-from hashi_asp.notations import MAX_FILE_BYTES, parse, read_solutions
+from hashi_asp.files import MAX_FILE_BYTES, decode
+from hashi_asp.notations import parse, read_solutions
 from hashi_asp.puzzle import MAX_CELLS, HashiError, PuzzleError
 
 PROLOG = PUZZLES / "prolog-5x5.txt"
@@ -48,7 +50,8 @@ def test_the_fuzzer_finds_a_crash_when_there_is_one(monkeypatch):
     """The oracle is not blind: a reader that raises something else than HashiError fails."""
     def broken(text, source="x", max_number=None):
         raise ValueError("planted")
-    monkeypatch.setitem(notations.PARSERS, "grid", broken)
+    grid = dataclasses.replace(notations.NOTATIONS["grid"], parse=broken)
+    monkeypatch.setitem(notations.NOTATIONS, "grid", grid)
     assert "ValueError" in fuzzing.parse_bytes(b"2.1\n")
     assert "ValueError" in fuzzing.command(["facts", "-"])(b"2.1\n")
 
@@ -207,22 +210,19 @@ def test_a_file_name_that_is_not_text_does_not_reach_clingo(tmp_path):
 
 # ---------------------------------------------------------------------------- rules files
 
-SLOW_GROUNDING = "slow_a(1..400).\n:- slow_a(X), slow_a(Y), slow_a(Z), slow_a(W), X+Y+Z+W < 0.\n"
-
-
-@pytest.mark.parametrize("content, message", [
-    (b"a :- b(.\n", "bad.lp:1:"),
-    (b"p(X) :- q.\n", "bad.lp:1:1-11: error: unsafe variables"),
-    ("% fine\na :- b(\xe9.\n".encode("latin-1"), "bad.lp:2:8: not UTF-8 text (byte 0xe9)"),
-    ("a.\n".encode("utf-16"), "bad.lp:1:1: not UTF-8 text (byte 0xff)"),
-    (b'#include "missing.lp".\n', "file could not be opened: missing.lp"),
+@pytest.mark.parametrize("program, message", [
+    ("syntax_error.lp", "bad.lp:1:"),
+    ("unsafe.lp", "bad.lp:1:1-11: error: unsafe variables"),
+    ("latin1.lp", "bad.lp:2:8: not UTF-8 text (byte 0xe9)"),
+    ("utf16.lp", "bad.lp:1:1: not UTF-8 text (byte 0xff)"),
+    ("include_missing.lp", "file could not be opened: missing.lp"),
 ])
-def test_rules_that_do_not_load_are_clingos_message_with_file_and_line(tmp_path, content,
+def test_rules_that_do_not_load_are_clingos_message_with_file_and_line(tmp_path, program,
                                                                      message):
     bad = tmp_path / "bad.lp"
-    bad.write_bytes(content)
+    bad.write_bytes((PROGRAMS / program).read_bytes())
     runs = [("solve", "--add"), ("solve", "--encoding")]
-    if content.startswith(b"a :-"):                 # every command that grounds, once
+    if program == "syntax_error.lp":                # every command that grounds, once
         runs += [("unique", "--add"), ("count", "--encoding"), ("hint", "--add")]
     for command, option in runs:
         completed = processes.run(command, PROLOG, option, bad, cwd=tmp_path)
@@ -230,12 +230,10 @@ def test_rules_that_do_not_load_are_clingos_message_with_file_and_line(tmp_path,
         assert message in completed.stderr and completed.stderr.count("\n") == 1
 
 
-def test_included_rules_that_are_not_utf8_are_refused(tmp_path):
-    (tmp_path / "latin.lp").write_bytes("a :- b(\xe9.\n".encode("latin-1"))
-    (tmp_path / "main.lp").write_text('#include "latin.lp".\n')
-    completed = processes.run("solve", PROLOG, "--add", tmp_path / "main.lp")
+def test_included_rules_that_are_not_utf8_are_refused():
+    completed = processes.run("solve", PROLOG, "--add", PROGRAMS / "includes_latin1.lp")
     assert completed.returncode == 2
-    assert "latin.lp:1:8: not UTF-8 text" in completed.stderr
+    assert "latin1.lp:2:8: not UTF-8 text" in completed.stderr
 
 
 @pytest.mark.parametrize("args, message", [
@@ -259,8 +257,7 @@ def test_answers_that_break_the_rules_are_flagged_by_the_checker(tmp_path, comma
     if option == "--encoding":
         rules = loose_encoding(tmp_path)
     else:                                   # a rule that lets a bridge count be anything
-        rules = tmp_path / "extra.lp"
-        rules.write_text("bridge(0,0,0,1,3).\n")
+        rules = PROGRAMS / "triple.lp"
     completed = processes.run(*command, "-", option, rules, input="22\n22\n")
     assert completed.returncode == 5, completed.stderr
     assert re.match(r"hashi-asp: encoding error: answer \d+ breaks the rules: ", completed.stderr)
@@ -270,4 +267,4 @@ def test_answers_that_break_the_rules_are_flagged_by_the_checker(tmp_path, comma
 def test_library_readers_raise_only_hashi_errors_on_bytes_that_are_not_text():
     for data in (b"\xff\xfe\x00", b"\x80abc", "2.1\n".encode("utf-16-be")):
         with pytest.raises(HashiError):
-            notations.parse(notations.decode(data, "x"))
+            notations.parse(decode(data, "x"))

@@ -12,12 +12,11 @@ from hypothesis import given, settings
 
 import bruteforce
 from conftest import small_puzzles
-from hashi_asp import Puzzle, PuzzleError, check, read, read_solutions, solve
+from hashi_asp import Puzzle, PuzzleError, Rules, check, notations, read, read_solutions, solve
 from hashi_asp.cli import main
 from hashi_asp.difficulty import band_of, difficulty
-from hashi_asp.generation import (GenerationError, default_size, file_name, formatted,
-                                  generate)
-from hashi_asp.notations import format_has
+from hashi_asp.generation import GenerationError, batch, default_size, file_name, generate
+from hashi_asp.notations.has import write as format_has
 
 
 def run(*args, input=None):
@@ -157,8 +156,8 @@ def test_a_board_too_crowded_for_the_construction_stops_with_a_message():
     (dict(islands=1), "--islands must be at least 2"),
     (dict(beta=-0.1), "--beta must be between 0 and 1"),
     (dict(alpha="x"), "--alpha must be a number"),
-    (dict(no_loops=True, alpha=0.1), "--no-loops builds a tree: --alpha must be 0"),
-    (dict(max_bridges=1, beta=0.5), "--beta must be 0"),
+    (dict(rules=Rules(no_loops=True), alpha=0.1), "--no-loops builds a tree: --alpha must be 0"),
+    (dict(rules=Rules(max_bridges=1), beta=0.5), "--beta must be 0"),
     (dict(difficulty="tricky"), "unknown difficulty 'tricky'"),
     (dict(difficulty=(0.5, 0.2)), "difficulty range"),
 ])
@@ -195,25 +194,28 @@ def test_repairs_are_counted_on_an_ambiguous_start():
 # ---------------------------------------------------------------------------- variants
 
 def test_max_bridges_three():
-    made = generate(200, 24, 24, 0.1, 0.5, seed=3, max_bridges=3)
+    made = generate(200, 24, 24, 0.1, 0.5, seed=3, rules=Rules(max_bridges=3))
     counts = {b.count for b in made.solution.bridges}
     assert counts == {1, 2, 3}                       # "double" draws 2..3
-    assert check(made.puzzle, made.solution, max_bridges=3) == []
-    assert check(made.puzzle, made.solution) != [] # the standard rules forbid the triples
-    assert solve(made.puzzle, max_bridges=3).status == "solved"
+    assert made.puzzle.rules == Rules(max_bridges=3)  # the puzzle carries its rules
+    assert check(made.puzzle, made.solution) == []
+    # The standard rules forbid the triples.
+    assert check(made.puzzle.with_rules(max_bridges=2), made.solution) != []
+    assert solve(made.puzzle).status == "solved"
 
 
 def test_max_bridges_three_unique():
-    made = generate(40, 10, 10, seed=5, max_bridges=3, unique=True, verify=False)
-    result = solve(made.puzzle, models=0, max_bridges=3)
+    made = generate(40, 10, 10, seed=5, rules=Rules(max_bridges=3), unique=True, verify=False)
+    result = solve(made.puzzle.with_rules(max_bridges=3), models=0)
     assert result.status == "unique" and result.solutions == [made.solution]
 
 
 def test_no_loops_builds_a_tree_and_its_unique_form_has_one_tree_solution():
-    made = generate(60, seed=2, no_loops=True, alpha=0)
+    made = generate(60, seed=2, rules=Rules(no_loops=True), alpha=0)
     assert len(made.solution.bridges) == 59
-    unique = generate(60, seed=2, no_loops=True, alpha=0, unique=True, verify=False)
-    result = solve(unique.puzzle, models=0, constants={"no_loops": 1})
+    unique = generate(60, seed=2, rules=Rules(no_loops=True), alpha=0, unique=True, verify=False)
+    assert unique.puzzle.rules.no_loops
+    result = solve(unique.puzzle, models=0)
     assert result.status == "unique" and result.solutions == [unique.solution]
     assert len(unique.solution.bridges) == 59
 
@@ -238,7 +240,7 @@ def test_deduction_keeps_every_solution(case):
     from hashi_asp.difficulty import _Deduction
     puzzle = Puzzle(*case)
     solutions = brute(puzzle)
-    deduction = _Deduction(puzzle, 2, False)
+    deduction = _Deduction(puzzle)
     try:
         deduction.run()
     except PuzzleError:
@@ -257,9 +259,9 @@ def test_deduction_keeps_every_solution(case):
 @settings(max_examples=100, deadline=None)
 def test_deduction_keeps_every_solution_without_loops(case):
     from hashi_asp.difficulty import _Deduction
-    puzzle = Puzzle(*case)
-    solutions = solve(puzzle, models=0, constants={"no_loops": 1}).solutions
-    deduction = _Deduction(puzzle, 2, True)
+    puzzle = Puzzle(*case, rules=Rules(no_loops=True))
+    solutions = solve(puzzle, models=0).solutions
+    deduction = _Deduction(puzzle)
     try:
         deduction.run()
     except PuzzleError:
@@ -294,22 +296,24 @@ def test_file_names_follow_the_dataset():
     assert file_name(5, 5, 9, 0, 1, 7, "grid") == "Hs_5_9_100_00_007.txt"
 
 
-def test_any_registered_writer_works():
-    from hashi_asp import notations
+def test_any_registered_notation_works():
     made = generate(10, 5, 5, seed=1)
     written = set()
-    for notation, writer in notations.WRITERS.items():
+    for notation in notations.NOTATIONS:
+        names, puzzles = batch(10, size="5x5", seed=1, notation=notation)
+        assert names == [file_name(5, 5, 10, 0.1, 0.5, 1, notation)]
         try:
-            expected = writer(made.puzzle)
+            expected = notations.write(made.puzzle, notation)
         except PuzzleError as refused:      # e.g. a Tatham ID cannot hold touching islands
             with pytest.raises(PuzzleError, match=re.escape(refused.message)):
-                formatted(made, notation)
+                next(puzzles)
         else:
-            assert formatted(made, notation) == expected
+            name, again, text = next(puzzles)
+            assert (name, again.puzzle, text) == (names[0], made.puzzle, expected)
             written.add(notation)
     assert {"has", "grid", "json"} <= written
-    with pytest.raises(GenerationError, match="unknown format"):
-        formatted(made, "nope")
+    with pytest.raises(PuzzleError, match="unknown notation 'nope'"):
+        batch(10, size="5x5", seed=1, notation="nope")
 
 
 # ---------------------------------------------------------------------------- the command
@@ -365,14 +369,34 @@ def test_generate_formats(tmp_path):
 
 
 def test_generate_variants_and_difficulty_on_the_command_line():
-    result = run("generate", "-n", 30, "--max-bridges", 3, "--unique", "--difficulty", "0-1")
+    result = run("generate", "-n", 30, "--max-bridges", 3, "--unique", "--difficulty", "0-1",
+                 "--format", "json")
     assert result.exit_code == 0, result.stderr
     assert "difficulty" in result.stderr
-    puzzle = read(result.stdout, max_bridges=3)      # numbers may go up to 12
-    assert solve(puzzle, models=0, max_bridges=3).status == "unique"
-    result = run("generate", "-n", 30, "--no-loops", "--unique", "-q")
+    puzzle = read(result.stdout)                     # the JSON records max_bridges
+    assert puzzle.rules == Rules(max_bridges=3)
+    assert solve(puzzle, models=0).status == "unique"
+    result = run("generate", "-n", 30, "--no-loops", "--unique", "-q", "--format", "json")
     assert result.exit_code == 0
-    assert solve(read(result.stdout), models=0, constants={"no_loops": 1}).status == "unique"
+    assert read(result.stdout).rules.no_loops
+    assert solve(read(result.stdout), models=0).status == "unique"
+
+
+def test_generated_rules_travel_with_the_puzzle(tmp_path):
+    """A notation that can record the rules records them; the others are refused up front."""
+    result = run("generate", "-n", 10, "--no-loops", "--max-bridges", 3, "--seed", 2,
+                 "--format", "json")
+    assert result.exit_code == 0
+    puzzle = tmp_path / "g.json"
+    puzzle.write_text(result.stdout)
+    counted = run("count", puzzle)
+    assert (counted.exit_code, counted.stdout) == (0, "1 solution; search exhausted\n")
+    for notation in ("has", "txt", "puzzlink", "pzprv3"):
+        refused = run("generate", "-n", 10, "--no-loops", "--seed", 2, "--format", notation,
+                      "--out", tmp_path / "set")
+        assert refused.exit_code == 2 and refused.stdout == ""
+        assert "cannot record the rules asked for (max_bridges=2, no loops)" in refused.stderr
+        assert not (tmp_path / "set").exists()       # refused before anything was made
 
 
 @pytest.mark.parametrize("args, code, message", [

@@ -16,35 +16,25 @@ import textwrap
 import pytest
 
 import processes
-from conftest import PUZZLES
-from hashi_asp import read, solve
-from hashi_asp.reasoning import consequences, count, explain, unique
-from hashi_asp.solving import Deadline
+from conftest import PROGRAMS, PUZZLES
+from hashi_asp import Deadline, Program, count, explain, hint, read, solve, unique
 
 PROLOG = PUZZLES / "prolog-5x5.txt"
 MANY = PUZZLES / "coelho" / "Hs_16_100_50_10_001.has"        # about 20 000 solutions
 
-# 13 pigeons in 12 holes: no solution, and clingo takes far more than minutes to prove it.
-PIGEONS = ("hashi_pigeon(1..13). hashi_hole(1..12).\n"
-           "1 { hashi_in(P,H) : hashi_hole(H) } 1 :- hashi_pigeon(P).\n"
-           ":- hashi_hole(H), 2 { hashi_in(P,H) : hashi_pigeon(P) }.\n")
-# A constraint whose grounding tries 400^4 combinations (minutes) and keeps none of them.
-SLOW_GROUNDING = ("hashi_slow(1..400).\n"
-                  ":- hashi_slow(X), hashi_slow(Y), hashi_slow(Z), hashi_slow(W), X+Y+Z+W < 0.\n")
+# Searches that cannot end on their own: 13 pigeons in 12 holes, and a grounding of minutes.
+PIGEONS = PROGRAMS / "pigeons.lp"
+SLOW_GROUNDING = PROGRAMS / "slow_grounding.lp"
 
 
 @pytest.fixture
-def pigeons(tmp_path):
-    path = tmp_path / "pigeons.lp"
-    path.write_text(PIGEONS)
-    return path
+def pigeons():
+    return PIGEONS
 
 
 @pytest.fixture
-def slow_grounding(tmp_path):
-    path = tmp_path / "slow.lp"
-    path.write_text(SLOW_GROUNDING)
-    return path
+def slow_grounding():
+    return SLOW_GROUNDING
 
 
 @pytest.mark.parametrize("args, last_line", [
@@ -80,13 +70,14 @@ def test_the_limit_is_for_the_whole_command_not_each_search(pigeons):
     deadline covers them all: after the limit, a search gets no new time of its own."""
     clock = Deadline(0.5)
     puzzle = read(PROLOG)
-    first = solve(puzzle, additions=[pigeons], time_limit=clock)
+    busy = Program(additions=[pigeons])
+    first = solve(puzzle, program=busy, time_limit=clock)
     assert first.timed_out and clock.expired()
-    why = explain(puzzle, additions=[pigeons], time_limit=clock)
+    why = explain(puzzle, program=busy, time_limit=clock)
     assert why.timed_out and why.solvable is None and why.core is None
-    assert unique(puzzle, additions=[pigeons], time_limit=clock).timed_out
-    assert count(puzzle, additions=[pigeons], time_limit=clock).timed_out
-    assert consequences(puzzle, additions=[pigeons], time_limit=clock).timed_out
+    assert unique(puzzle, program=busy, time_limit=clock).timed_out
+    assert count(puzzle, program=busy, time_limit=clock).timed_out
+    assert hint(puzzle, program=busy, time_limit=clock).timed_out
 
 
 def test_grounding_past_the_deadline_is_left_behind_on_the_command_line(slow_grounding):
@@ -102,13 +93,14 @@ def test_a_library_deadline_can_leave_grounding_behind_too(slow_grounding):
     holding it must end with os._exit (grounding_abandoned says so)."""
     program = textwrap.dedent(f"""
         import os
-        from hashi_asp import read
-        from hashi_asp.solving import Deadline, TimeLimitReached, ground, grounding_abandoned
+        from hashi_asp import Program, read
+        from hashi_asp.asp.control import ground
+        from hashi_asp.stopping import Deadline, TimeLimitReached, abandoned
         try:
-            ground(read({str(PROLOG)!r}), additions=[{str(slow_grounding)!r}],
-                   time_limit=Deadline(0.3, abandon_grounding=True))
+            ground(read({str(PROLOG)!r}), Program(additions=[{str(slow_grounding)!r}]),
+                   deadline=Deadline(0.3, abandon_grounding=True))
         except TimeLimitReached as late:
-            print(late, grounding_abandoned(), flush=True)
+            print(late, abandoned(), flush=True)
             os._exit(0)
         os._exit(1)
         """)

@@ -13,7 +13,7 @@ from PIL import Image
 from conftest import PUZZLES
 from hashi_asp import Puzzle, bridge, read, solve
 from hashi_asp.cli import main
-from hashi_asp.pictures import CELL, GAP, HIGHLIGHT, RADIUS, centre, png, svg
+from hashi_asp.drawing import CELL, GAP, HIGHLIGHT, RADIUS, centre, png, svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 EXAMPLE = "https://puzz.link/p?hashikake/5/5/4g2i3h23k3g1g3g4g3"

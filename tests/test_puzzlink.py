@@ -5,9 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hashi_asp import Puzzle, PuzzleError, Solution, bridge, check, draw, read, read_solutions, solve
+from hashi_asp import (Puzzle, PuzzleError, Rules, Solution, bridge, check, draw, read,
+                       read_solutions, solve)
 from hashi_asp.notations import detect, parse, parse_solutions, write
-from hashi_asp.puzzlink import (format_pzprv3, format_url, is_url, validate_pzprv3,
+from hashi_asp.notations.puzzlink import (format_pzprv3, format_url, is_url, validate_pzprv3,
                                 validate_url)
 
 EXAMPLE = "https://puzz.link/p?hashikake/5/5/4g2i3h23k3g1g3g4g3"
@@ -91,7 +92,8 @@ def test_long_numbers_unnumbered_islands_and_long_water_runs():
 ])
 def test_malformed_urls_are_named_with_their_column(url, message, column):
     problem = validate_url(url)
-    assert problem is not None and message in problem[0] and problem[1] == column
+    assert problem is not None and message in problem.message and problem.column == column
+    assert problem.line == 1
     with pytest.raises(PuzzleError) as caught:
         parse(url, notation="puzzlink", source="<arg>")
     assert message in caught.value.message
@@ -103,8 +105,8 @@ def test_a_url_with_an_option_flag_reads_the_same():
 
 
 @pytest.mark.parametrize("puzzle, message", [
-    (Puzzle(1, 3, {(0, 0): 9, (0, 2): 1}, max_bridges=3), "rules (max_bridges=3)"),
-    (Puzzle(1, 3, {(0, 0): 1, (0, 2): 1}, no_loops=True), "rules (max_bridges=2, no loops)"),
+    (Puzzle(1, 3, {(0, 0): 9, (0, 2): 1}, rules=Rules(max_bridges=3)), "rules (max_bridges=3)"),
+    (Puzzle(1, 3, {(0, 0): 1, (0, 2): 1}, rules=Rules(no_loops=True)), "rules (max_bridges=2, no loops)"),
     (Puzzle(1, 3, {(0, 0): 9, (0, 2): 1}), "cannot hold island number 9 at (0, 0)"),
 ])
 def test_the_writers_refuse_what_puzz_link_cannot_pose(puzzle, message):
@@ -141,7 +143,8 @@ def test_pzprv3_with_one_row_or_one_column():
 ])
 def test_malformed_pzprv3_files_are_named_with_line_and_column(text, message, position):
     problem = validate_pzprv3(text)
-    assert problem is not None and message in problem[0] and problem[1:] == position
+    assert problem is not None and message in problem.message
+    assert (problem.line, problem.column) == position
     with pytest.raises(PuzzleError, match=message.replace("(", r"\(").replace(")", r"\)")):
         parse(text, notation="pzprv3")
 

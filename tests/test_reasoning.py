@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 import bruteforce
 from conftest import PUZZLES, small_puzzles
-from hashi_asp import (Puzzle, Solution, bridge, check, consequences, count, explain, read,
+from hashi_asp import (Puzzle, Solution, bridge, check, count, explain, hint, read,
                        solve, unique)
 from hashi_asp.cli import main
-from hashi_asp.reasoning import necessary_checks, neighbour_pairs
-from hashi_asp.solving import ground, search
+from hashi_asp.asp.control import ground
+from hashi_asp.reasoning import necessary_checks
 
 PROLOG = PUZZLES / "prolog-5x5.txt"
 SEVEN = PUZZLES / "seven-by-seven-24.json"
@@ -51,8 +51,7 @@ def solvable_with_only(puzzle: Puzzle, kept) -> bool:
     """Whether the numbers of the islands in ``kept`` alone can be met: the other islands are
     relaxed through the encoding's hook by plain facts, not by `explain`'s assumptions."""
     relaxed = "".join(f"relax({r},{c}).\n" for r, c in puzzle.islands if (r, c) not in set(kept))
-    grounded = ground(puzzle, program=relaxed)
-    return not search(grounded.control, lambda model: False).exhausted
+    return not ground(puzzle, text=relaxed).attempt([]).exhausted
 
 
 def run(*args, input=None, color=False):
@@ -123,7 +122,7 @@ def test_count_without_checking_gives_the_same_count():
 
 def test_consequences_of_the_prolog_puzzle():
     puzzle = read(PROLOG)
-    found = consequences(puzzle)
+    found = hint(puzzle)
     assert found.status == "multiple" and found.exhausted
     assert found.undecided == {((0, 0), (0, 2)): (0, 1), ((0, 0), (2, 0)): (1, 2),
                                ((0, 2), (2, 2)): (0, 1), ((2, 0), (2, 2)): (1, 2)}
@@ -135,14 +134,14 @@ def test_consequences_of_the_prolog_puzzle():
 
 def test_consequences_of_a_unique_puzzle_decide_every_pair():
     puzzle = read(NYT)
-    found = consequences(puzzle)
+    found = hint(puzzle)
     assert found.status == "unique" and found.undecided == {}
     assert Solution.of(found.cautious) == solve(puzzle).solutions[0]
 
 
 def test_a_player_state_that_forces_the_rest():
     puzzle = read(PROLOG)
-    found = consequences(puzzle, Solution.of([bridge((0, 0), (0, 2), 1)]))
+    found = hint(puzzle, Solution.of([bridge((0, 0), (0, 2), 1)]))
     assert found.status == "unique" and found.conflict is None
     assert Solution.of(found.cautious) == Solution.of(found.solution.bridges)
     assert bridge((2, 0), (2, 2), 2) in found.forced
@@ -151,21 +150,21 @@ def test_a_player_state_that_forces_the_rest():
 
 def test_a_single_bridge_may_still_become_double():
     # Solution 2 has a double bridge (0,0)-(2,0): a single one drawn there is not wrong.
-    found = consequences(read(PROLOG), Solution.of([bridge((0, 0), (2, 0), 1)]))
+    found = hint(read(PROLOG), Solution.of([bridge((0, 0), (2, 0), 1)]))
     assert found.status == "multiple"
     assert found.options[((0, 0), (2, 0))] == (1, 2)
 
 
 def test_a_player_state_that_cannot_be_completed_names_a_minimal_conflict():
     drawn = [bridge((0, 0), (0, 2), 1), bridge((0, 0), (2, 0), 2), bridge((4, 0), (4, 4), 2)]
-    found = consequences(read(PROLOG), Solution.of(drawn))
+    found = hint(read(PROLOG), Solution.of(drawn))
     assert found.status == "unsolvable" and found.minimal
     assert sorted(found.conflict) == sorted(drawn[:2])
 
 
 def test_illegal_player_bridges_are_reported_without_search():
     drawn = Solution.of([bridge((0, 0), (2, 2), 1), bridge((2, 0), (2, 4), 1)])
-    found = consequences(read(PROLOG), drawn)
+    found = hint(read(PROLOG), drawn)
     assert found.status == "unsolvable" and found.conflict is None
     assert {v.rule for v in found.illegal} == {"diagonal", "over-island"}
 
@@ -179,7 +178,7 @@ def test_count_unique_and_consequences_agree_with_brute_force(case, random):
     assert counted.exhausted and counted.count == len(everything)
     verdict = unique(puzzle)
     assert verdict.status == {0: "unsolvable", 1: "unique"}.get(len(everything), "multiple")
-    found = consequences(puzzle)
+    found = hint(puzzle)
     if not everything:
         assert found.status == "unsolvable" and found.conflict == []
         return
@@ -194,7 +193,7 @@ def test_count_unique_and_consequences_agree_with_brute_force(case, random):
              if random.random() < 0.5]
     if drawn and random.random() < 0.5:
         drawn[0] = drawn[0]._replace(count=2)
-    partial = consequences(puzzle, Solution.of(drawn))
+    partial = hint(puzzle, Solution.of(drawn))
     extending = [s for s in everything
                  if all(counts_of(s).get(b.ends, 0) >= b.count for b in drawn)]
     if extending:
@@ -275,7 +274,7 @@ def test_necessary_checks_never_fire_on_a_solvable_puzzle(case):
 def test_neighbour_pairs_agree_with_brute_force(puzzles):
     for path in sorted((puzzles / "coelho").glob("*.has"))[:6]:
         puzzle = read(path)
-        assert neighbour_pairs(puzzle) == bruteforce.neighbour_pairs(
+        assert puzzle.geometry.pairs == bruteforce.neighbour_pairs(
             puzzle.rows, puzzle.cols, dict(puzzle.islands))
 
 

@@ -12,23 +12,19 @@ import signal
 import pytest
 
 import processes
-from conftest import PUZZLES
+from conftest import PROGRAMS, PUZZLES
 from hashi_asp import read
 
 PROLOG = PUZZLES / "prolog-5x5.txt"
 MANY = PUZZLES / "coelho" / "Hs_16_100_50_10_001.has"        # about 20 000 solutions
-PIGEONS = ("hashi_pigeon(1..13). hashi_hole(1..12).\n"
-           "1 { hashi_in(P,H) : hashi_hole(H) } 1 :- hashi_pigeon(P).\n"
-           ":- hashi_hole(H), 2 { hashi_in(P,H) : hashi_pigeon(P) }.\n")
+PIGEONS = PROGRAMS / "pigeons.lp"
 EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 WORD = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
 
 @pytest.fixture
-def pigeons(tmp_path):
-    path = tmp_path / "pigeons.lp"
-    path.write_text(PIGEONS)
-    return path
+def pigeons():
+    return PIGEONS
 
 
 def stopped(args, signum, settle=0.5):

@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings
 
 import bruteforce
-from conftest import REPO, loose_encoding, small_puzzles
-from hashi_asp import (EncodingError, InvalidAnswer, Puzzle, check, encoding_path, facts, read,
-                       solve)
+from conftest import PROGRAMS, PUZZLES, REPO, loose_encoding, small_puzzles
+from hashi_asp import (EncodingError, InvalidAnswer, Program, Puzzle, check, encoding_path, facts,
+                       read, solve)
 
 
 def as_sets(solutions) -> set:
@@ -112,20 +112,29 @@ def test_facts_hold_only_the_raw_puzzle(puzzles):
                          "island(2,4,1).", "island(4,0,3).", "island(4,4,2)."]
 
 
-def test_added_rules_change_the_answer(tmp_path, puzzles):
-    no_doubles = tmp_path / "no-doubles.lp"
-    no_doubles.write_text(":- bridge(_,_,_,_,2).\n")
+def test_added_rules_change_the_answer(puzzles):
     puzzle = read(puzzles / "prolog-5x5.txt")
-    assert solve(puzzle, 0, additions=[no_doubles]).status == "unsolvable"
+    assert solve(puzzle, 0, program=Program(additions=[PROGRAMS / "no_doubles.lp"])).status \
+        == "unsolvable"
 
 
-def test_constants_reach_the_encoding_and_the_checker():
+def test_constants_reach_the_encoding():
+    # The added rules allow at most `limit` bridges per pair: the 5x5 needs doubles.
+    puzzle = read(PUZZLES / "prolog-5x5.txt")
+    limited = Program(additions=[PROGRAMS / "limit.lp"], constants={"limit": 1})
+    assert solve(puzzle, 0, program=limited).status == "unsolvable"
+    assert solve(puzzle, 0, program=Program(additions=[PROGRAMS / "limit.lp"])).status == "multiple"
+
+
+def test_the_rules_reach_the_encoding_and_the_checker():
     # Two islands of 3 need a triple bridge: no solution by default, exactly one with max 3.
     pair = Puzzle(1, 2, {(0, 0): 3, (0, 1): 3})
     assert solve(pair, 0).status == "unsolvable"
-    result = solve(pair, 0, constants={"max_bridges": 3})
+    result = solve(pair.with_rules(max_bridges=3), 0)
     assert result.status == "unique" and [tuple(b) for b in result.solutions[0].bridges] == [(0, 0, 0, 1, 3)]
-    assert solve(pair, 0, max_bridges=3).status == "unique"
+    # The rules are the puzzle's: a program does not carry them as constants.
+    with pytest.raises(EncodingError, match="max_bridges is a rule of the puzzle"):
+        Program(constants={"max_bridges": 3})
 
 
 def test_an_encoding_that_breaks_a_rule_is_reported_not_trusted(tmp_path):
@@ -133,25 +142,23 @@ def test_an_encoding_that_breaks_a_rule_is_reported_not_trusted(tmp_path):
     loose = loose_encoding(tmp_path)
     square = Puzzle(2, 2, {(0, 0): 2, (0, 1): 2, (1, 0): 2, (1, 1): 2})
     with pytest.raises(InvalidAnswer, match="disconnected: 2 components") as caught:
-        solve(square, 0, encoding=loose)
+        solve(square, 0, program=Program(encoding=loose))
     assert caught.value.exit_code == 5
 
 
 def test_encoding_errors_name_file_and_line(tmp_path, puzzles):
-    broken = tmp_path / "broken.lp"
-    broken.write_text("a.\nb :- .\nc(.\n")
+    broken = PROGRAMS / "broken.lp"
     puzzle = read(puzzles / "prolog-5x5.txt")
     with pytest.raises(EncodingError, match=r"broken\.lp:3:3(-4)?: error: syntax error"):
-        solve(puzzle, encoding=broken)
+        solve(puzzle, program=Program(encoding=broken))
     with pytest.raises(EncodingError, match="no such encoding file"):
-        solve(puzzle, additions=[tmp_path / "missing.lp"])
+        solve(puzzle, program=Program(additions=[tmp_path / "missing.lp"]))
     with pytest.raises(EncodingError, match="not a clingo identifier"):
-        solve(puzzle, constants={"Bad": 1})
+        solve(puzzle, program=Program(constants={"Bad": 1}))
 
 
-def test_helper_choices_in_added_rules_do_not_repeat_a_solution(tmp_path, puzzles):
+def test_helper_choices_in_added_rules_do_not_repeat_a_solution(puzzles):
     # A free atom doubles the answer sets; solutions are sets of bridges, so they stay two.
-    helper = tmp_path / "helper.lp"
-    helper.write_text("{ helper }.\n")
-    result = solve(read(puzzles / "prolog-5x5.txt"), 0, additions=[helper])
+    helper = Program(additions=[PROGRAMS / "helper_choice.lp"])
+    result = solve(read(puzzles / "prolog-5x5.txt"), 0, program=helper)
     assert (len(result.solutions), result.status) == (2, "multiple")

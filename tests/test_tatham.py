@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import PUZZLES
-from hashi_asp import Puzzle, PuzzleError, check, read, solve
+from hashi_asp import Puzzle, PuzzleError, Rules, check, read, solve
 from hashi_asp.notations import detect, parse, write
-from hashi_asp.tatham import format_game_id, is_game_id, validate_game_id
+from hashi_asp.notations.tatham import format_game_id, is_game_id, validate_game_id
 
 TATHAM = PUZZLES / "tatham"
 
@@ -23,7 +23,7 @@ def game_ids() -> list[str]:
 
 
 def test_the_committed_ids_cover_every_rule_set():
-    rules = {(read(i).max_bridges, read(i).no_loops) for i in game_ids()}
+    rules = {(read(i).rules.max_bridges, read(i).rules.no_loops) for i in game_ids()}
     assert rules == {(k, loops) for k in (1, 2, 3, 4) for loops in (False, True)}
     assert max(read(i).rows for i in game_ids()) >= 20
 
@@ -34,7 +34,7 @@ def test_each_id_solves_uniquely_under_its_own_rules(game_id):
     result = solve(puzzle, models=2)
     assert (result.status, result.exhausted) == ("unique", True)
     assert check(puzzle, result.solutions[0]) == []
-    assert max(b.count for b in result.solutions[0].bridges) <= puzzle.max_bridges
+    assert max(b.count for b in result.solutions[0].bridges) <= puzzle.rules.max_bridges
 
 
 def test_the_ids_rules_matter():
@@ -43,10 +43,10 @@ def test_the_ids_rules_matter():
     changed = {"m": 0, "L": 0}
     for game_id in game_ids():
         puzzle = read(game_id)
-        if puzzle.max_bridges != 2:
-            changed["m"] += solve(puzzle, 2, max_bridges=2).status != "unique"
-        if puzzle.no_loops:
-            changed["L"] += solve(puzzle, 2, no_loops=False).status != "unique"
+        if puzzle.rules.max_bridges != 2:
+            changed["m"] += solve(puzzle.with_rules(max_bridges=2), 2).status != "unique"
+        if puzzle.rules.no_loops:
+            changed["L"] += solve(puzzle.with_rules(no_loops=False), 2).status != "unique"
     assert changed["m"] >= 5 and changed["L"] >= 1
 
 
@@ -57,7 +57,7 @@ def test_writing_gives_the_same_id_back(game_id):
 
 def test_reading_a_known_id():
     puzzle = read("7x7m2L:4b4b3e2b2r2a3a4a4a4a3c1")
-    assert (puzzle.rows, puzzle.cols, puzzle.max_bridges, puzzle.no_loops) == (7, 7, 2, True)
+    assert (puzzle.rows, puzzle.cols, puzzle.rules.max_bridges, puzzle.rules.no_loops) == (7, 7, 2, True)
     assert puzzle.islands[0, 0] == 4 and puzzle.islands[0, 3] == 4 and puzzle.islands[0, 6] == 3
     assert puzzle.islands[1, 5] == 2                     # after 'e': five water cells
     assert len(puzzle.islands) == 12
@@ -70,7 +70,7 @@ def test_reading_a_known_id():
 ])
 def test_parameter_forms(game_id, rows, cols, max_bridges, no_loops):
     puzzle = read(game_id)
-    assert (puzzle.rows, puzzle.cols, puzzle.max_bridges, puzzle.no_loops) == \
+    assert (puzzle.rows, puzzle.cols, puzzle.rules.max_bridges, puzzle.rules.no_loops) == \
         (rows, cols, max_bridges, no_loops)
 
 
@@ -98,8 +98,8 @@ def test_parameter_forms(game_id, rows, cols, max_bridges, no_loops):
 ])
 def test_malformed_ids_are_named_with_their_column(game_id, message, column):
     problem = validate_game_id(game_id)
-    assert problem is not None and message in problem[0]
-    assert problem[1] == column
+    assert problem is not None and message in problem.message
+    assert problem.column == column and problem.line == (None if column is None else 1)
     with pytest.raises(PuzzleError) as caught:
         parse(game_id, notation="tatham", source="<arg>")
     assert message in caught.value.message and caught.value.column == column
@@ -130,8 +130,8 @@ def test_is_game_id(text, expected):
     (Puzzle(3, 3, {(0, 0): 1, (0, 1): 1}), "the islands at (0, 0) and (0, 1) touch"),
     (Puzzle(3, 3, {(0, 0): 1, (0, 2): None}), "the island at (0, 2) has no number"),
     (Puzzle(3, 3, {(0, 0): 1}), "it has one island"),
-    (Puzzle(3, 3, {(0, 0): 17, (0, 2): 1}, max_bridges=5), "max_bridges=5; Bridges allows 1..4"),
-    (Puzzle(3, 3, {(0, 0): 17, (0, 2): 1}, max_bridges=4), "island number 17 at (0, 0) is over 16"),
+    (Puzzle(3, 3, {(0, 0): 17, (0, 2): 1}, rules=Rules(max_bridges=5)), "max_bridges=5; Bridges allows 1..4"),
+    (Puzzle(3, 3, {(0, 0): 17, (0, 2): 1}, rules=Rules(max_bridges=4)), "island number 17 at (0, 0) is over 16"),
 ])
 def test_the_writer_refuses_what_bridges_cannot_hold(puzzle, reason):
     with pytest.raises(PuzzleError, match="a Tatham game ID cannot hold this puzzle") as caught:
@@ -152,8 +152,7 @@ def tatham_puzzles(draw):
             apart.add((r, c))
     if len(apart) < 2:
         apart = {(0, 0), (rows - 1, cols - 1)}
-    return Puzzle(rows, cols, {cell: draw(st.integers(1, 4 * max_bridges)) for cell in apart},
-                  max_bridges=max_bridges, no_loops=draw(st.booleans()))
+    return Puzzle(rows, cols, {cell: draw(st.integers(1, 4 * max_bridges)) for cell in apart}, rules=Rules(max_bridges=max_bridges, no_loops=draw(st.booleans())))
 
 
 @given(tatham_puzzles())

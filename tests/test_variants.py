@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import bruteforce
 from conftest import PUZZLES, REPO
-from hashi_asp import Puzzle, PuzzleError, Solution, bridge, check, facts, parse, read, solve
+from hashi_asp import Puzzle, PuzzleError, Rules, Solution, bridge, check, facts, parse, read, solve
 from hashi_asp.cli import main
 from hashi_asp.notations import write
 
@@ -50,7 +50,7 @@ def variant_puzzles(draw):
             degree[b] += k
     islands = {cell: None if draw(st.integers(0, 3)) == 0 else
                degree[cell] or draw(st.integers(1, 4 * max_bridges)) for cell in sorted(cells)}
-    return Puzzle(rows, cols, islands, max_bridges=max_bridges, no_loops=draw(st.booleans()))
+    return Puzzle(rows, cols, islands, rules=Rules(max_bridges, draw(st.booleans())))
 
 
 @given(variant_puzzles())
@@ -58,7 +58,8 @@ def variant_puzzles(draw):
 def test_enumeration_agrees_with_brute_force_under_every_variant(puzzle):
     result = solve(puzzle, models=0)
     expected = bruteforce.solutions(puzzle.rows, puzzle.cols, dict(puzzle.islands),
-                                    max_bridges=puzzle.max_bridges, no_loops=puzzle.no_loops)
+                                    max_bridges=puzzle.rules.max_bridges,
+                                    no_loops=puzzle.rules.no_loops)
     assert result.exhausted and as_sets(result.solutions) == expected
 
 
@@ -74,38 +75,38 @@ def test_an_island_without_a_number_needs_a_bridge():
 
 
 def test_a_loop_is_named_by_the_islands_on_it():
-    square = Puzzle(3, 3, {(0, 0): 2, (0, 2): 2, (2, 0): 2, (2, 2): 2, (1, 1): None}, no_loops=True)
+    square = Puzzle(3, 3, {(0, 0): 2, (0, 2): 2, (2, 0): 2, (2, 2): 2, (1, 1): None},
+                    rules=Rules(no_loops=True))
     ring = Solution.of([bridge((0, 0), (0, 2), 1), bridge((0, 2), (2, 2), 1),
                         bridge((2, 2), (2, 0), 1), bridge((2, 0), (0, 0), 1)])
     violations = check(square, ring)
     loop = next(v for v in violations if v.rule == "loop")
     assert set(loop.cells) == {(0, 0), (0, 2), (2, 0), (2, 2)}
     assert loop.message.startswith("loop: the bridges form a cycle through 4 islands: ")
-    assert not any(v.rule == "loop" for v in check(square, ring, no_loops=False))
+    assert not any(v.rule == "loop" for v in check(square.with_rules(no_loops=False), ring))
 
 
 def test_a_double_bridge_is_not_a_loop():
-    pair = Puzzle(1, 3, {(0, 0): 2, (0, 2): 2}, no_loops=True)
+    pair = Puzzle(1, 3, {(0, 0): 2, (0, 2): 2}, rules=Rules(no_loops=True))
     assert check(pair, Solution.of([bridge((0, 0), (0, 2), 2)])) == []
 
 
-def test_the_checker_follows_the_puzzles_rules_unless_told_otherwise():
-    triple = Puzzle(1, 2, {(0, 0): 3, (0, 1): 3}, max_bridges=3)
+def test_the_checker_follows_the_puzzles_rules():
+    triple = Puzzle(1, 2, {(0, 0): 3, (0, 1): 3}, rules=Rules(max_bridges=3))
     answer = Solution.of([bridge((0, 0), (0, 1), 3)])
     assert check(triple, answer) == []
-    assert [v.rule for v in check(triple, answer, max_bridges=2)] == ["bridge-count"]
+    assert [v.rule for v in check(triple.with_rules(max_bridges=2), answer)] == ["bridge-count"]
 
 
 # ---------------------------------------------------------------------------- the rules travel
 
-def test_solve_follows_the_puzzles_rules_and_options_override_them():
-    pair = Puzzle(1, 2, {(0, 0): 3, (0, 1): 3}, max_bridges=3)
+def test_solve_follows_the_puzzles_rules():
+    pair = Puzzle(1, 2, {(0, 0): 3, (0, 1): 3}, rules=Rules(max_bridges=3))
     assert solve(pair, 0).status == "unique"
-    assert solve(pair, 0, max_bridges=2).status == "unsolvable"
-    assert solve(pair, 0, constants={"max_bridges": 2}).status == "unsolvable"
+    assert solve(pair.with_rules(max_bridges=2), 0).status == "unsolvable"
     ring = Puzzle(3, 3, {(0, 0): 2, (0, 2): 2, (2, 0): 2, (2, 2): 2})
     assert solve(ring, 0).status == "unique"                 # the ring (two doubles are disconnected)
-    assert solve(ring, 0, no_loops=True).status == "unsolvable"
+    assert solve(ring.with_rules(no_loops=True), 0).status == "unsolvable"
 
 
 def test_facts_say_how_to_run_plain_clingo_with_the_rules(tmp_path):
@@ -124,7 +125,7 @@ def test_facts_say_how_to_run_plain_clingo_with_the_rules(tmp_path):
 
 
 def test_json_holds_the_rules_and_unnumbered_islands():
-    puzzle = Puzzle(3, 4, {(0, 0): None, (0, 3): 12, (2, 0): 1}, max_bridges=3, no_loops=True)
+    puzzle = Puzzle(3, 4, {(0, 0): None, (0, 3): 12, (2, 0): 1}, rules=Rules(3, True))
     text = write(puzzle, "json")
     assert '"max_bridges": 3' in text and '"no_loops": true' in text and "[0, 0, null]" in text
     assert parse(text) == puzzle
@@ -144,9 +145,9 @@ def test_the_dot_grid_reads_and_writes_question_marks():
 @pytest.mark.parametrize("puzzle, notation, message", [
     (Puzzle(1, 3, {(0, 0): None, (0, 2): 1}), "has",
      "the .has notation cannot hold an island without a number (at (0, 0))"),
-    (Puzzle(1, 3, {(0, 0): 1, (0, 2): 1}, max_bridges=3), "has",
+    (Puzzle(1, 3, {(0, 0): 1, (0, 2): 1}, rules=Rules(max_bridges=3)), "has",
      "the .has notation cannot record this puzzle's rules (max_bridges=3)"),
-    (Puzzle(1, 3, {(0, 0): 1, (0, 2): 1}, no_loops=True), "grid",
+    (Puzzle(1, 3, {(0, 0): 1, (0, 2): 1}, rules=Rules(no_loops=True)), "grid",
      "the dot grid cannot record this puzzle's rules (max_bridges=2, no loops)"),
 ])
 def test_notations_refuse_what_they_cannot_hold(puzzle, notation, message):

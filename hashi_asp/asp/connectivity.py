@@ -1,23 +1,24 @@
 """Connectivity as lazy cuts: a clingo propagator, for comparison with the encoding's reachability.
 
-With ``-c lazy_connectivity=1`` the encoding leaves out its reachability block and
-:func:`solving.ground` registers :class:`LazyConnectivity`, the answer-set analogue of the lazy
-cuts of the ILP models: the solver searches without knowing that the islands must be connected,
-and each time it has a complete candidate whose bridges leave a group of islands closed, this
-adds the clause "some bridge leaves this group" and lets it search on.
+With ``--connectivity lazy`` (``Program(connectivity="lazy")``) clingo is given ``bridges.lp``,
+every rule but connectivity, and :func:`.control.ground` registers :class:`LazyConnectivity`,
+the answer-set analogue of the lazy cuts of the ILP models: the solver searches without knowing
+that the islands must be connected, and each time it has a complete candidate whose bridges
+leave a group of islands closed, this adds the clause "some bridge leaves this group" and lets
+it search on.
 
 Kept as an option, not the default: measured on the Coelho et al. set and on generated puzzles
 (docs/benchmarks.md), it comes close when few candidates fall apart and is far slower when many
 do (the Coelho set: 159 s in all instead of 50.5 s; one 400-island puzzle with mostly doubled
-bridges needed 1 888 rounds and 4.6 s instead of 0.06 s).  Plain ``clingo`` with the constant
-set does not test connectivity at all; hashi-asp's checker still tests every answer.
+bridges needed 1 888 rounds and 4.6 s instead of 0.06 s).  Plain ``clingo`` runs ``hashi.lp``,
+which always states connectivity; hashi-asp's checker tests every answer either way.
 """
 
 from __future__ import annotations
 
 import clingo
 
-from .puzzle import Puzzle, connected_groups
+from ..puzzle import Puzzle, connected_groups
 
 
 class LazyConnectivity:
@@ -25,8 +26,8 @@ class LazyConnectivity:
 
     def __init__(self, puzzle: Puzzle):
         self.islands = list(puzzle.islands)
-        self.rounds = 0                  # complete candidates looked at
-        self.cuts = 0                    # clauses added
+        self.rounds = 0  # complete candidates looked at
+        self.cuts = 0  # clauses added
         self.pairs: list[tuple[int, int, list[int]]] = []
 
     def init(self, init: clingo.PropagateInit) -> None:
@@ -55,8 +56,12 @@ class LazyConnectivity:
         # All the groups' clauses are false now, so the first one added is a conflict: the
         # smallest group's is added, the one with the fewest ways out.
         smallest = set(min(groups, key=len))
-        leaving = [literal for a, z, literals in self.pairs
-                   if (a in smallest) != (z in smallest) for literal in literals]
+        leaving = [
+            literal
+            for a, z, literals in self.pairs
+            if (a in smallest) != (z in smallest)
+            for literal in literals
+        ]
         self.cuts += 1
         if control.add_clause(leaving):
             control.propagate()

@@ -1,0 +1,10 @@
+"""The only code that knows clingo.
+
+- :mod:`.interface`: what clingo is given (the encoding's files, the puzzle as facts, the rules
+  as constants) and what comes back (answer sets as solutions, pair states): the one place
+  that knows the encodings' predicate names.
+- :mod:`.control`: the one owner of ``clingo.Control``: ground a puzzle, search it with a
+  deadline and Ctrl-C, hand each model on as it comes (checked before anyone sees it), shrink
+  unsatisfiable cores, report statistics.
+- :mod:`.connectivity`: connectivity as lazy cuts, a clingo propagator.
+"""

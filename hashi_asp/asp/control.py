@@ -1,0 +1,282 @@
+"""The one owner of ``clingo.Control``: a puzzle grounded with its program, then searched as often
+as a capability needs, with one deadline, Ctrl-C, and every model checked before it is used.
+
+- :func:`ground` loads the program's files and the puzzle's facts and grounds them, in a thread
+  of its own so that Ctrl-C and a deadline stop the wait at once (:mod:`..stopping`);
+- :meth:`Grounded.search` runs clingo's search and hands each model to a callback as it comes,
+  honouring the deadline and Ctrl-C and keeping whatever was already seen;
+- :meth:`Grounded.solution` decodes a model and has the independent checker pass it;
+- :meth:`Grounded.minimal_core` shrinks a set of assumptions with no model to a minimal one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import clingo
+
+from ..checking import Violation, check
+from ..puzzle import Puzzle, Solution
+from ..stopping import POLL_SECONDS, Deadline, uninterruptible
+from . import interface
+from .connectivity import LazyConnectivity
+from .interface import EncodingError, InvalidAnswer, Program
+
+# Solver settings measured on the Coelho et al. set, on 1 000 to 100 000 islands and on 2 000
+# islands with few doubled bridges, where the search (not grounding) takes the time:
+# - clasp's "trendy" configuration (glucose-style restarts, SAT preprocessing): 14 puzzles of
+#   2 000 islands with a quarter of the bridges doubled took 10.0 s instead of 16.5 s with the
+#   default configuration; the Coelho set the same; 10 000 and 100 000 islands with most
+#   bridges doubled 5-7 % slower (the preprocessing);
+# - --sign-def=pos tries drawing a line before leaving it out (in a puzzle most neighbours are
+#   joined), only as the first try: a fixed preference (a #heuristic sign under the Domain
+#   heuristic, used before) took 51.7 s on those 14 puzzles;
+# - one round of failed-literal detection before the first choice finds the bridges that are
+#   forced or impossible at the start; on 100 000 islands it cuts the choices tenfold (every
+#   such bridge found later by a conflict sends the search back to the start).
+SOLVER_OPTIONS = ("--configuration=trendy", "--sign-def=pos", "--lookahead=hybrid,1")
+
+
+@dataclass
+class Search:
+    """How a search ended: ``exhausted`` (nothing left to find), or stopped by the time limit,
+    by Ctrl-C, or because the callback asked to stop."""
+
+    exhausted: bool
+    timed_out: bool = False
+    interrupted: bool = False
+    seconds: float = 0.0
+    core: list[int] | None = None  # no model under the assumptions: the ones clingo blamed
+
+    @property
+    def cut_short(self) -> bool:
+        """Stopped by the time limit or a signal: what was found is not all there is."""
+        return self.timed_out or self.interrupted
+
+
+@dataclass
+class Core:
+    """A set of assumptions with no model: ``literals``, ``minimal`` when dropping any one of
+    them lets a model appear; ``cut`` is the search the deadline or a signal cut short while it
+    was being shrunk (then it is not proven minimal)."""
+
+    literals: list[int]
+    minimal: bool
+    cut: Search | None = None
+
+
+def ground(
+    puzzle: Puzzle,
+    program: Program = Program(),
+    *,
+    extra: Iterable[str] = (),
+    text: str = "",
+    parts: Sequence[tuple[str, Sequence[clingo.Symbol]]] = (("base", ()),),
+    models: int = 1,
+    project: bool = False,
+    brave: bool = False,
+    options: Iterable[str] = (),
+    deadline: Deadline | None = None,
+) -> Grounded:
+    """Load the program's files, the bundled encodings named in ``extra`` (``relax.lp`` ...),
+    the puzzle's facts and ``text`` (further facts) into clingo, and ground ``parts``.
+
+    ``models`` answers to find per search (0 = all), ``project`` counts answers as sets of shown
+    atoms (an encoding with helper choices cannot then report one solution twice), ``brave``
+    enumerates brave consequences; ``options`` are further clingo options, replacing the
+    defaults of the same name.  A deadline with ``abandon_grounding`` leaves grounding behind in
+    its thread when it passes, raising :class:`~hashi_asp.stopping.TimeLimitReached`."""
+    deadline = Deadline.of(deadline)
+    wanted = [
+        f"--models={models}",
+        *(["--project=show"] if project else []),
+        *(["--enum-mode=brave"] if brave else []),
+        *options,
+    ]
+    # clingo refuses an option given twice: the caller's choice replaces the default.
+    defaults = [
+        option
+        for option in SOLVER_OPTIONS
+        if not any(given.startswith(option.split("=")[0] + "=") for given in wanted)
+    ]
+    messages: list[str] = []
+    control = clingo.Control(
+        [*defaults, *interface.constant_arguments(puzzle, program), *wanted],
+        logger=lambda code, message: messages.append(message),
+    )
+    propagator = None
+    if program.lazy:
+        # The encoding leaves connectivity out; the propagator adds it back as lazy cuts.
+        propagator = LazyConnectivity(puzzle)
+        control.register_propagator(propagator)
+    files = [*program.files(), *map(interface.encoding_path, extra)]
+    for path in files:
+        interface.check_rules_file(path)
+    facts = interface.facts(puzzle) + text
+    started = time.perf_counter()
+
+    def load_and_ground() -> None:
+        for path in files:
+            try:
+                control.load(str(path))
+            except RuntimeError:
+                raise EncodingError(
+                    interface.first_error(messages, f"{path}: cannot load")
+                ) from None
+        try:
+            control.add("base", [], facts)
+        except RuntimeError:
+            raise EncodingError(interface.first_error(messages, "puzzle facts rejected")) from None
+        try:
+            control.ground(list(parts))
+        except RuntimeError:
+            raise EncodingError(interface.first_error(messages, "grounding failed")) from None
+
+    uninterruptible(load_and_ground, deadline, "clingo was grounding")
+    return Grounded(control, puzzle, time.perf_counter() - started, propagator)
+
+
+class Grounded:
+    """A clingo control holding one grounded puzzle and its rules, ready for any number of
+    searches (under different assumptions, or after switching externals)."""
+
+    def __init__(
+        self,
+        control: clingo.Control,
+        puzzle: Puzzle,
+        ground_seconds: float,
+        propagator: LazyConnectivity | None = None,
+    ):
+        self.control = control
+        self.puzzle = puzzle
+        self.ground_seconds = ground_seconds
+        self.propagator = propagator
+
+    # ------------------------------------------------------------------ searching
+
+    def search(
+        self,
+        on_model: Callable[[clingo.Model], bool | None],
+        *,
+        assumptions: Iterable[int] = (),
+        deadline: Deadline | None = None,
+    ) -> Search:
+        """Run clingo's search, calling ``on_model`` for each model in this thread (it returns
+        False to stop); honour ``deadline`` and Ctrl-C, keeping whatever was already seen.
+        ``assumptions`` are program literals; when there is no model under them,
+        ``Search.core`` holds the ones clingo blamed."""
+        started = time.perf_counter()
+        expired = Deadline.of(deadline).expired
+        assumed = list(assumptions)
+        if expired():  # an expired deadline searches nothing, every time
+            return Search(False, timed_out=True)
+        timed_out = interrupted = stopped = False
+        core = None
+        with self.control.solve(yield_=True, async_=True, assumptions=assumed) as handle:
+            try:
+                while True:
+                    handle.resume()
+                    while not timed_out and not handle.wait(POLL_SECONDS):
+                        timed_out = expired()
+                    if timed_out:
+                        break
+                    model = handle.model()
+                    if model is None:
+                        break
+                    if on_model(model) is False:
+                        stopped = True
+                        break
+                    # A fast enumeration never waits, so the clock is read after each model too.
+                    if expired():
+                        timed_out = True
+                        break
+            except KeyboardInterrupt:
+                interrupted = True
+            if timed_out or interrupted or stopped:
+                handle.cancel()
+            exhausted = not (timed_out or interrupted or stopped) and handle.get().exhausted
+            if exhausted and assumed and handle.get().unsatisfiable:
+                core = list(handle.core())
+        return Search(exhausted, timed_out, interrupted, time.perf_counter() - started, core)
+
+    def attempt(self, assumptions: Iterable[int], deadline: Deadline | None = None) -> Search:
+        """Search for one model under the assumptions: ``exhausted`` means there is none."""
+        return self.search(lambda model: False, assumptions=assumptions, deadline=deadline)
+
+    def minimal_core(self, core: list[int], deadline: Deadline | None = None) -> Core:
+        """Shrink a set of assumptions with no model to a minimal one, by deletion: drop each in
+        turn and keep it out if the rest still has no model (then continue from clingo's core of
+        the rest, often smaller).  An assumption whose removal lets a model appear stays, and
+        stays needed in every subset, so one pass proves the result minimal."""
+        kept, i = list(core), 0
+        while i < len(kept):
+            trial = kept[:i] + kept[i + 1 :]
+            outcome = self.attempt(trial, deadline)
+            if outcome.cut_short:
+                return Core(kept, False, outcome)
+            if outcome.exhausted:
+                kept = within(outcome.core, trial)
+            else:
+                i += 1
+        return Core(kept, True)
+
+    # ------------------------------------------------------------------ models
+
+    def solution(self, model: clingo.Model, number: int) -> Solution:
+        """The model's solution, once the independent checker has passed it; raises
+        :class:`~hashi_asp.asp.interface.InvalidAnswer` for one that breaks the rules."""
+        try:
+            found = interface.solution(model.symbols(shown=True))
+            violations = check(self.puzzle, found)
+        except ValueError as malformed:
+            violations = [Violation("malformed", str(malformed))]
+        if violations:
+            raise InvalidAnswer(number, violations)
+        return found
+
+    @staticmethod
+    def shown(model: clingo.Model) -> list[clingo.Symbol]:
+        """The model's shown atoms."""
+        return list(model.symbols(shown=True))
+
+    def statistics(self, search: Search) -> dict:
+        """Grounding and search times, clingo's choices and conflicts."""
+        solvers = self.control.statistics["solving"]["solvers"]
+        return {
+            "ground_seconds": round(self.ground_seconds, 6),
+            "solve_seconds": round(search.seconds, 6),
+            "choices": int(solvers["choices"]),
+            "conflicts": int(solvers["conflicts"]),
+        }
+
+    # ------------------------------------------------------------------ atoms and switches
+
+    def literal(self, symbol: clingo.Symbol) -> int | None:
+        """The program literal of an atom, or None if grounding left no such atom."""
+        atom = self.control.symbolic_atoms[symbol]
+        return None if atom is None else atom.literal
+
+    def atoms(self, name: str, arity: int) -> list[tuple[clingo.Symbol, int]]:
+        """Every atom of a predicate with its literal."""
+        return [
+            (atom.symbol, atom.literal)
+            for atom in self.control.symbolic_atoms.by_signature(name, arity)
+        ]
+
+    def switch(self, symbol: clingo.Symbol, value: bool | None) -> None:
+        """Set an external atom true, false, or free (None)."""
+        self.control.assign_external(symbol, value)
+
+    def ground_part(self, parts: Sequence[tuple[str, Sequence[clingo.Symbol]]]) -> None:
+        """Ground further parts of the program (small ones: in this thread)."""
+        self.control.ground(list(parts))
+
+
+def within(core: list[int] | None, assumptions: list[int]) -> list[int]:
+    """clingo's core in the assumptions' order, or all the assumptions if it is not a subset."""
+    if core is None or not set(core) <= set(assumptions):
+        return assumptions
+    blamed = set(core)
+    return [literal for literal in assumptions if literal in blamed]

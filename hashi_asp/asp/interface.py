@@ -1,0 +1,348 @@
+"""The encoding's interface: what clingo is given and what comes back.
+
+The one place that knows the encodings' files and predicate names:
+
+=======================  =========  ========================================================
+``rows/1``, ``cols/1``   input      grid size (:func:`facts`)
+``island/3``             input      ``island(R,C,N)``, ``N = any`` for an island without one
+``max_bridges``          constant   the puzzle's :class:`~hashi_asp.puzzle.Rules`
+``no_loops``             constant   (:func:`rule_constants`)
+``bridge/5``             output     an answer's bridges (:func:`solution`)
+``relax/2``              external   switches an island's number off (``relax.lp``)
+``pair/4``, ``state/5``  in, out    the state of every pair of neighbours (``consequences.lp``)
+``at_least/5``           assumed    a player's bridge as a lower bound (``consequences.lp``)
+``want/5``, ``number/3`` external   the known solution and changed numbers of the uniqueness
+                                    repair (``another_solution.lp``)
+=======================  =========  ========================================================
+
+Python states only the raw puzzle: every rule, including which islands can be joined, lives in
+the encodings, so editing them (or passing another with ``Program(encoding=...)``) changes the
+rules without touching Python.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import clingo
+
+from ..puzzle import (
+    MAX_BRIDGES_LIMIT,
+    Bridge,
+    Cell,
+    HashiError,
+    Pair,
+    Puzzle,
+    Rules,
+    Solution,
+    bridge,
+)
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+ENCODING = "hashi.lp"  # the whole encoding: what plain clingo runs
+RULES_BUT_CONNECTIVITY = "bridges.lp"  # what the lazy connectivity propagator completes
+RELAX = "relax.lp"
+CONSEQUENCES = "consequences.lp"
+ANOTHER_SOLUTION = "another_solution.lp"
+
+CONNECTIVITY = ("reach", "lazy")
+"""How connectivity is stated: ``reach``, by reachability in the encoding (``hashi.lp``);
+``lazy``, by cuts a propagator adds when a candidate falls apart (``bridges.lp`` and
+:mod:`.connectivity`)."""
+
+
+class EncodingError(HashiError):
+    """An encoding (or added rules, or a constant) that clingo cannot load or ground."""
+
+    exit_code = 2
+
+
+class InvalidAnswer(HashiError):
+    """An answer set that breaks the rules: the encoding is wrong, the answer is not shown."""
+
+    exit_code = 5
+
+    def __init__(self, number: int, violations: list):
+        shown = "; ".join(v.message for v in violations[:3])
+        more = f" (and {len(violations) - 3} more)" if len(violations) > 3 else ""
+        super().__init__(f"encoding error: answer {number} breaks the rules: {shown}{more}")
+        self.number = number
+        self.violations = violations
+
+
+def encoding_path(name: str = ENCODING) -> Path:
+    """A bundled encoding: the source checkout's ``encodings/`` when there is one, so that an
+    editable install runs the file being edited, else the copy installed inside the package."""
+    for folder in (_PACKAGE.parent / "encodings", _PACKAGE / "encodings"):
+        if (folder / name).is_file():
+            return folder / name
+    raise EncodingError(f"bundled encoding {name} not found; reinstall hashi-asp")
+
+
+@dataclass(frozen=True)
+class Program:
+    """The rules clingo is given besides the puzzle: ``encoding`` replaces the bundled
+    ``hashi.lp``, ``additions`` are rule files loaded with it, ``constants`` are clingo
+    ``#const`` values (other than the puzzle's rules, which the puzzle carries), and
+    ``connectivity`` is one of :data:`CONNECTIVITY`."""
+
+    encoding: str | os.PathLike | None = None
+    additions: tuple[str | os.PathLike, ...] = ()
+    constants: Mapping[str, str | int] = field(default_factory=dict)
+    connectivity: str = "reach"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "additions", tuple(self.additions))
+        object.__setattr__(self, "constants", {str(k): str(v) for k, v in self.constants.items()})
+        if self.connectivity not in CONNECTIVITY:
+            raise EncodingError(
+                f"connectivity must be one of {', '.join(CONNECTIVITY)}, got {self.connectivity!r}"
+            )
+        for name in RULE_CONSTANTS:
+            if name in self.constants:
+                raise EncodingError(
+                    f"{name} is a rule of the puzzle, not a constant of the "
+                    "program: set it on the puzzle (Puzzle.with_rules, or "
+                    "--max-bridges and --no-loops)"
+                )
+
+    @property
+    def lazy(self) -> bool:
+        return self.connectivity == "lazy"
+
+    def files(self) -> list[Path]:
+        """The rule files clingo loads, in order."""
+        if self.encoding is not None:
+            main = Path(self.encoding)
+        else:
+            main = encoding_path(RULES_BUT_CONNECTIVITY if self.lazy else ENCODING)
+        return [main, *map(Path, self.additions)]
+
+
+# ---------------------------------------------------------------------------- input
+
+
+def facts(puzzle: Puzzle) -> str:
+    """The puzzle as ASP facts: the input of the encoding, and nothing derived from it.  An
+    island without a number is ``island(R,C,any)``.  The puzzle's rules are clingo constants,
+    not facts: for other than the standard rules a comment says which ``-c`` options to give."""
+    # The source (a file name) is shown printable only: a line break in it would end the comment.
+    source = "".join(ch if ch.isprintable() else "?" for ch in puzzle.source)
+    lines = [f"% {source}: {puzzle.rows}x{puzzle.cols}, {len(puzzle.islands)} islands"]
+    if not puzzle.rules.standard:
+        lines.append(
+            f"% rules: {puzzle.rules}; run clingo with "
+            + " ".join(f"-c {name}={value}" for name, value in rule_constants(puzzle.rules).items())
+        )
+    lines.append(f"rows({puzzle.rows}). cols({puzzle.cols}).")
+    lines.extend(
+        f"island({r},{c},{'any' if n is None else n})." for (r, c), n in puzzle.islands.items()
+    )
+    return "\n".join(lines) + "\n"
+
+
+def pair_facts(puzzle: Puzzle) -> str:
+    """``pair/4`` for every two islands that see each other: the input of ``consequences.lp``."""
+    return "".join(f"pair({r1},{c1},{r2},{c2}).\n" for (r1, c1), (r2, c2) in puzzle.geometry.pairs)
+
+
+RULE_CONSTANTS = ("max_bridges", "no_loops")
+
+
+def rule_constants(rules: Rules) -> dict[str, str]:
+    """The encoding constants that pose the rules, where they differ from the defaults."""
+    constants = {}
+    if rules.max_bridges != Rules().max_bridges:
+        constants["max_bridges"] = str(rules.max_bridges)
+    if rules.no_loops:
+        constants["no_loops"] = "1"
+    return constants
+
+
+def program_and_rules(
+    encoding: str | os.PathLike | None = None,
+    additions: Iterable[str | os.PathLike] = (),
+    constants: Iterable[str] = (),
+    connectivity: str = "reach",
+) -> tuple[Program, dict[str, int | bool]]:
+    """The program from options as users give them (constants as ``NAME=VALUE`` strings, as in
+    clingo's ``-c``), and the rules set among the constants (``max_bridges=3``, ``no_loops=1``),
+    as keyword arguments of :meth:`Puzzle.with_rules`."""
+    named = {}
+    for pair in constants:
+        name, equals, value = pair.partition("=")
+        if not equals or not name or not value:
+            raise EncodingError(f"-c {pair[:40]!r}: expected NAME=VALUE")
+        named[name] = value
+    rules = rules_of_constants(named)
+    others = {name: value for name, value in named.items() if name not in RULE_CONSTANTS}
+    return Program(encoding, tuple(additions), others, connectivity), rules
+
+
+def rules_of_constants(constants: Mapping[str, str]) -> dict[str, int | bool]:
+    """The rules given as constants (``-c max_bridges=3``, ``-c no_loops=1``), as keyword
+    arguments of :meth:`Puzzle.with_rules`; a value the encoding cannot mean is refused."""
+    rules: dict[str, int | bool] = {}
+    if "max_bridges" in constants:
+        value = str(constants["max_bridges"]).strip()
+        if not re.fullmatch(r"[+-]?[0-9]+", value):
+            raise EncodingError(f"max_bridges must be an integer, got {value[:40]!r}")
+        limit = int(value) if len(value) <= 18 else MAX_BRIDGES_LIMIT + 1
+        if not 1 <= limit <= MAX_BRIDGES_LIMIT:
+            raise EncodingError(f"max_bridges must be 1..{MAX_BRIDGES_LIMIT}, got {value[:40]}")
+        rules["max_bridges"] = limit
+    if "no_loops" in constants:
+        value = str(constants["no_loops"])
+        if value not in ("0", "1"):
+            raise EncodingError(f"no_loops must be 0 or 1, got {value!r}")
+        rules["no_loops"] = value == "1"
+    return rules
+
+
+_CONSTANT_NAME = re.compile(r"[a-z_][A-Za-z0-9_']*\Z")
+
+
+def constant_arguments(puzzle: Puzzle, program: Program) -> list[str]:
+    """clingo's ``-c`` options for the puzzle's rules and the program's constants, each name and
+    value checked first."""
+    arguments = []
+    for name, value in {**rule_constants(puzzle.rules), **program.constants}.items():
+        if not _CONSTANT_NAME.match(name):
+            raise EncodingError(f"constant name {name[:40]!r} is not a clingo identifier")
+        # clingo would report a value it cannot read through its logger with bytes that are not
+        # text, and stop the process; its own term reader says what is wrong instead.
+        messages: list[str] = []
+        try:
+            clingo.parse_term(value, logger=lambda code, message: messages.append(message))
+        except RuntimeError as error:
+            raise EncodingError(
+                f"-c {name}={value[:40]}: not a clingo term: "
+                + first_error(messages, " ".join(str(error).split()))
+            ) from None
+        arguments += ["-c", f"{name}={value}"]
+    return arguments
+
+
+def check_rules_file(path: Path, seen: set[Path] | None = None) -> None:
+    """A rules file clingo can load: a file of UTF-8 text, as are the files it ``#include``s.
+    (clingo passes its messages on as they are, and one quoting bytes that are not UTF-8 would
+    stop the process inside clingo's Python module; so those are refused here, with their
+    place.)"""
+    seen = set() if seen is None else seen
+    if path.is_dir():
+        raise EncodingError(f"{path}: is a directory, not an encoding file")
+    if not path.is_file():
+        raise EncodingError(
+            f"{path}: {'not a regular file' if path.exists() else 'no such encoding file'}"
+        )
+    try:
+        data = path.read_bytes()
+    except (OSError, ValueError) as error:
+        raise EncodingError(
+            f"{path}: cannot read: {getattr(error, 'strerror', None) or error}"
+        ) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        raise EncodingError(
+            f"{path}:{line}:{column}: not UTF-8 text (byte "
+            f"0x{data[error.start]:02x}); clingo reads rules as UTF-8"
+        ) from None
+    seen.add(path.resolve())
+    for name in _INCLUDE.findall(text):
+        # clingo looks beside the including file, then in the working directory; a file it
+        # cannot find is its own error, reported when it loads.
+        for candidate in (path.parent / name, Path(name)):
+            if candidate.is_file():
+                if candidate.resolve() not in seen:
+                    check_rules_file(candidate, seen)
+                break
+
+
+_INCLUDE = re.compile(r'#include\s*"((?:[^"\\\n]|\\.)*)"')
+
+
+def first_error(messages: list[str], fallback: str) -> str:
+    """clingo's first error, on one line (it names file, line and column)."""
+    for message in messages:
+        if "error:" in message:
+            return " ".join(message.split())
+    return " ".join(messages[0].split()) if messages else fallback
+
+
+# ---------------------------------------------------------------------------- output
+
+
+def solution(symbols: Iterable[clingo.Symbol]) -> Solution:
+    """The ``bridge/5`` atoms of an answer set as a solution (other shown atoms are ignored).
+    Each atom is read from its text: one call into clingo per atom instead of one per argument
+    makes this several times faster, which counts when every one of many answers is checked."""
+    bridges = []
+    for text in map(str, symbols):
+        if not (text == "bridge" or text.startswith("bridge(")):
+            continue
+        match = _BRIDGE_ATOM.fullmatch(text)
+        if match is None:
+            raise ValueError(f"answer shows {text}, expected bridge(R1,C1,R2,C2,K) with integers")
+        r1, c1, r2, c2, k = map(int, match.groups())
+        bridges.append(bridge((r1, c1), (r2, c2), k))
+    return Solution.of(bridges)
+
+
+_BRIDGE_ATOM = re.compile(r"bridge\((-?\d+),(-?\d+),(-?\d+),(-?\d+),(-?\d+)\)")
+
+
+def states(symbols: Iterable[clingo.Symbol]) -> dict[Pair, tuple[int, ...]]:
+    """The ``state/5`` atoms of a brave answer: the counts each pair takes, pairs in reading
+    order, counts ascending."""
+    options: dict[Pair, set[int]] = {}
+    for symbol in symbols:
+        if symbol.name == "state" and len(symbol.arguments) == 5:
+            r1, c1, r2, c2, k = (a.number for a in symbol.arguments)
+            options.setdefault(((r1, c1), (r2, c2)), set()).add(k)
+    return {pair: tuple(sorted(ks)) for pair, ks in sorted(options.items())}
+
+
+# ---------------------------------------------------------------------------- switches
+
+GIVEN = "given"  # the part of consequences.lp with at_least/5
+NUMBER = "number"  # the part of another_solution.lp, one per new number
+
+
+def at_least(drawn: Bridge) -> clingo.Symbol:
+    """The atom assumed for a player's bridge: at least that many bridges on its pair."""
+    return clingo.Function("at_least", [clingo.Number(v) for v in drawn])
+
+
+def relax(cell: Cell) -> clingo.Symbol:
+    return clingo.Function("relax", [clingo.Number(v) for v in cell])
+
+
+def relaxed_cell(symbol: clingo.Symbol) -> Cell:
+    """The island a ``relax/2`` atom switches."""
+    r, c = (a.number for a in symbol.arguments)
+    return r, c
+
+
+def want(pair: Pair, count: int) -> clingo.Symbol:
+    """The switch saying the known solution has ``count`` bridges on ``pair``."""
+    (r1, c1), (r2, c2) = pair
+    return clingo.Function("want", [clingo.Number(v) for v in (r1, c1, r2, c2, count)])
+
+
+def number(cell: Cell, value: int) -> clingo.Symbol:
+    """The switch (and the part's arguments) giving island ``cell`` the number ``value``."""
+    return clingo.Function(NUMBER, [clingo.Number(v) for v in (*cell, value)])
+
+
+def bridge_atom(pair: Pair, count: int) -> str:
+    """An answer's ``bridge/5`` atom as text, as :func:`str` of the symbol gives it."""
+    (r1, c1), (r2, c2) = pair
+    return f"bridge({r1},{c1},{r2},{c2},{count})"

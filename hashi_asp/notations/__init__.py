@@ -1,0 +1,216 @@
+"""Reading and writing puzzles in the common notations: one module per notation, one registry.
+
+=============  ==========================================================================
+``has``        Coelho et al. (2019): ``ROWS COLS NISLANDS``, then the grid, 0 = water
+``grid``       the dot grid: optional ``ROWS COLS`` header, ``.`` for water, ``?`` unnumbered
+``json``       ``{"rows": R, "cols": C, "islands": [[r, c, n], ...]}``, or ``[[[x, y], n], ...]``
+``puzzlink``   puzz.link / pzv.jp URLs (module :mod:`.puzzlink`)
+``pzprv3``     the files pzprjs's editors save, with their bridges (module :mod:`.puzzlink`)
+``tatham``     Simon Tatham's Bridges game IDs, ``WxH[mK][L]:DESC`` (module :mod:`.tatham`)
+=============  ==========================================================================
+
+Every notation is a :class:`Notation` in :data:`NOTATIONS`: how to recognise it, a validator
+that finds the first problem (message, line, column), a reader that trusts what the validator
+passed, a writer that refuses what the notation cannot hold (an island without a number, rules
+other than the standard ones, numbers out of its range), and whether it records rules.
+Detection, ``convert`` and every ``--notation`` choice read this one table.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..files import read_stream, read_text
+from ..puzzle import Puzzle, PuzzleError, Solution
+from . import grid, has, json, puzzlink, tatham
+from .lexing import Problem, line_column
+
+
+@dataclass(frozen=True)
+class Notation:
+    """One notation: ``detect(text)`` says whether a text looks like it; ``validate(text,
+    max_number)`` gives its first problem or None; ``parse(text, source, max_number)`` reads it
+    (island numbers up to ``max_number``, by default what the notation's own rules allow);
+    ``write(puzzle)`` writes it; ``rules``: it records rules other than the standard ones."""
+
+    name: str
+    detect: Callable[[str], bool]
+    validate: Callable[[str, int | None], object | None]
+    parse: Callable[[str, str, int | None], Puzzle]
+    write: Callable[[Puzzle], str]
+    rules: bool
+    extensions: tuple[str, ...] = ()
+
+
+# In the order detection tries them: the dot grid, which takes anything, comes last.
+NOTATIONS: dict[str, Notation] = {
+    notation.name: notation
+    for notation in (
+        Notation(
+            "json", json.detect, json.validate, json.parse, json.write, json.RULES, json.EXTENSIONS
+        ),
+        Notation(
+            "pzprv3",
+            puzzlink.is_pzprv3,
+            puzzlink.validate_pzprv3,
+            puzzlink.parse_pzprv3,
+            puzzlink.format_pzprv3,
+            rules=False,
+        ),
+        Notation(
+            "puzzlink",
+            puzzlink.is_url,
+            puzzlink.validate_url,
+            puzzlink.parse_url,
+            puzzlink.format_url,
+            rules=False,
+        ),
+        Notation(
+            "tatham",
+            tatham.is_game_id,
+            tatham.validate_game_id,
+            tatham.parse_game_id,
+            tatham.format_game_id,
+            rules=True,
+        ),
+        Notation("has", has.detect, has.validate, has.parse, has.write, has.RULES, has.EXTENSIONS),
+        Notation(
+            "grid", grid.detect, grid.validate, grid.parse, grid.write, grid.RULES, grid.EXTENSIONS
+        ),
+    )
+}
+
+ALIASES = {"txt": "grid"}
+"""Other names the command line accepts for a notation (``txt`` is the dot grid)."""
+
+
+def named(name: str) -> Notation:
+    """The notation called ``name`` (or one of its :data:`ALIASES`)."""
+    found = NOTATIONS.get(ALIASES.get(name, name))
+    if found is None:
+        raise PuzzleError(f"unknown notation {name!r}; known: {', '.join(NOTATIONS)}")
+    return found
+
+
+def extension(name: str) -> str:
+    """The file extension of a notation: the one the readers recognise it by, else ``.txt``."""
+    extensions = named(name).extensions
+    return extensions[0] if extensions else ".txt"
+
+
+# ---------------------------------------------------------------------------- entry points
+
+
+def read(
+    source: str | os.PathLike,
+    *,
+    notation: str | None = None,
+    max_bridges: int | None = None,
+    no_loops: bool | None = None,
+) -> Puzzle:
+    """Read a puzzle from a file path, ``-`` for standard input, or from the puzzle itself: text
+    (anything with a newline or starting with ``{`` or ``[``), a puzz.link URL or a Simon Tatham
+    game ID (when no file of that name exists).  ``max_bridges`` and ``no_loops``, when given,
+    override the rules the puzzle's notation states (island numbers may then go up to
+    ``4 * max_bridges``)."""
+    rules = {"max_bridges": max_bridges, "no_loops": no_loops}
+    if source == "-":
+        return parse(_stdin(), notation=notation, source="<stdin>", **rules)
+    if isinstance(source, str) and (
+        is_text(source) or (is_inline(source) and not os.path.exists(source))
+    ):
+        return parse(source, notation=notation, source="<text>", **rules)
+    return parse(read_text(source), notation=notation, source=str(source), **rules)
+
+
+def parse(
+    text: str,
+    *,
+    notation: str | None = None,
+    source: str = "<text>",
+    max_bridges: int | None = None,
+    no_loops: bool | None = None,
+) -> Puzzle:
+    """Parse puzzle text in ``notation`` (detected from ``source``'s extension or the text if
+    None).  Without ``max_bridges`` island numbers go up to 8, or to what the notation's own
+    rules allow (a Tatham ID's ``mK``, a JSON ``max_bridges``)."""
+    if "\0" in text:
+        line, column = line_column(text, text.index("\0"))
+        raise PuzzleError("NUL byte in input: not a text puzzle", source, line, column)
+    chosen = named(notation or detect(text, source))
+    max_number = None if max_bridges is None else 4 * max_bridges
+    return chosen.parse(text, source, max_number).with_rules(max_bridges, no_loops)
+
+
+def write(puzzle: Puzzle, notation: str) -> str:
+    """``puzzle`` in ``notation``; raises :class:`PuzzleError` if the notation cannot hold it."""
+    return named(notation).write(puzzle)
+
+
+def detect(text: str, name: str = "") -> str:
+    """The notation of ``text``: by the file extension of ``name`` first, then by content."""
+    suffix = os.path.splitext(name)[1].lower()
+    for candidate in NOTATIONS.values():
+        if suffix in candidate.extensions:
+            return candidate.name
+    return next(candidate.name for candidate in NOTATIONS.values() if candidate.detect(text))
+
+
+def is_text(source: str) -> bool:
+    """Whether a command-line argument is puzzle text rather than a file name."""
+    return "\n" in source or source.lstrip().startswith(("{", "["))
+
+
+def is_inline(argument: str) -> bool:
+    """Whether a one-line argument is a puzzle in itself: a puzz.link URL or a Tatham game ID
+    (or a Tatham parameter string, so that its reader can say why that is not a puzzle)."""
+    return puzzlink.is_url(argument) or tatham.is_game_id(argument)
+
+
+# ---------------------------------------------------------------------------- solutions
+
+
+def read_solutions(source: str | os.PathLike) -> list[Solution]:
+    """Solutions from a file, ``-`` for standard input, or the text itself: JSON
+    (``{"bridges": [...]}``, the output of ``solve --format json`` with every entry of
+    ``"solutions"``, or a bare list of bridges), or a pzprv3 file with lines."""
+    if source == "-":
+        return parse_solutions(_stdin(), "<stdin>")
+    if isinstance(source, str) and is_text(source):
+        return parse_solutions(source, "<text>")
+    return parse_solutions(read_text(Path(source)), str(source))
+
+
+def _stdin() -> str:
+    """Standard input as text, read up to the size limit of files."""
+    if sys.stdin is None:
+        raise PuzzleError("standard input is closed", "<stdin>")
+    return read_stream(sys.stdin.buffer, "<stdin>")
+
+
+def parse_solutions(text: str, source: str = "<solution>") -> list[Solution]:
+    if puzzlink.is_pzprv3(text):  # a pzprjs editor's file: its lines are a solution
+        return [puzzlink.parse_pzprv3_solution(text, source)]
+    return json.parse_solutions(text, source)
+
+
+__all__ = [
+    "ALIASES",
+    "NOTATIONS",
+    "Notation",
+    "Problem",
+    "detect",
+    "extension",
+    "is_inline",
+    "is_text",
+    "named",
+    "parse",
+    "parse_solutions",
+    "read",
+    "read_solutions",
+    "write",
+]

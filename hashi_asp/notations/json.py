@@ -1,0 +1,272 @@
+"""JSON, for puzzles and for solutions.
+
+A puzzle is an object with the grid size and ``[row, col, number]`` triples (0-based, row 0 at
+the top; ``rows`` and ``cols`` may be left out and are then inferred; ``null`` for an island
+without a number), and the optional rules ``"max_bridges": K`` and ``"no_loops": true``::
+
+    {"rows": 5, "cols": 5, "islands": [[0, 0, 2], [0, 2, 1], [2, 0, 4]]}
+
+or a coordinate list ``[[[x, y], number], ...]`` with arbitrary coordinates, x to the right and
+y up: only their order matters to Hashi, so each distinct x becomes a column and each distinct
+y a row.  The output of ``solve --format json`` is read as its ``puzzle``.
+
+A solution is ``{"bridges": [[r1, c1, r2, c2, k], ...]}``, a bare list of bridges, or the output
+of ``solve --format json`` (each of its solutions).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+from ..puzzle import MAX_BRIDGES_LIMIT, Cell, Puzzle, Rules, Solution, bridge
+from .lexing import Problem, check_size, is_int, is_number, line_column
+
+NAME = "json"
+EXTENSIONS = (".json",)
+RULES = True  # records max_bridges and no_loops
+
+Fail = Callable[..., Problem]
+
+
+def detect(text: str) -> bool:
+    return text.lstrip().startswith(("{", "["))
+
+
+def validate(text: str, max_number: int | None = None) -> Problem | None:
+    """The first problem in ``text``, or None if it is a valid JSON puzzle."""
+    try:
+        _read(text, max_number)
+    except Problem as problem:
+        return problem
+    return None
+
+
+def parse(text: str, source: str = "<json>", max_number: int | None = None) -> Puzzle:
+    try:
+        rows, cols, islands, rules = _read(text, max_number)
+    except Problem as problem:
+        raise problem.error(source) from None
+    return Puzzle(rows, cols, islands, source, rules)
+
+
+def _read(text: str, max_number: int | None) -> tuple[int, int, dict[Cell, int | None], Rules]:
+    data, fail = _load(text)
+    if isinstance(data, list):
+        return (*_coordinate_list(data, max_number or Rules().max_number, fail), Rules())
+    if not isinstance(data, dict):
+        raise fail("expected a JSON object with 'islands', or a list of [[x, y], n]")
+    prefix: tuple = ()
+    if "islands" not in data and isinstance(data.get("puzzle"), dict):
+        data, prefix = data["puzzle"], ("puzzle",)  # the output of `solve --format json`
+    if "islands" not in data:
+        raise fail("JSON object has no 'islands' list", *prefix)
+    entries = data["islands"]
+    if not isinstance(entries, list):
+        raise fail("'islands' must be a list of [row, col, number]", *prefix, "islands")
+    rules = Rules()
+    if "max_bridges" in data:
+        if not is_int(data["max_bridges"]) or not 1 <= data["max_bridges"] <= MAX_BRIDGES_LIMIT:
+            raise fail(
+                f"'max_bridges' must be an integer from 1 to {MAX_BRIDGES_LIMIT}",
+                *prefix,
+                "max_bridges",
+            )
+        rules = rules.overridden(max_bridges=data["max_bridges"])
+    if "no_loops" in data:
+        if not isinstance(data["no_loops"], bool):
+            raise fail("'no_loops' must be true or false", *prefix, "no_loops")
+        rules = rules.overridden(no_loops=data["no_loops"])
+    max_number = max_number or rules.max_number
+    size = {}
+    for key in ("rows", "cols"):
+        if key in data:
+            value = data[key]
+            if not is_int(value) or value < 1:
+                raise fail(f"'{key}' must be a positive integer", *prefix, key)
+            size[key] = value
+    islands: dict[Cell, int | None] = {}
+    where: dict[Cell, int] = {}
+    for i, entry in enumerate(entries):
+        path = (*prefix, "islands", i)
+        if not (
+            isinstance(entry, list)
+            and len(entry) == 3
+            and all(map(is_int, entry[:2]))
+            and (entry[2] is None or is_int(entry[2]))
+        ):
+            raise fail(
+                f"islands[{i}]: expected [row, col, number] of integers "
+                "(number null for an island without one)",
+                *path,
+            )
+        r, c, n = entry
+        for value, key, what in ((r, "rows", "row"), (c, "cols", "col")):
+            if value < 0 or (key in size and value >= size[key]):
+                limit = f"0..{size[key] - 1}" if key in size else "0 or more"
+                raise fail(f"islands[{i}]: {what} {value} outside the grid ({limit})", *path)
+        if (r, c) in islands:
+            raise fail(
+                f"islands[{i}]: second island on cell ({r}, {c}), first at islands[{where[r, c]}]",
+                *path,
+            )
+        if n is not None and not 1 <= n <= max_number:
+            raise fail(f"islands[{i}]: island number {n} out of range 1..{max_number}", *path)
+        islands[r, c], where[r, c] = n, i
+    if not islands:
+        raise fail("puzzle has no islands", *prefix, "islands")
+    rows = size.get("rows", 1 + max(r for r, _ in islands))
+    cols = size.get("cols", 1 + max(c for _, c in islands))
+    check_size(rows, cols, *_position(text, prefix))
+    return rows, cols, islands, rules
+
+
+def _coordinate_list(
+    data: list, max_number: int, fail: Fail
+) -> tuple[int, int, dict[Cell, int | None]]:
+    """``[[[x, y], n], ...]``: only the order of coordinates matters to Hashi, so each distinct x
+    becomes a column (left to right) and each distinct y a row (top = largest y)."""
+    points: dict[tuple[float, float], int | None] = {}
+    for i, entry in enumerate(data):
+        if not (
+            isinstance(entry, list)
+            and len(entry) == 2
+            and isinstance(entry[0], list)
+            and len(entry[0]) == 2
+            and all(map(is_number, entry[0]))
+            and (entry[1] is None or is_int(entry[1]))
+        ):
+            raise fail(f"entry {i}: expected [[x, y], number] with finite x and y", i)
+        (x, y), n = entry
+        if (x, y) in points:
+            raise fail(f"entry {i}: second island at ({x}, {y})", i)
+        if n is not None and not 1 <= n <= max_number:
+            raise fail(f"entry {i}: island number {n} out of range 1..{max_number}", i)
+        points[x, y] = n
+    if not points:
+        raise fail("puzzle has no islands")
+    column_of = {x: c for c, x in enumerate(sorted({x for x, _ in points}))}
+    row_of = {y: r for r, y in enumerate(sorted({y for _, y in points}, reverse=True))}
+    check_size(len(row_of), len(column_of), 1, 1)
+    islands = {(row_of[y], column_of[x]): n for (x, y), n in points.items()}
+    return len(row_of), len(column_of), islands
+
+
+def write(puzzle: Puzzle) -> str:
+    document = puzzle.to_json()
+    islands = ",\n    ".join(json.dumps(island) for island in document.pop("islands"))
+    rules = "".join(
+        f'  "{key}": {json.dumps(value)},\n'
+        for key, value in document.items()
+        if key not in ("rows", "cols")
+    )
+    return (
+        f'{{\n  "rows": {puzzle.rows},\n  "cols": {puzzle.cols},\n{rules}'
+        f'  "islands": [\n    {islands}\n  ]\n}}\n'
+    )
+
+
+def dumps(document: dict | list) -> str:
+    """A JSON document as hashi-asp writes it: indented, with each list of integers (a bridge,
+    an island) kept on one line."""
+    text = json.dumps(document, indent=2)
+    # Inside JSON strings newlines are escaped, so this only ever joins lists of plain integers.
+    return _INTEGER_LIST.sub(
+        lambda m: "[" + re.sub(r"\s+", "", m.group(1)).replace(",", ", ") + "]", text
+    )
+
+
+_INTEGER_LIST = re.compile(r"\[\s*(-?\d+(?:,\s*-?\d+)*)\s*\]")
+
+
+# ---------------------------------------------------------------------------- solutions
+
+
+def parse_solutions(text: str, source: str = "<solution>") -> list[Solution]:
+    """The solutions in a JSON document (see the module docstring)."""
+    try:
+        return _read_solutions(text)
+    except Problem as problem:
+        raise problem.error(source) from None
+
+
+def _read_solutions(text: str) -> list[Solution]:
+    data, fail = _load(text)
+
+    def bridges(entries: object, *path: str | int) -> Solution:
+        if not isinstance(entries, list):
+            raise fail("'bridges' must be a list of [r1, c1, r2, c2, count]", *path)
+        found = []
+        for i, entry in enumerate(entries):
+            if not (isinstance(entry, list) and len(entry) == 5 and all(map(is_int, entry))):
+                raise fail(f"bridge {i}: expected [r1, c1, r2, c2, count] of integers", *path, i)
+            r1, c1, r2, c2, count = entry
+            found.append(bridge((r1, c1), (r2, c2), count))
+        return Solution.of(found)
+
+    if isinstance(data, list):
+        return [bridges(data)]
+    if isinstance(data, dict) and "bridges" in data:
+        return [bridges(data["bridges"], "bridges")]
+    if isinstance(data, dict) and isinstance(data.get("solutions"), list):
+        solutions = []
+        for i, entry in enumerate(data["solutions"]):
+            if not (isinstance(entry, dict) and "bridges" in entry):
+                raise fail(f"solutions[{i}]: expected an object with 'bridges'", "solutions", i)
+            solutions.append(bridges(entry["bridges"], "solutions", i, "bridges"))
+        return solutions
+    raise fail('expected {"bridges": [...]}, {"solutions": [...]} or a list of bridges')
+
+
+# ---------------------------------------------------------------------------- positions
+
+
+def _load(text: str) -> tuple[object, Fail]:
+    """The parsed document, and a function making a problem located at a path inside it."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise Problem(f"invalid JSON: {error.msg}", error.lineno, error.colno) from None
+    except (ValueError, RecursionError) as error:  # too many digits, nested too deep
+        raise Problem(
+            f"invalid JSON: {str(error).splitlines()[0] or type(error).__name__}"
+        ) from None
+
+    def fail(message: str, *path: str | int) -> Problem:
+        return Problem(message, *_position(text, path))
+
+    return data, fail
+
+
+def _position(text: str, path: tuple) -> tuple[int, int]:
+    """Line and column of the value at ``path`` (keys and indices) in valid JSON ``text``;
+    computed only when reporting a problem, so the happy path uses the fast C parser."""
+    decoder = json.JSONDecoder()
+
+    def skip(i: int) -> int:
+        while i < len(text) and text[i] in " \t\r\n":
+            i += 1
+        return i
+
+    i = skip(0)
+    for step in path:
+        if text[i] == "[":
+            i = skip(i + 1)
+            for _ in range(step):
+                i = skip(decoder.raw_decode(text, i)[1])
+                i = skip(i + 1)  # the comma
+        else:
+            # json.loads keeps the last of repeated keys: so does the position.
+            i, found = skip(i + 1), None
+            while text[i] != "}":
+                key, i = decoder.raw_decode(text, i)
+                i = skip(skip(i) + 1)  # the colon
+                if key == step:
+                    found = i
+                i = skip(decoder.raw_decode(text, i)[1])
+                if text[i] == ",":
+                    i = skip(i + 1)
+            assert found is not None  # the path was read from this text
+            i = found
+    return line_column(text, i)

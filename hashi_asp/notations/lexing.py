@@ -1,0 +1,117 @@
+"""What every reader shares: lines and tokens with their positions, integers and island numbers
+checked with a message, grid sizes checked before anything is allocated.
+
+The checks raise :class:`Problem`, a position without a source: each notation has one function
+that finds the first problem in its text, and its reader names the source once (the pattern of
+Simon Tatham's bridges.c, where ``validate_desc`` finds the problem and the reader trusts what it
+passed).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Iterator
+
+from ..puzzle import MAX_CELLS, PuzzleError
+
+INTEGER = re.compile(r"[+-]?\d+\Z")
+TOKEN = re.compile(r"\S+")
+DIGITS = re.compile(r"[0-9]+\Z")  # ASCII only: str.isdigit() also takes '²'
+
+
+class Problem(Exception):
+    """The first problem in a text, with its 1-based line and column where known: what a
+    notation's ``validate`` returns, and what its reading functions raise to each other."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None):
+        super().__init__(message)
+        self.message, self.line, self.column = message, line, column
+
+    def __repr__(self) -> str:
+        return f"Problem({self.message!r}, line={self.line}, column={self.column})"
+
+    def error(self, source: str) -> PuzzleError:
+        """The problem as the error users see, naming the source."""
+        return PuzzleError(self.message, source, self.line, self.column)
+
+
+def on_its_line(problem: Problem, text: str) -> Problem:
+    """A problem in a one-line notation (URL, game ID), found by its column: the line is the
+    one the notation sits on."""
+    if problem.column is not None and problem.line is None:
+        problem.line = one_line(text)[1]
+    return problem
+
+
+def content_lines(text: str) -> Iterator[tuple[int, str]]:
+    """Non-blank lines as (1-based line number, line without trailing space), one at a time."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            yield number, line.rstrip()
+
+
+def tokens(line: str, limit: int) -> list[tuple[int, str]]:
+    """The first ``limit`` whitespace-separated tokens of a line as (1-based column, token): a
+    caller reads one past what it expects, so a line of a million tokens costs no memory."""
+    return [(m.start() + 1, m.group()) for m in itertools.islice(TOKEN.finditer(line), limit)]
+
+
+def count_tokens(line: str, limit: int | None = None) -> int:
+    """How many tokens the line has (counting stops at ``limit``)."""
+    return sum(1 for _ in itertools.islice(TOKEN.finditer(line), limit))
+
+
+def integer(token: str, line: int | None, column: int | None, what: str) -> int:
+    if not INTEGER.match(token):
+        raise Problem(f"{what}: expected an integer, found {token[:20]!r}", line, column)
+    if len(token.lstrip("+-")) > 18:
+        raise Problem(f"{what}: number {token[:20]}... is too large", line, column)
+    return int(token)
+
+
+def positive(text: str) -> int | None:
+    """A size written in ASCII digits, or None if it is not a positive integer; sizes too large
+    for any grid come back as MAX_CELLS + 1 without converting thousands of digits."""
+    if not DIGITS.match(text):
+        return None
+    digits = text.lstrip("0") or "0"
+    value = int(digits) if len(digits) <= 18 else MAX_CELLS + 1
+    return value if value >= 1 else None
+
+
+def island_number(value: int, max_number: int, line: int | None, column: int | None) -> int:
+    if not 1 <= value <= max_number:
+        raise Problem(f"island number {value} out of range 1..{max_number}", line, column)
+    return value
+
+
+def check_size(rows: int, cols: int, line: int | None, column: int | None) -> None:
+    if rows < 1 or cols < 1:
+        raise Problem(f"grid size {rows}x{cols}: rows and columns must be positive", line, column)
+    if rows * cols > MAX_CELLS:
+        raise Problem(
+            f"grid size {rows}x{cols} exceeds the limit of {MAX_CELLS} cells", line, column
+        )
+
+
+def one_line(text: str) -> tuple[str, int, int]:
+    """A one-line notation (URL, game ID) without surrounding whitespace, with the line it is on
+    and how many characters precede it there, so errors can name a column."""
+    lead = text[: len(text) - len(text.lstrip())]
+    return text.strip(), lead.count("\n") + 1, len(lead) - (lead.rfind("\n") + 1)
+
+
+def line_column(text: str, index: int) -> tuple[int, int]:
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: object) -> bool:
+    # (An int is finite however long: math.isfinite would overflow converting it to float.)
+    return is_int(value) or (isinstance(value, float) and math.isfinite(value))

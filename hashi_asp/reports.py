@@ -1,0 +1,450 @@
+"""Every document a command prints, built from the library's results: the text a person reads
+and the JSON a program reads.  The command line prints them; a web page can return the same JSON.
+
+Text functions return lines without a final newline; JSON functions return plain dicts (turned
+into text by :func:`dumps`).  Colour comes from a :class:`Palette`: plain by default, and the
+command line passes one that colours for a terminal.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import statistics
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .asp import interface
+from .bench import COLUMNS, DATASET_NAME, FAILED, Row
+from .checking import Violation
+from .drawing import draw
+from .generation import Generated
+from .puzzle import Cell, Pair, Puzzle, Solution, bridge, cell_name, pair_name
+from .reasoning import Explanation, Hint
+from .solving import Result
+
+
+@dataclass(frozen=True)
+class Palette:
+    """How marked characters are shown: ``highlight`` for the islands and bridges a report points
+    at, ``undecided`` for a pair whose bridges differ between solutions (drawn as ``?``)."""
+
+    highlight: Callable[[str], str] = str
+    undecided: Callable[[str], str] = lambda text: "?"
+
+
+PLAIN = Palette()
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a text report is drawn: ``style`` of the drawings (``text`` or ``unicode``), the
+    ``palette`` of marks, and ``signal``, the word for a stop by signal (``interrupted`` or
+    ``terminated``; a stop by the time limit says so itself)."""
+
+    style: str = "text"
+    palette: Palette = PLAIN
+    signal: str = "interrupted"
+
+
+TEXT = Look()
+
+
+def _counts(words: Iterable[int]) -> str:
+    """``0, 1 or 2``."""
+    *first, last = (str(k) for k in words)
+    return ", ".join(first) + " or " + last
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
+def _stopped(timed_out: bool, signal: str) -> str:
+    """Why a search ended early: its time limit, or the signal (``interrupted``, ``terminated``)."""
+    return "time limit reached" if timed_out else signal
+
+
+# ---------------------------------------------------------------------------- solve
+
+
+def solution_text(
+    puzzle: Puzzle, solution: Solution, number: int, *, numbered: bool, style: str = "text"
+) -> str:
+    """One solution as ``solve`` prints it as it is found: drawn (then a blank line), or as
+    ``bridge/5`` facts."""
+    if style == "facts":
+        return f"% solution {number}\n" + solution_facts(solution)
+    heading = f"Solution {number}:\n" if numbered else ""
+    return heading + draw(puzzle, solution, style) + "\n"
+
+
+def solution_facts(solution: Solution) -> str:
+    """A solution as ``bridge/5`` facts, the encoding's output predicate."""
+    return " ".join(interface.bridge_atom(b.ends, b.count) + "." for b in solution.bridges)
+
+
+def solve_text(
+    puzzle: Puzzle, result: Result, models: int, *, stats: bool = False, look: Look = TEXT
+) -> str:
+    """What ``solve`` prints after the solutions: why there is none (if so), the closing line
+    (verdict, count, whether the search space was exhausted) and, with ``stats``, clingo's."""
+    found = len(result.solutions)
+    count = "no solution" if found == 0 else _plural(found, "solution")
+    if result.exhausted:
+        how = "search exhausted"
+    elif result.timed_out:
+        how = "time limit reached, search not exhausted"
+    elif result.interrupted:
+        how = f"{look.signal}, search not exhausted"
+    else:
+        how = f"stopped after {models} as asked (-n 0 finds all)"
+    lines = [f"{result.status}: {count}; {how}"]
+    lines += [f"{key}: {value}" for key, value in result.stats.items()] if stats else []
+    return _explained(puzzle, result.explanation, look) + "\n".join(lines)
+
+
+def result_json(puzzle: Puzzle, result: Result, *, stats: bool = False) -> dict:
+    """The document ``solve --format json`` prints (and ``unique``'s, with ``differences``)."""
+    document: dict = {
+        "status": result.status,
+        "exhausted": result.exhausted,
+        "count": len(result.solutions),
+        "timed_out": result.timed_out,
+        "solutions": [s.to_json() for s in result.solutions],
+        "puzzle": puzzle.to_json(),
+    }
+    if stats:
+        document["stats"] = result.stats
+    return _with_explanation(document, puzzle, result.explanation)
+
+
+# ---------------------------------------------------------------------------- unique
+
+
+def unique_text(puzzle: Puzzle, result: Result, look: Look = TEXT) -> str:
+    """The solutions found (the differing pairs marked), where two solutions differ, why there
+    is none (if so), and the verdict."""
+    marks = {d.pair: look.palette.highlight for d in result.differences}
+    blocks = []
+    for number, solution in enumerate(result.solutions, 1):
+        heading = f"Solution {number}:\n" if len(result.solutions) > 1 else ""
+        blocks.append(heading + draw(puzzle, solution, look.style, marks=marks) + "\n\n")
+    if result.differences:
+        blocks.append(
+            f"The two solutions differ at {len(result.differences)} pairs of islands "
+            "(bridges in solution 1, in solution 2):\n"
+            + "".join(
+                f"  {pair_name(*d.pair)}: {d.first}, {d.second}\n" for d in result.differences
+            )
+            + "\n"
+        )
+    stopped = _stopped(result.timed_out, look.signal)
+    verdict = {
+        "unique": "unique: exactly 1 solution; search exhausted",
+        "multiple": "multiple: at least 2 solutions (the search stops at 2; "
+        "`hashi-asp count` counts them)",
+        "unsolvable": "unsolvable: no solution; search exhausted",
+        "solved": f"solved: 1 solution found; {stopped} before a second was ruled out",
+    }.get(result.status, f"unknown: {stopped} before any solution was found")
+    return "".join(blocks) + _explained(puzzle, result.explanation, look) + verdict
+
+
+def unique_json(puzzle: Puzzle, result: Result) -> dict:
+    document = result_json(puzzle, result)
+    explanation = document.pop("explanation", None)
+    document["differences"] = [list(d) for d in result.differences]
+    return {**document, **({"explanation": explanation} if explanation else {})}
+
+
+# ---------------------------------------------------------------------------- count
+
+
+def count_text(result: Result, look: Look = TEXT) -> str:
+    if result.exhausted:
+        return f"{_plural(result.count, 'solution')}; search exhausted"
+    stopped = _stopped(result.timed_out, look.signal)
+    seconds = result.stats["solve_seconds"]
+    return f"at least {_plural(result.count, 'solution')} ({stopped} after {seconds:.1f} s)"
+
+
+def count_json(puzzle: Puzzle, result: Result, *, checked: bool) -> dict:
+    return {
+        "status": result.status,
+        "count": result.count,
+        "exhausted": result.exhausted,
+        "timed_out": result.timed_out,
+        "checked": checked,
+        "seconds": result.stats["solve_seconds"],
+        "puzzle": puzzle.to_json(),
+    }
+
+
+# ---------------------------------------------------------------------------- hint
+
+
+def hint_text(puzzle: Puzzle, found: Hint, look: Look = TEXT) -> str:
+    """What the bridges drawn allow, and what every solution has: the decided bridges drawn,
+    ``?`` on each pair whose bridges differ, those pairs listed with the counts they take; why
+    there is no solution (if so); the verdict."""
+    why = _explained(puzzle, found.explanation, look)
+    return _hint_body(puzzle, found, look) + why + _hint_verdict(found, look)
+
+
+def _hint_body(puzzle: Puzzle, found: Hint, look: Look) -> str:
+    if found.illegal:
+        listed = "".join(f"  - {failed.message}\n" for failed in found.illegal)
+        return f"The drawn bridges break the rules:\n{listed}\n"
+    if found.conflict:
+        proof = "" if found.minimal else " (not proven minimal: time limit)"
+        listed = "".join(f"  {pair_name(*b.ends)}: {b.count}\n" for b in found.conflict)
+        marks = {b.ends: look.palette.highlight for b in found.conflict}
+        drawing = draw(puzzle, found.given, look.style, marks=marks)
+        return (
+            f"The drawn bridges cannot be completed: no solution has all of these together{proof}:"
+            f"\n{listed}\n{drawing}\n\n"
+        )
+    if found.status not in ("unique", "multiple"):
+        return ""
+    text = ""
+    undecided = found.undecided
+    forced = found.forced if found.given is not None else []
+    if found.complete:
+        text += "The drawn bridges already solve the puzzle.\n\n"
+    elif found.given is not None:
+        text += f"The drawn bridges can be completed; they force {len(forced)} more:\n"
+        for b in forced:
+            options = undecided.get(b.ends)
+            at_least = f"at least {b.count} ({_counts(options)})" if options else str(b.count)
+            text += f"  {pair_name(*b.ends)}: {at_least}\n"
+        text += "\n"
+    # Decided pairs drawn as they are in every solution; undecided ones as '?'.
+    shown = Solution.of([*found.cautious, *(bridge(*pair, 1) for pair in undecided)])
+    marks = {
+        **{b.ends: look.palette.highlight for b in forced},
+        **dict.fromkeys(undecided, look.palette.undecided),
+    }
+    text += draw(puzzle, shown, look.style, marks=marks) + "\n\n"
+    if undecided:
+        text += f"Pairs whose bridges differ between solutions ({len(undecided)}; the counts they take):\n"
+        text += "".join(f"  {pair_name(*pair)}: {_counts(ks)}\n" for pair, ks in undecided.items())
+        text += "\n"
+    return text
+
+
+def _hint_verdict(found: Hint, look: Look) -> str:
+    pairs = len(found.options)
+    extending = " extending the drawn bridges" if found.given is not None else ""
+    if found.status == "unique":
+        return f"unique: all {pairs} pairs of neighbours are decided: exactly 1 solution{extending}"
+    if found.status == "multiple":
+        return (
+            f"multiple: {pairs - len(found.undecided)} of {pairs} pairs of neighbours are the "
+            f"same in every solution{extending}, {len(found.undecided)} differ"
+        )
+    if found.status == "unsolvable":
+        return f"unsolvable: no solution{extending}"
+    stopped = _stopped(found.timed_out, look.signal)
+    return f"unknown: {stopped} before the consequences were complete"
+
+
+def hint_json(puzzle: Puzzle, found: Hint) -> dict:
+    document: dict = {
+        "status": found.status,
+        "exhausted": found.exhausted,
+        "timed_out": found.timed_out,
+        "cautious": [list(b) for b in found.cautious],
+        "brave_only": [list(b) for b in found.brave if len(found.options[b.ends]) > 1],
+        "empty": [[*a, *b] for a, b in found.empty],
+        "undecided": [[*a, *b, list(ks)] for (a, b), ks in found.undecided.items()],
+        "solutions": [found.solution.to_json()] if found.solution else [],
+    }
+    if found.given is not None:
+        document.update(
+            {
+                "given": found.given.to_json(),
+                "forced": [list(b) for b in found.forced] if found.options else [],
+                "illegal": [violation_json(v) for v in found.illegal],
+                "conflict": None if found.conflict is None else [list(b) for b in found.conflict],
+                "minimal": found.minimal,
+            }
+        )
+    document["puzzle"] = puzzle.to_json()
+    return _with_explanation(document, puzzle, found.explanation)
+
+
+# ---------------------------------------------------------------------------- explanations
+
+
+def explanation_text(puzzle: Puzzle, why: Explanation, look: Look = TEXT) -> str:
+    """Why there is no solution: the counting checks that fail, then the islands whose numbers
+    cannot all be met, drawn; a blank line after."""
+    lines = ["Why there is no solution:"]
+    lines += [f"  - {failed.message}" for failed in why.checks]
+    if why.core is None:
+        stopped = _stopped(why.timed_out, look.signal)
+        lines.append(f"  ({stopped} before a set of islands to blame was found)")
+    elif not why.core:
+        lines.append(
+            "  - even with every island number ignored, no bridges connect all the "
+            "islands without crossing"
+        )
+    else:
+        listing = ", ".join(f"{cell_name(cell)} {puzzle.islands[cell]}" for cell in why.core)
+        if len(why.core) == 1:
+            lines.append(
+                f"  - the number of island {listing} cannot be met, whatever the other "
+                "islands' numbers"
+            )
+        else:
+            proof = (
+                "minimal: without any one of them, the others can be met"
+                if why.minimal
+                else "not proven minimal: the time limit came first"
+            )
+            lines.append(
+                f"  - these {len(why.core)} island numbers cannot all be met together "
+                f"({proof}): {listing}"
+            )
+        marks: dict[Cell | Pair, Callable[[str], str]] = dict.fromkeys(
+            why.core, look.palette.highlight
+        )
+        lines += ["", draw(puzzle, None, look.style, marks=marks)]
+    return "\n".join(lines) + "\n\n"
+
+
+def _explained(puzzle: Puzzle, why: Explanation | None, look: Look) -> str:
+    return "" if why is None else explanation_text(puzzle, why, look)
+
+
+def explanation_json(puzzle: Puzzle, why: Explanation) -> dict:
+    return {
+        "checks": [violation_json(v) for v in why.checks],
+        "core": None if why.core is None else [[r, c, puzzle.islands[(r, c)]] for r, c in why.core],
+        "minimal": why.minimal,
+        "timed_out": why.timed_out,
+    }
+
+
+def _with_explanation(document: dict, puzzle: Puzzle, why: Explanation | None) -> dict:
+    if why is not None:
+        document["explanation"] = explanation_json(puzzle, why)
+    return document
+
+
+def violation_json(violation: Violation) -> dict:
+    """A broken rule as JSON: its rule name, message and cells."""
+    return {
+        "rule": violation.rule,
+        "message": violation.message,
+        "cells": [list(cell) for cell in violation.cells],
+    }
+
+
+# ---------------------------------------------------------------------------- check
+
+
+def check_lines(checked: list[list[Violation]]) -> list[str]:
+    """``valid``, or one line per broken rule, for each solution checked."""
+    lines = []
+    for number, violations in enumerate(checked, 1):
+        label = f"solution {number}" if len(checked) > 1 else "solution"
+        if not violations:
+            lines.append(f"{label}: valid")
+        lines += [f"{label}: {violation.message}" for violation in violations]
+    return lines
+
+
+# ---------------------------------------------------------------------------- generate
+
+
+def generated_line(generated: Generated, name: str) -> str:
+    """One line on what was made: size, bridges, uniqueness repairs, difficulty, time."""
+    puzzle, solution = generated.puzzle, generated.solution
+    parts = [
+        f"{name}: {len(puzzle.islands)} islands on {puzzle.cols}x{puzzle.rows}, "
+        f"{len(solution.bridges)} bridges ({generated.double_share:.0%} double)"
+    ]
+    if generated.repair_rounds == 0:
+        parts.append("unique as built")
+    elif generated.repair_rounds is not None:
+        parts.append(
+            f"unique after {generated.repair_rounds} repair rounds ({generated.repairs} changes)"
+        )
+    if generated.difficulty is not None:
+        parts.append(f"difficulty {generated.difficulty.score:.2f} ({generated.difficulty.band})")
+    if generated.attempts > 1:
+        parts.append(f"{generated.attempts} layouts")
+    parts.append(f"{generated.seconds:.2f} s")
+    return ", ".join(parts)
+
+
+# ---------------------------------------------------------------------------- bench
+
+
+def bench_summary(rows: list[Row], elapsed: float | None = None) -> str:
+    """A table of mean and worst seconds per group: (islands, beta, alpha) for files named like the
+    Coelho et al. dataset, else by island count; then the totals: the puzzles' seconds added up,
+    and ``elapsed``, the wall-clock time of the whole run, if given (less with several jobs)."""
+    groups: dict[tuple, list[Row]] = {}
+    dataset = bool(rows) and all(DATASET_NAME.search(Path(row.file).name) for row in rows)
+    for row in rows:
+        match = DATASET_NAME.search(Path(row.file).name)
+        key = (
+            (int(match["n"]), int(match["beta"]), int(match["alpha"]))
+            if dataset and match
+            else (row.islands,)
+        )
+        groups.setdefault(key, []).append(row)
+    header = ["islands", "beta%", "alpha%"] if dataset else ["islands"]
+    lines = [header + ["count", "mean s", "median s", "max s", "failed"]]
+    for key in sorted(groups):
+        lines.append([str(k) for k in key] + _bench_stats(groups[key]))
+    if dataset:
+        for n in sorted({key[0] for key in groups}):
+            members = [row for key, group in groups.items() if key[0] == n for row in group]
+            lines.append([str(n), "all", "all"] + _bench_stats(members))
+    lines.append(["all"] + [""] * (len(header) - 1) + _bench_stats(rows))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    text = "\n".join(
+        "  ".join(cell.rjust(width) for cell, width in zip(line, widths)) for line in lines
+    )
+    total = sum(row.seconds for row in rows)
+    statuses: dict[str, int] = {}
+    for row in rows:
+        statuses[row.status] = statuses.get(row.status, 0) + 1
+    counts = ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
+    wall = "" if elapsed is None else f", {elapsed:.2f} s elapsed"
+    return f"{text}\n{_plural(len(rows), 'puzzle')} ({counts}); total {total:.2f} s{wall}"
+
+
+def _bench_stats(rows: list[Row]) -> list[str]:
+    seconds = [row.seconds for row in rows]
+    failed = sum(row.status in FAILED for row in rows)
+    return [
+        str(len(rows)),
+        f"{statistics.mean(seconds):.4f}",
+        f"{statistics.median(seconds):.4f}",
+        f"{max(seconds):.4f}",
+        str(failed),
+    ]
+
+
+def bench_csv(rows: list[Row]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in rows:
+        writer.writerow(
+            [
+                f"{value:.6f}" if isinstance(value, float) else str(value)
+                for value in (getattr(row, name) for name in COLUMNS)
+            ]
+        )
+    return out.getvalue()
+
+
+def bench_json(rows: list[Row]) -> str:
+    return json.dumps([asdict(row) for row in rows], indent=1) + "\n"
