@@ -11,7 +11,8 @@ The layers, bottom up (each imports only from the layers below it):
    ``clingo.Control``;
 4. the capabilities, each a function with the name of its command: :func:`solve`,
    :func:`unique`, :func:`count` (:mod:`.solving`), :func:`hint`, :func:`explain`
-   (:mod:`.reasoning`), :func:`difficulty`, :func:`generate`, :func:`bench`;
+   (:mod:`.reasoning`), :func:`generate`, and in their modules ``difficulty.difficulty`` and
+   ``bench.bench`` (modules of the same name);
 5. :mod:`.reports`, every text and JSON document a command prints; :mod:`.cli`, click wiring.
 
 ``import hashi_asp`` is cheap: each name below is imported from its module on first use.
@@ -44,9 +45,9 @@ _HOMES = {
     "asp.interface": ["EncodingError", "InvalidAnswer", "Program", "encoding_path", "facts"],
     "solving": ["Difference", "Result", "count", "solve", "unique"],
     "reasoning": ["Explanation", "Hint", "explain", "hint"],
-    "difficulty": ["Difficulty", "difficulty"],
+    "difficulty": ["Difficulty"],
     "generation": ["Generated", "GenerationError", "generate"],
-    "bench": ["Row", "bench"],
+    "bench": ["Row"],
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -74,11 +75,9 @@ __all__ = [
     "Solution",
     "TimeLimitReached",
     "Violation",
-    "bench",
     "bridge",
     "check",
     "count",
-    "difficulty",
     "draw",
     "encoding_path",
     "explain",
@@ -113,9 +112,9 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from .asp.interface import EncodingError, InvalidAnswer, Program, encoding_path, facts
-    from .bench import Row, bench
+    from .bench import Row
     from .checking import Violation, check
-    from .difficulty import Difficulty, difficulty
+    from .difficulty import Difficulty
     from .drawing import draw, png, svg, write_picture
     from .generation import Generated, GenerationError, generate
     from .notations import parse, read, read_solutions, write

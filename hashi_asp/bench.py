@@ -7,6 +7,7 @@ is a failed row (status ``invalid``), never a fast one.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import signal
@@ -14,6 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 from . import notations
 from .asp.interface import Program
@@ -76,7 +78,7 @@ def bench_one(
     unique_verdict: bool = False,
     time_limit: float | None = None,
     program: Program = Program(),
-    rules: Mapping[str, int | bool] | None = None,
+    rules: Mapping[str, Any] | None = None,
 ) -> Row:
     """Solve one puzzle file and time each stage; ``time_limit`` covers all of them.  ``rules``
     (``max_bridges=``, ``no_loops=``) replace the puzzle's own.  Ctrl-C (``KeyboardInterrupt``)
@@ -125,6 +127,14 @@ def bench_one(
     )
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM stopped a benchmark: ``rows`` are the puzzles finished, sorted."""
+
+    def __init__(self, rows: list[Row]):
+        super().__init__()
+        self.rows = rows
+
+
 def bench(
     paths: Iterable[str | os.PathLike],
     *,
@@ -132,41 +142,40 @@ def bench(
     unique_verdict: bool = False,
     time_limit: float | None = None,
     program: Program = Program(),
-    rules: Mapping[str, int | bool] | None = None,
+    rules: Mapping[str, Any] | None = None,
     on_row: Callable[[Row], None] | None = None,
 ) -> list[Row]:
     """Benchmark every puzzle under ``paths`` (``jobs`` worker processes): the time to the first
     solution, or with ``unique_verdict`` to the uniqueness verdict; rows sorted by file.
     ``on_row`` is called as each puzzle is finished.  On Ctrl-C the workers are ended and
-    ``KeyboardInterrupt`` is raised (the rows finished have been passed to ``on_row``)."""
+    :class:`Interrupted` is raised with the rows finished."""
     files = puzzle_files(paths)
-    options = dict(
+    one = functools.partial(
+        bench_one,
         unique_verdict=unique_verdict,
         time_limit=time_limit,
         program=program,
         rules=dict(rules or {}),
     )
     rows: list[Row] = []
-    if jobs <= 1:
-        for path in files:
-            rows.append(bench_one(path, **options))
-            if on_row:
-                on_row(rows[-1])
-    else:
-        import multiprocessing  # imported only when needed: start-up time
-
-        # Leaving the block (also by KeyboardInterrupt) ends the workers with SIGTERM.
-        with multiprocessing.Pool(jobs, initializer=_worker_signals) as pool:
-            for row in pool.imap_unordered(_bench_one_with, [(path, options) for path in files]):
-                rows.append(row)
+    try:
+        if jobs <= 1:
+            for path in files:
+                rows.append(one(path))
                 if on_row:
-                    on_row(row)
+                    on_row(rows[-1])
+        else:
+            import multiprocessing  # imported only when needed: start-up time
+
+            # Leaving the block (also by KeyboardInterrupt) ends the workers with SIGTERM.
+            with multiprocessing.Pool(jobs, initializer=_worker_signals) as pool:
+                for row in pool.imap_unordered(one, files):
+                    rows.append(row)
+                    if on_row:
+                        on_row(row)
+    except KeyboardInterrupt:
+        raise Interrupted(sorted(rows, key=lambda row: row.file)) from None
     return sorted(rows, key=lambda row: row.file)
-
-
-def _bench_one_with(job: tuple[Path, dict]) -> Row:
-    path, options = job
-    return bench_one(path, **options)
 
 
 def _worker_signals() -> None:

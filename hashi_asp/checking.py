@@ -177,12 +177,12 @@ def _cycle(bridges) -> list[Cell]:
                     continue
                 if other in parent:
                     # Two tree paths meet: walk both up to their common ancestor.
-                    up = [cell]
-                    while up[-1] is not None:
-                        up.append(parent[up[-1]])
+                    up: list[Cell] = [cell]
+                    while (above := parent[up[-1]]) is not None:
+                        up.append(above)
                     down = [other]
                     while down[-1] not in up:
-                        down.append(parent[down[-1]])
+                        down.append(parent[down[-1]])  # type: ignore[arg-type]
                     # Up from one end to the common ancestor, then down to the other end.
                     return up[: up.index(down[-1]) + 1] + list(reversed(down))[1:]
                 parent[other] = cell

@@ -10,7 +10,6 @@ two), 2 bad input or usage, 3 time limit reached before the search gave what was
 from __future__ import annotations
 
 import functools
-import importlib
 import itertools
 import math
 import sys
@@ -22,8 +21,8 @@ from typing import Any, NoReturn
 import click
 
 from . import notations, reports, stopping
-from .notations.json import dumps
 from .asp.interface import CONNECTIVITY, program_and_rules
+from .notations.json import dumps
 from .puzzle import MAX_BRIDGES_LIMIT, HashiError, PuzzleError, Rules, Solution
 
 EXIT_NO_SOLUTION = 1
@@ -95,10 +94,12 @@ def main() -> None:
 # ---------------------------------------------------------------------------- options
 
 
-def _finite(value: float | None, option: str) -> float | None:
-    if value is not None and not math.isfinite(value):
-        raise click.BadParameter(f"{value} is not a finite number", param_hint=f"'{option}'")
-    return value
+class _Finite(click.FloatRange):
+    """A number in a range, but neither NaN nor infinite (which every comparison lets pass)."""
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        number = super().convert(value, param, ctx)
+        return number if math.isfinite(number) else self.fail(f"{value} is not a finite number")
 
 
 def _time_limit(help: str, *, per_puzzle: bool = False) -> Callable:
@@ -106,10 +107,9 @@ def _time_limit(help: str, *, per_puzzle: bool = False) -> Callable:
     read; grounding still running at the deadline is left behind), or per puzzle (bench)."""
 
     def deadline(ctx: click.Context, param: click.Parameter, value: float | None) -> Any:
-        _finite(value, "--time-limit")
         return value if per_puzzle else stopping.Deadline(value, abandon_grounding=True)
 
-    seconds = click.FloatRange(min=0, min_open=True)
+    seconds = _Finite(min=0, min_open=True)
     return click.option("--time-limit", type=seconds, callback=deadline, help=help)
 
 
@@ -124,12 +124,11 @@ _RULES = _options(
     click.option("--max-bridges", type=_BRIDGES, help="Most bridges between two islands [2]."),
     click.option("--no-loops/--loops", "no_loops", default=None, help="Forbid (allow) cycles."),
 )
-_CONNECTIVITY = click.Choice(CONNECTIVITY)
 _PROGRAM = _options(
     click.option("--encoding", type=_FILE, help="Encoding instead of encodings/hashi.lp."),
     click.option("--add", "additions", type=_FILE, multiple=True, help="Rules to add, repeatable."),
     click.option("-c", "--const", "constants", metavar="NAME=VALUE", multiple=True, help="#const"),
-    click.option("--connectivity", type=_CONNECTIVITY, default="reach", help="reach or lazy."),
+    click.option("--connectivity", type=click.Choice(CONNECTIVITY), default="reach"),
 )
 
 
@@ -141,33 +140,26 @@ def _with_puzzle(*, search: bool = False) -> Callable:
 
     def decorate(command: Callable) -> Callable:
         @functools.wraps(command)
-        def run(puzzle: str, notation: str | None, **rest: Any) -> Any:
+        def run(puzzle: str, notation: str | None, max_bridges: Any, no_loops: Any, **rest: Any):
             rules: dict[str, Any] = {}
             if search:
                 names = ("encoding", "additions", "constants", "connectivity")
-                rest["program"], rules = program_and_rules(
-                    **{name: rest.pop(name) for name in names}
-                )
-            for name in ("max_bridges", "no_loops"):
-                if rest[name] is not None:
-                    rules[name] = rest[name]
-                del rest[name]
+                rest["program"], rules = program_and_rules(*(rest.pop(name) for name in names))
+            given = {"max_bridges": max_bridges, "no_loops": no_loops}
+            rules.update((name, value) for name, value in given.items() if value is not None)
             board = notations.read(puzzle, notation=notation, **rules)
             return command(board=board, argument=puzzle, **rest)
 
         notation = click.option("--notation", type=click.Choice(list(notations.NOTATIONS)))
-        limit = _time_limit("Stop after this long (the whole command).")
-        extra = (_PROGRAM, limit) if search else ()
+        extra = (_PROGRAM, _time_limit("Stop after this long (the whole command).")) * search
         return _options(click.argument("puzzle"), notation, _RULES, *extra)(run)
 
     return decorate
 
 
 def _format(*choices: str, help: str = "Drawing style, or one JSON document.") -> Callable:
-    style = click.Choice(choices)
-    return click.option(
-        "--format", "output", type=style, default=choices[0], show_default=True, help=help
-    )
+    kind: dict[str, Any] = {"type": click.Choice(choices), "default": choices[0]}
+    return click.option("--format", "output", help=help, show_default=True, **kind)
 
 
 def _solutions(argument: str) -> list[Solution]:
@@ -195,7 +187,10 @@ def _echo(text: str, *, err: bool = False, prefix: str = "") -> None:
 
 def _print(output: str, document: dict, text: str) -> None:
     """The JSON document, or the text report."""
-    _echo(text) if output != "json" else click.echo(dumps(document))
+    if output == "json":
+        click.echo(dumps(document))
+    else:
+        _echo(text)
 
 
 def _exit(code: int, result: Any) -> NoReturn:
@@ -212,45 +207,36 @@ def _exit(code: int, result: Any) -> NoReturn:
 @_format("text", "unicode", "json", "facts", "svg", "pzprv3", help="How to print solutions.")
 @click.option("--stats", is_flag=True, help="Print clingo's choices, conflicts and times.")
 def solve_command(board, argument, program, time_limit, models, output, stats):
-    """Solve PUZZLE and draw its solutions, each as it is found (-n 0: all of them; the default
-    is the first); the last line gives the count and the verdict.  --format svg and pzprv3
-    print the first solution as a file, the verdict going to stderr.
+    """Solve PUZZLE and print its solutions as they are found (-n 0: all of them); the last line
+    gives the count and the verdict, and for no solution the lines before it say why.  --format
+    svg and pzprv3 print the first solution as a file, and the rest on stderr.
 
-    The puzzle's own rules apply (a Tatham ID's mK and L); --max-bridges, --no-loops and
-    -c max_bridges=K / -c no_loops=1 override them.  --connectivity lazy states connectivity
-    by cuts added when a candidate falls apart, instead of reachability.
+    The puzzle's own rules apply (a Tatham ID's mK and L) unless --max-bridges, --no-loops or
+    -c max_bridges=K / -c no_loops=1 say otherwise.
     """
     from .solving import solve
 
     if output == "pzprv3":
         notations.write(board, "pzprv3")  # refuses, before the search, what it cannot hold
     numbers = itertools.count(1)
+    drawn = output in ("text", "unicode", "facts")
 
     def show(solution: Solution) -> None:
-        if output in ("text", "unicode", "facts"):
-            number = next(numbers)
-            _echo(
-                reports.solution_text(board, solution, number, numbered=models != 1, style=output)
-            )
+        if drawn:
+            numbered = {"numbered": models != 1, "style": output}
+            _echo(reports.solution_text(board, solution, next(numbers), **numbered))
 
-    limit = {"program": program, "time_limit": time_limit, "explained": True}
-    result = solve(board, models, on_solution=show, **limit)
+    search = {"program": program, "time_limit": time_limit, "explained": True}
+    result = solve(board, models, on_solution=show, **search)
     if output == "json":
         click.echo(dumps(reports.result_json(board, result, stats=stats)))
-    else:
-        # svg and pzprv3: standard output holds just the file of the first solution (none if
-        # there is none), so that `> answer.svg` works; the verdict goes to stderr.
-        to_file = output in ("svg", "pzprv3")
-        if to_file and result.solutions:
-            from .drawing import svg
-
-            first, pzprv3 = result.solutions[0], notations.puzzlink.format_pzprv3
-            click.echo(svg(board, first) if output == "svg" else pzprv3(board, first), nl=False)
+    else:  # svg and pzprv3: stdout holds just the file of the first solution, if there is one
+        if not drawn and result.solutions:
+            click.echo(reports.solution_file(board, result.solutions[0], output), nl=False)
         text = reports.solve_text(board, result, models, stats=stats, look=_look(output))
-        _echo(text, err=to_file, prefix="% " if output == "facts" else "")
-    _exit(
-        EXIT_NO_SOLUTION if result.status == "unsolvable" else 3 if result.timed_out else 0, result
-    )
+        _echo(text, err=not drawn, prefix="% " if output == "facts" else "")
+    unsolvable = result.status == "unsolvable"
+    _exit(EXIT_NO_SOLUTION if unsolvable else EXIT_TIME_LIMIT if result.timed_out else 0, result)
 
 
 # ---------------------------------------------------------------------------- check, facts, render
@@ -260,12 +246,12 @@ def solve_command(board, argument, program, time_limit, models, output, stats):
 @_with_puzzle()
 @click.argument("solution")
 def check_command(board, argument, solution):
-    """Check SOLUTION against PUZZLE without clingo, naming every broken rule.
+    """Check SOLUTION against PUZZLE without clingo, naming every broken rule.  Exit 0 if all
+    are valid, else 1.
 
     SOLUTION is JSON ({"bridges": [[r1, c1, r2, c2, k], ...]}, the output of `solve --format
     json`, whose solutions are each checked, or a bare list of bridges) or a pzprv3 file with
     lines; '-' reads it from standard input.  The puzzle's own rules apply unless overridden.
-    Exit 0 if all are valid, else 1.
     """
     from .checking import check
 
@@ -277,11 +263,9 @@ def check_command(board, argument, solution):
 @main.command("facts")
 @_with_puzzle()
 def facts_command(board, argument):
-    """Print PUZZLE as ASP facts, the input of encodings/hashi.lp.
-
-    Then: python -m clingo encodings/hashi.lp facts.lp (for a puzzle with other than the
-    standard rules, a comment line gives the -c options to add).
-    """
+    """Print PUZZLE as ASP facts, the input of encodings/hashi.lp: python -m clingo
+    encodings/hashi.lp facts.lp runs it (for other than the standard rules, a comment line says
+    which -c options to add)."""
     from .asp.interface import facts
 
     click.echo(facts(board), nl=False)
@@ -291,19 +275,16 @@ def facts_command(board, argument):
 @_with_puzzle()
 @click.argument("solution", required=False)
 @click.option("-o", "--output", type=_FILE, help="Picture file, .svg or .png [default: stdout].")
-@click.option("--cell-size", type=click.FloatRange(4, 1000), default=40, help="Pixels per cell.")
+@click.option("--cell-size", type=_Finite(4, 1000), default=40, help="Pixels per cell [40].")
 def render_command(board, argument, solution, output, cell_size):
     """Draw PUZZLE, with the bridges of SOLUTION if given, as a picture: SVG on standard output,
-    or the .svg or .png file -o names (PNG needs the [png] extra).
-
-    SOLUTION is what `check` takes (JSON, or a pzprv3 file with lines); of several solutions
-    the first is drawn.  One that breaks a rule is drawn all the same, with a warning.
-    """
+    or the .svg or .png file -o names (PNG needs the [png] extra).  SOLUTION is what `check`
+    takes; of several solutions the first is drawn, and one that breaks a rule is drawn all the
+    same, with a warning."""
     from .checking import check
     from .drawing import render
     from .files import not_the_input
 
-    _finite(cell_size, "--cell-size")
     drawn = _solutions(solution)[0] if solution is not None else None
     if output is not None:
         not_the_input(output, argument)
@@ -321,12 +302,10 @@ def render_command(board, argument, solution, output, cell_size):
 @click.option("--to", "target", required=True, type=click.Choice(_WRITABLE), help="txt: grid.")
 @click.option("-o", "--output", type=_FILE, help="File to write [default: standard output].")
 def convert_command(board, argument, target, output):
-    """Write PUZZLE in another notation (txt is the dot grid).
-
-    A notation that cannot hold the puzzle (an island without a number in .has, other than the
-    standard rules in .has, grid and puzz.link, a grid under 3x3 in a Tatham ID, ...) is an
-    error (exit 2), never a silent change of the puzzle.
-    """
+    """Write PUZZLE in another notation (txt is the dot grid).  A notation that cannot hold the
+    puzzle (an island without a number in .has, other than the standard rules in .has, grid and
+    puzz.link, a grid under 3x3 in a Tatham ID, ...) is an error (exit 2), never a silent change
+    of the puzzle."""
     from .files import not_the_input, write_atomically
 
     text = notations.write(board, target)
@@ -344,19 +323,14 @@ def convert_command(board, argument, target, output):
 @_with_puzzle(search=True)
 @_format("text", "unicode", "json")
 def unique_command(board, argument, program, time_limit, output):
-    """Decide whether PUZZLE has exactly one solution, by searching for two.
-
-    For two, draws both and lists the pairs of islands where they differ; for none, says why.
-    Exit 0 unique, 1 multiple, 4 unsolvable, 3 time limit before a verdict.
-    """
+    """Decide whether PUZZLE has exactly one solution, by searching for two: for two, draw both
+    and list the pairs of islands where they differ; for none, say why.  Exit 0 unique,
+    1 multiple, 4 unsolvable, 3 time limit before a verdict."""
     from .solving import unique
 
     result = unique(board, program=program, time_limit=time_limit, explained=True)
-    _print(
-        output,
-        reports.unique_json(board, result),
-        reports.unique_text(board, result, _look(output)),
-    )
+    text = reports.unique_text(board, result, _look(output))
+    _print(output, reports.unique_json(board, result), text)
     codes = {"unique": 0, "multiple": EXIT_MULTIPLE, "unsolvable": EXIT_UNSOLVABLE}
     _exit(codes.get(result.status, EXIT_TIME_LIMIT), result)
 
@@ -367,28 +341,18 @@ def unique_command(board, argument, program, time_limit, output):
 @click.option("--check/--no-check", "verify", default=True, help="Check each (about 1.5 ms).")
 def count_command(board, argument, program, time_limit, output, verify):
     """Count the solutions of PUZZLE by enumerating them all, each checked by the independent
-    checker unless --no-check.
-
-    A live count shows on standard error when it is a terminal.  Exit 0 with the exact count,
-    1 if there is no solution, 3 with "at least N" when the time limit cut the count short.
-    """
+    checker unless --no-check; a live count shows on stderr when it is a terminal.  Exit 0 with
+    the exact count, 1 for none, 3 with "at least N" when the time limit cut the count short."""
     from tqdm import tqdm
 
     from .solving import count
 
     with tqdm(desc="counting", unit=" solutions", leave=False, disable=None) as progress:
-        tick = progress.update  # shown on standard error when it is a terminal
-        result = count(
-            board, program=program, time_limit=time_limit, verify=verify, on_solution=tick
-        )
-    _print(
-        output,
-        reports.count_json(board, result, checked=verify),
-        reports.count_text(result, _look()),
-    )
-    _exit(
-        EXIT_TIME_LIMIT if not result.exhausted else 0 if result.count else EXIT_NO_SOLUTION, result
-    )
+        search = {"program": program, "time_limit": time_limit, "verify": verify}
+        result = count(board, on_solution=lambda n: progress.update(), **search)
+    text = reports.count_text(result, _look())
+    _print(output, reports.count_json(board, result, checked=verify), text)
+    _exit(EXIT_TIME_LIMIT if not result.exhausted else 0 if result.count else 1, result)
 
 
 @main.command("hint")
@@ -396,15 +360,12 @@ def count_command(board, argument, program, time_limit, output, verify):
 @click.option("--given", metavar="BRIDGES", help="Bridges drawn so far, as `check` reads them.")
 @_format("text", "unicode", "json")
 def hint_command(board, argument, program, time_limit, given, output):
-    """Show the bridges every solution of PUZZLE has, and where solutions differ.
-
-    The drawing shows the bridges all solutions share; '?' marks a pair of islands whose bridges
-    differ between solutions, listed below with the counts they take.  --given takes the bridges
-    a player has drawn, each a lower bound (a single bridge may still become a double): only the
-    solutions extending them count, the bridges they force are listed, and if none extends them,
-    a minimal set of the drawn bridges that cannot all stay.  Exit 0 if there is a solution
-    (extending --given), 1 if not, 3 if the time limit came first.
-    """
+    """Draw the bridges every solution of PUZZLE has, '?' where solutions differ, and list
+    those pairs of islands with the counts they take.  --given takes the bridges a player has
+    drawn, each a lower bound (a single bridge may still become a double): then only solutions
+    extending them count, and the bridges they force are listed, or a minimal set of the drawn
+    bridges that cannot all stay.  Exit 0 if there is a solution (extending --given), 1 if not,
+    3 if the time limit came first."""
     from .reasoning import hint
 
     drawn = None
@@ -425,50 +386,25 @@ def hint_command(board, argument, program, time_limit, given, output):
 _SHARE = click.FloatRange(0, 1)
 
 
-def _checked_by(parse: str) -> Callable:
-    """An option whose text the library parses (``module.function``): its message, as this
-    option's error."""
-
-    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-        module, _, function = parse.rpartition(".")
-        try:
-            value is None or getattr(importlib.import_module(module, __package__), function)(value)
-        except HashiError as error:
-            raise click.BadParameter(str(error)) from None
-        return value
-
-    return check
-
-
 @main.command("generate")
 @click.option("--islands", "-n", type=click.IntRange(min=2), required=True, help="Islands each.")
-@click.option(
-    "--size",
-    metavar="WxH",
-    callback=_checked_by(".generation.parse_size"),
-    help="Board [default: by the number of islands].",
-)
+@click.option("--size", metavar="WxH", help="Board [default: by the number of islands].")
 @click.option("--alpha", type=_SHARE, help="Extra bridges per island [default: 0.1].")
 @click.option("--beta", type=_SHARE, help="Probability of a double bridge [default: 0.5].")
 @click.option("--seed", type=click.IntRange(min=0), default=1, help="Random seed [default: 1].")
 @click.option("--count", type=click.IntRange(min=1), default=1, help="Puzzles [default: 1].")
-@click.option("--out", type=click.Path(file_okay=False), help="Folder [default: standard output].")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Folder to write.")
 @click.option("--format", "notation", type=click.Choice(_WRITABLE), default="has", help="Notation.")
 @click.option("--force", is_flag=True, help="Replace files that exist in --out.")
 @click.option("--solution", "with_solution", is_flag=True, help="Also NAME.solution.json.")
 @click.option("--unique", is_flag=True, help="Repair each puzzle until it has one solution.")
-@click.option(
-    "--difficulty",
-    metavar="BAND|X|X-Y",
-    callback=_checked_by(".difficulty.parse_request"),
-    help="easy, medium, hard, or scores.",
-)
+@click.option("--difficulty", metavar="BAND|X|X-Y", help="easy, medium, hard, or scores.")
 @click.option("--max-bridges", type=_BRIDGES, default=2, help="Most bridges between two islands.")
 @click.option("--no-loops", is_flag=True, help="Variant without cycles: build a tree.")
 @click.option("--attempts", type=click.IntRange(min=1), default=20, help="Layouts per puzzle.")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line per puzzle.")
 @_time_limit("Stop after this long (all puzzles together), keeping the puzzles finished.")
-def generate_command(islands, count, out, notation, quiet, **options):
+def generate_command(islands, count, out, notation, quiet, force, with_solution, **options):
     """Generate puzzles with the method of Coelho, Laporte, Lindbeck & Vidal (2019): grow a tree
     of islands joined by bridges, add floor(alpha * islands) extra bridges, make each bridge
     double with probability beta (with --max-bridges K, 2..K), write each island's bridge count
@@ -482,25 +418,23 @@ def generate_command(islands, count, out, notation, quiet, **options):
     """
     from . import generation
 
-    force, with_solution = options.pop("force"), options.pop("with_solution")
     finished = 0  # puzzles written whole: said however the command ends
     try:
         if with_solution and out is None:
             raise click.UsageError("--solution needs --out")
         options["rules"] = Rules(options.pop("max_bridges"), options.pop("no_loops"))
         names, puzzles = generation.batch(islands, count, notation=notation, **options)
-        folder = Path(out) if out is not None else None
+        folder = out
         if folder is not None:
             solutions = [generation.solution_name(name) for name in names] * with_solution
             generation.prepare_folder(folder, names + solutions, force=force)
+        keeping = {"with_solution": with_solution, "force": force}
         for name, made, text in puzzles:
             with stopping.deferred():  # a signal waits until the puzzle is whole and counted
                 if folder is None:
                     click.echo(("\n" if finished else "") + text, nl=False)
                 else:
-                    generation.keep(
-                        folder, name, made, text, with_solution=with_solution, force=force
-                    )
+                    generation.keep(folder, name, made, text, **keeping)
                 finished += 1
             if not quiet:
                 click.echo(reports.generated_line(made, name), err=folder is None)
@@ -526,36 +460,26 @@ def generate_command(islands, count, out, notation, quiet, **options):
 def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, **program_options):
     """Solve every puzzle in PATHS (files, or folders searched for .has, .txt and .json) and
     report the times: per puzzle in --csv/--json, grouped like Table 1 of Coelho et al. (islands,
-    beta, alpha) on standard output.
-
-    Exit 0 if every puzzle was solved and its answer passed the checker, 1 if any had no
-    solution, failed the check or could not be read, 3 if any ran out of time.
-    """
+    beta, alpha) on standard output.  Exit 0 if every puzzle was solved and its answer passed
+    the checker, 1 if any had no solution, failed the check or could not be read, 3 if any ran
+    out of time."""
     from tqdm import tqdm
 
     from . import bench
     from .files import write_atomically
 
-    program, rules = program_and_rules(**program_options)  # -c max_bridges=K: every puzzle's rules
+    program, rules = program_and_rules(**program_options)  # -c max_bridges=K: every puzzle's
     files = bench.puzzle_files(paths)
     if not files:
         raise PuzzleError("no puzzle files found", " ".join(paths))
-    done: list[bench.Row] = []  # what is finished when Ctrl-C or SIGTERM comes
     stopped, started = False, time.perf_counter()
+    options = {"jobs": jobs, "unique_verdict": unique, "time_limit": time_limit, "rules": rules}
     try:
-        shown = sys.stderr.isatty()
-        with tqdm(total=len(files), unit="puzzle", disable=not shown, file=sys.stderr) as bar:
-            rows = bench.bench(
-                files,
-                jobs=jobs,
-                unique_verdict=unique,
-                time_limit=time_limit,
-                program=program,
-                rules=rules,
-                on_row=lambda row: (done.append(row), bar.update()),
-            )
-    except KeyboardInterrupt:
-        rows, stopped = sorted(done, key=lambda row: row.file), True
+        with tqdm(total=len(files), unit="puzzle", disable=None) as progress:
+            tick = lambda row: progress.update()  # noqa: E731
+            rows = bench.bench(files, program=program, on_row=tick, **options)
+    except KeyboardInterrupt as cut:  # the rows finished, when the signal came while benching
+        rows, stopped = getattr(cut, "rows", []), True
     # The rows of the puzzles finished are reported and written, also after an interruption.
     for path, text in ((csv_file, reports.bench_csv), (json_file, reports.bench_json)):
         if path:

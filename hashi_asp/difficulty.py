@@ -62,10 +62,12 @@ def parse_request(text: str) -> str | tuple[float, float]:
         return text
     match = re.fullmatch(r"\s*(\d*\.?\d+)\s*(?:[-]\s*(\d*\.?\d+)\s*)?", text)
     if not match:
-        raise PuzzleError(f"{text!r} is not {', '.join(BANDS)}, a score X or a range X-Y")
+        raise PuzzleError(
+            f"difficulty {text!r}: expected {', '.join(BANDS)}, a score X or a range X-Y"
+        )
     low, high = float(match.group(1)), float(match.group(2) or 1.0)
     if not 0 <= low <= high <= 1:
-        raise PuzzleError(f"{text!r}: scores go from 0 to 1, low before high")
+        raise PuzzleError(f"difficulty {text!r}: scores go from 0 to 1, low before high")
     return low, high
 
 

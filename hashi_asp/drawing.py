@@ -33,11 +33,15 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from html import escape  # light to import, unlike xml.sax.saxutils
 from pathlib import Path
+from typing import cast
 
 from .files import write_atomically
 from .puzzle import MAX_BRIDGES_LIMIT, Bridge, Cell, HashiError, Pair, Puzzle, PuzzleError, Solution
 
 # ---------------------------------------------------------------------------- text
+
+Mark = Callable[[str], str]
+"""How a marked character is shown: e.g. coloured, or replaced by ``?``."""
 
 # Per style: water, then the characters of a horizontal and of a vertical bridge by count
 # (index count - 1; the last one stands for every larger count).
@@ -53,7 +57,7 @@ def draw(
     solution: Solution | None = None,
     style: str = "text",
     *,
-    marks: Mapping[Cell | Pair, Callable[[str], str]] | None = None,
+    marks: Mapping[Cell, Mark] | Mapping[Pair, Mark] | None = None,
 ) -> str:
     """The grid with its islands and the solution's bridges, as text (see the module docstring).
 
@@ -86,9 +90,11 @@ def draw(
 
 def _positions(key: Cell | Pair) -> list[tuple[int, int]]:
     """Where on the canvas an island, or the line between a pair of islands, is drawn."""
-    if isinstance(key[0], int):
-        return [(key[0], 2 * key[1])]  # type: ignore[list-item]
-    (r1, c1), (r2, c2) = sorted(key)  # type: ignore[type-var]
+    first, second = key
+    if isinstance(first, int) and isinstance(second, int):
+        return [(first, 2 * second)]
+    a, z = cast(Pair, key)
+    (r1, c1), (r2, c2) = min(a, z), max(a, z)
     if r1 == r2:
         return [(r1, x) for x in range(2 * c1 + 1, 2 * c2)]
     return [(r, 2 * c1) for r in range(r1 + 1, r2)]
@@ -266,7 +272,10 @@ _SIZE = re.compile(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)"')
 
 
 def _ends(b: Bridge | tuple[Cell, Cell]) -> tuple[Cell, Cell]:
-    return b.ends if isinstance(b, Bridge) else (tuple(b[0]), tuple(b[1]))
+    if isinstance(b, Bridge):
+        return b.ends
+    (r1, c1), (r2, c2) = b
+    return (r1, c1), (r2, c2)
 
 
 def _offsets(count: int, cell: float) -> list[float]:

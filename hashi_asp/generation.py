@@ -36,24 +36,24 @@ islands on adjacent cells, mean gap 2.2 to 2.7 cells; see the README):
 
 Determinism: every random decision is drawn from one ``random.Random(seed)`` through
 :meth:`random.Random.random`, the one method whose sequence Python promises to keep across
-versions; integers are derived from it by IEEE arithmetic (the same everywhere), alpha is read
-as an exact decimal fraction (0.29 is 29/100), and nothing depends on set or dict order.  So the same arguments give the same puzzle on every
-machine.  ``--unique`` repairs also follow the alternative solutions clingo finds, so its output
-is the same for the same clingo version (and encoding).
+versions; integers are derived from it by IEEE arithmetic (the same everywhere), alpha is read as
+an exact decimal fraction (0.29 is 29/100), and nothing depends on set or dict order.  So the same
+arguments give the same puzzle on every machine.  ``--unique`` repairs also follow the alternative
+solutions clingo finds, so its output is the same for the same clingo version (and encoding).
 
 Uniqueness (``unique=True``).  Rejection sampling does not work: almost no random dense puzzle is
 unique.  Instead the puzzle is repaired.  One clingo control holds the grounded puzzle with the
-island numbers and the known solution as switches (``encodings/another_solution.lp``), and asks for a
-solution that differs from the known one.  Where the two differ (each connected group of differing
-pairs is one ambiguity), the known solution is changed so that the alternative can no longer be
-adjusted to fit, and the island numbers are recomputed from the changed solution, which therefore
-stays a valid solution: the puzzle remains solvable by construction.  For a pair where the
-alternative has more bridges, the known solution gets the most allowed (the alternative would
-need more than that); where it has fewer, the known solution drops the pair, if it stays
-connected without it (the alternative would need fewer than none); or a new bridge is added
-across a bridge only the alternative uses (the alternative would have to cross it).  Every group
-is repaired in the same round, then clingo looks again, keeping what it learnt, until it proves
-that no other solution exists.  A final independent ``solve(puzzle, models=2)`` confirms it.
+island numbers and the known solution as switches (``encodings/another_solution.lp``), and asks for
+a solution that differs from the known one.  Where the two differ (each connected group of
+differing pairs is one ambiguity), the known solution is changed so that the alternative can no
+longer be adjusted to fit, and the island numbers are recomputed from the changed solution, which
+therefore stays a valid solution: the puzzle remains solvable by construction.  For a pair where
+the alternative has more bridges, the known solution gets the most allowed (the alternative would
+need more than that); where it has fewer, the known solution drops the pair, if it stays connected
+without it (the alternative would need fewer than none); or a new bridge is added across a bridge
+only the alternative uses (the alternative would have to cross it).  Every group is repaired in the
+same round, then clingo looks again, keeping what it learnt, until it proves that no other solution
+exists.  A final independent ``solve(puzzle, models=2)`` confirms it.
 """
 
 from __future__ import annotations
@@ -255,10 +255,10 @@ def parse_size(text: str) -> tuple[int, int]:
     (rows, cols)."""
     match = re.fullmatch(r"\s*(\d+)\s*(?:[xX]\s*(\d+)\s*)?", text)
     if not match:
-        raise GenerationError(f"{text!r} is not WxH (e.g. 16x16) or a single side")
+        raise GenerationError(f"size {text!r}: expected WxH (e.g. 16x16) or a single side")
     cols, rows = int(match.group(1)), int(match.group(2) or match.group(1))
     if rows < 1 or cols < 1:
-        raise GenerationError(f"{text!r}: width and height must be at least 1")
+        raise GenerationError(f"size {text!r}: width and height must be at least 1")
     return rows, cols
 
 
@@ -390,7 +390,8 @@ def _grow_tree(layout: _Layout, islands: int, rng: random.Random, deadline: Dead
 
 
 def _add_cycles(layout: _Layout, wanted: int, rng: random.Random, deadline: Deadline) -> None:
-    """Step 2: up to ``wanted`` extra bridges between islands that see each other over free water."""
+    """Step 2: up to ``wanted`` extra bridges between islands that see each other over water no
+    bridge uses."""
     geometry, placed = layout.geometry()
     deadline.check("building a layout")
     covered, cols = layout.covered, layout.cols
@@ -712,10 +713,11 @@ def _failure(
     difficulty,
 ) -> GenerationError:
     if len(stuck) == attempts:
+        fits = default_size(islands)
         return GenerationError(
             f"the {cols}x{rows} board cannot hold {islands} islands: in {attempts} attempts the "
             f"construction ran out of free cells after at most {max(stuck)} islands; give a larger "
-            f"--size (the default for {islands} islands is {'x'.join(map(str, default_size(islands)))})"
+            f"--size (the default for {islands} islands is {'x'.join(map(str, fits))})"
         )
     seen = []
     if scores:

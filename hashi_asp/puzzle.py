@@ -11,6 +11,7 @@ itself: the geometry is computed once, on first use, and shared by all.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -118,7 +119,7 @@ class Bridge(NamedTuple):
     c1: int
     r2: int
     c2: int
-    count: int
+    count: int  # type: ignore[assignment]  # (the number of lines; tuple.count is never needed)
 
     @property
     def ends(self) -> Pair:
@@ -252,14 +253,16 @@ class Geometry:
         self.index: dict[Cell, int] = {cell: i for i, cell in enumerate(self.cells)}
         # Neighbours are consecutive islands of a row, or of a column: sorting finds them
         # without walking over the water.
-        by_column = sorted(range(len(self.cells)), key=lambda i: (self.cells[i][1], self.cells[i][0]))
+        by_column = sorted(
+            range(len(self.cells)), key=lambda i: (self.cells[i][1], self.cells[i][0])
+        )
         ends = [
             (a, b)
             for a, b in zip(range(len(self.cells)), range(1, len(self.cells)))
             if self.cells[a][0] == self.cells[b][0]
         ]
         ends += [
-            (a, b) for a, b in zip(by_column, by_column[1:]) if self.cells[a][1] == self.cells[b][1]
+            (a, b) for a, b in itertools.pairwise(by_column) if self.cells[a][1] == self.cells[b][1]
         ]
         ends.sort()
         self.ends: list[tuple[int, int]] = ends

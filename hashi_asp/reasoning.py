@@ -150,14 +150,14 @@ def _hint(puzzle: Puzzle, given: Solution | None, program: Program, deadline: De
     assumed = [literal for literal in drawn if literal is not None]
     outcome = grounded.search(accept, assumptions=assumed, deadline=deadline)
     options = interface.states(union)
-    common: dict[str, Any] = dict(
-        given=given,
-        complete=complete,
-        exhausted=outcome.exhausted,
-        timed_out=outcome.timed_out,
-        interrupted=outcome.interrupted,
-        stats=grounded.statistics(outcome),
-    )
+    common: dict[str, Any] = {
+        "given": given,
+        "complete": complete,
+        "exhausted": outcome.exhausted,
+        "timed_out": outcome.timed_out,
+        "interrupted": outcome.interrupted,
+        "stats": grounded.statistics(outcome),
+    }
     if witness and outcome.exhausted:
         status = "multiple" if any(len(ks) > 1 for ks in options.values()) else "unique"
         return Hint(status, options, witness[0], **common)

@@ -19,9 +19,10 @@ from pathlib import Path
 from .asp import interface
 from .bench import COLUMNS, DATASET_NAME, FAILED, Row
 from .checking import Violation
-from .drawing import draw
+from .drawing import draw, svg
 from .generation import Generated
-from .puzzle import Cell, Pair, Puzzle, Solution, bridge, cell_name, pair_name
+from .notations import puzzlink
+from .puzzle import Puzzle, Solution, bridge, cell_name, pair_name
 from .reasoning import Explanation, Hint
 from .solving import Result
 
@@ -79,6 +80,14 @@ def solution_text(
         return f"% solution {number}\n" + solution_facts(solution)
     heading = f"Solution {number}:\n" if numbered else ""
     return heading + draw(puzzle, solution, style) + "\n"
+
+
+def solution_file(puzzle: Puzzle, solution: Solution, notation: str) -> str:
+    """A solution as a file of its own: ``svg``, a picture; ``pzprv3``, the file puzz.link's
+    editor opens, with the bridges drawn."""
+    if notation == "svg":
+        return svg(puzzle, solution)
+    return puzzlink.format_pzprv3(puzzle, solution)
 
 
 def solution_facts(solution: Solution) -> str:
@@ -228,7 +237,8 @@ def _hint_body(puzzle: Puzzle, found: Hint, look: Look) -> str:
     }
     text += draw(puzzle, shown, look.style, marks=marks) + "\n\n"
     if undecided:
-        text += f"Pairs whose bridges differ between solutions ({len(undecided)}; the counts they take):\n"
+        text += "Pairs whose bridges differ between solutions "
+        text += f"({len(undecided)}; the counts they take):\n"
         text += "".join(f"  {pair_name(*pair)}: {_counts(ks)}\n" for pair, ks in undecided.items())
         text += "\n"
     return text
@@ -308,9 +318,7 @@ def explanation_text(puzzle: Puzzle, why: Explanation, look: Look = TEXT) -> str
                 f"  - these {len(why.core)} island numbers cannot all be met together "
                 f"({proof}): {listing}"
             )
-        marks: dict[Cell | Pair, Callable[[str], str]] = dict.fromkeys(
-            why.core, look.palette.highlight
-        )
+        marks = dict.fromkeys(why.core, look.palette.highlight)
         lines += ["", draw(puzzle, None, look.style, marks=marks)]
     return "\n".join(lines) + "\n\n"
 
@@ -399,13 +407,13 @@ def bench_summary(rows: list[Row], elapsed: float | None = None) -> str:
         )
         groups.setdefault(key, []).append(row)
     header = ["islands", "beta%", "alpha%"] if dataset else ["islands"]
-    lines = [header + ["count", "mean s", "median s", "max s", "failed"]]
+    lines = [[*header, "count", "mean s", "median s", "max s", "failed"]]
     for key in sorted(groups):
         lines.append([str(k) for k in key] + _bench_stats(groups[key]))
     if dataset:
         for n in sorted({key[0] for key in groups}):
             members = [row for key, group in groups.items() if key[0] == n for row in group]
-            lines.append([str(n), "all", "all"] + _bench_stats(members))
+            lines.append([str(n), "all", "all", *_bench_stats(members)])
     lines.append(["all"] + [""] * (len(header) - 1) + _bench_stats(rows))
     widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     text = "\n".join(

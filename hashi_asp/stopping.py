@@ -150,7 +150,7 @@ def _handlers(handler: Callable[[int, Any], None]) -> Iterator[bool]:
         yield True
     finally:
         for signum, old in previous.items():
-            signal.signal(signum, old)  # type: ignore[arg-type]
+            signal.signal(signum, old)
 
 
 # ---------------------------------------------------------------------------- uninterruptible work
@@ -204,10 +204,8 @@ def leave(code: int) -> NoReturn:
     behind is still running, which the interpreter's shutdown would wait for or cut down
     mid-call."""
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):
             stream.flush()
-        except (OSError, ValueError):
-            pass
     if abandoned():
         os._exit(code)
     sys.exit(code)

@@ -35,9 +35,9 @@ class LazyConnectivity:
         literals: dict[tuple[int, int], set[int]] = {}
         for atom in init.symbolic_atoms.by_signature("bridge", 5):
             r1, c1, r2, c2, _ = (argument.number for argument in atom.symbol.arguments)
-            ends = index.get((r1, c1)), index.get((r2, c2))
-            if None not in ends:
-                literals.setdefault(ends, set()).add(init.solver_literal(atom.literal))
+            a, z = index.get((r1, c1)), index.get((r2, c2))
+            if a is not None and z is not None:
+                literals.setdefault((a, z), set()).add(init.solver_literal(atom.literal))
         # A pair joins its islands if any of its bridge(..., K) atoms is true.
         self.pairs = [(a, z, sorted(found)) for (a, z), found in literals.items()]
         init.check_mode = clingo.PropagatorCheckMode.Total
@@ -50,12 +50,13 @@ class LazyConnectivity:
             if any(assignment.is_true(literal) for literal in literals):
                 joined[a].append(z)
                 joined[z].append(a)
-        groups = connected_groups(range(len(self.islands)), joined.__getitem__)
+        groups: list[list[int]] = connected_groups(range(len(self.islands)), joined.__getitem__)
         if len(groups) == 1:
             return
         # All the groups' clauses are false now, so the first one added is a conflict: the
         # smallest group's is added, the one with the fewest ways out.
-        smallest = set(min(groups, key=len))
+        sizes = [len(group) for group in groups]
+        smallest = set(groups[sizes.index(min(sizes))])
         leaving = [
             literal
             for a, z, literals in self.pairs

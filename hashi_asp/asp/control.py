@@ -110,7 +110,8 @@ def ground(
     if program.lazy:
         # The encoding leaves connectivity out; the propagator adds it back as lazy cuts.
         propagator = LazyConnectivity(puzzle)
-        control.register_propagator(propagator)
+        # It has only the methods it needs, which are all clingo calls (not the whole interface).
+        control.register_propagator(propagator)  # type: ignore[arg-type]
     files = [*program.files(), *map(interface.encoding_path, extra)]
     for path in files:
         interface.check_rules_file(path)

@@ -212,20 +212,26 @@ def constant_arguments(puzzle: Puzzle, program: Program) -> list[str]:
     value checked first."""
     arguments = []
     for name, value in {**rule_constants(puzzle.rules), **program.constants}.items():
+        value = str(value)
         if not _CONSTANT_NAME.match(name):
             raise EncodingError(f"constant name {name[:40]!r} is not a clingo identifier")
-        # clingo would report a value it cannot read through its logger with bytes that are not
-        # text, and stop the process; its own term reader says what is wrong instead.
-        messages: list[str] = []
-        try:
-            clingo.parse_term(value, logger=lambda code, message: messages.append(message))
-        except RuntimeError as error:
-            raise EncodingError(
-                f"-c {name}={value[:40]}: not a clingo term: "
-                + first_error(messages, " ".join(str(error).split()))
-            ) from None
+        problem = _not_a_term(value)
+        if problem is not None:
+            raise EncodingError(f"-c {name}={value[:40]}: not a clingo term: {problem}")
         arguments += ["-c", f"{name}={value}"]
     return arguments
+
+
+def _not_a_term(value: str) -> str | None:
+    """What clingo's term reader finds wrong with ``value``, or None for a term.  (clingo would
+    report a value it cannot read through its logger with bytes that are not text, and stop the
+    process; its own term reader says what is wrong instead.)"""
+    messages: list[str] = []
+    try:
+        clingo.parse_term(value, logger=lambda code, message: messages.append(message))
+    except RuntimeError as error:
+        return first_error(messages, " ".join(str(error).split()))
+    return None
 
 
 def check_rules_file(path: Path, seen: set[Path] | None = None) -> None:

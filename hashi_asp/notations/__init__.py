@@ -18,6 +18,7 @@ Detection, ``convert`` and every ``--notation`` choice read this one table.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable
@@ -117,14 +118,14 @@ def read(
     game ID (when no file of that name exists).  ``max_bridges`` and ``no_loops``, when given,
     override the rules the puzzle's notation states (island numbers may then go up to
     ``4 * max_bridges``)."""
-    rules = {"max_bridges": max_bridges, "no_loops": no_loops}
+    given = functools.partial(parse, notation=notation, max_bridges=max_bridges, no_loops=no_loops)
     if source == "-":
-        return parse(_stdin(), notation=notation, source="<stdin>", **rules)
+        return given(_stdin(), source="<stdin>")
     if isinstance(source, str) and (
         is_text(source) or (is_inline(source) and not os.path.exists(source))
     ):
-        return parse(source, notation=notation, source="<text>", **rules)
-    return parse(read_text(source), notation=notation, source=str(source), **rules)
+        return given(source, source="<text>")
+    return given(read_text(source), source=str(source))
 
 
 def parse(

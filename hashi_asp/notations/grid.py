@@ -71,7 +71,7 @@ def _read(text: str, max_number: int) -> tuple[int, int, dict[Cell, int | None]]
             integer(token, first_line, column, what)
             for (column, token), what in zip(header, ("ROWS", "COLS"))
         ]
-        check_size(*declared, first_line, header[0][0])
+        check_size(declared[0], declared[1], first_line, header[0][0])
         body = itertools.chain([second], lines)
     else:
         body = itertools.chain([first], [second] if second else [], lines)
@@ -102,7 +102,7 @@ def _read(text: str, max_number: int) -> tuple[int, int, dict[Cell, int | None]]
             )
         # Most rows of a large grid are mostly water: only a row with something else is read
         # cell by cell, with the positions its messages need.
-        if not (set(cells) <= _WATER if spaced else not cells.strip(".0")):
+        if not (set(cells) <= _WATER if isinstance(cells, list) else not cells.strip(".0")):
             for c, (column, token) in enumerate(_cells(content, len(cells))):
                 value = _value(token, line, column, max_number)
                 if value != 0:

@@ -273,10 +273,10 @@ class _Row(NamedTuple):
 def _read_pzprv3(text: str, max_number: int) -> tuple[int, int, dict[Cell, int | None], Solution]:
     # pzprjs reads '/' as a line break; keep each piece's own line and column for messages.
     pieces = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for line, content in enumerate(text.splitlines(), 1):
         column = 1
-        for piece in line.split("/"):
-            pieces.append((number, column, piece))
+        for piece in content.split("/"):
+            pieces.append((line, column, piece))
             column += len(piece) + 1
     remaining = iter(pieces)
 

@@ -101,7 +101,7 @@ def _read(text: str, max_number: int | None):
 def _parameters(parameters: str, offset: int) -> tuple[int, int, int, bool]:
     """Width, height, mK and L from bridges.c's parameter string ``W[xH][iN][eN][mK][L][dN]``
     (i, e and d only steer the generator and change nothing in a described puzzle)."""
-    width_text = re.match(r"[0-9]*", parameters).group()
+    width_text = parameters[: len(parameters) - len(parameters.lstrip("0123456789"))]
     if not width_text:
         raise _bad("game ID must start with the grid width", offset + 1)
     values = {"w": _number(width_text)}
