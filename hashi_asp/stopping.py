@@ -136,7 +136,9 @@ def deferred() -> Iterator[None]:
 @contextlib.contextmanager
 def _handlers(handler: Callable[[int, Any], None]) -> Iterator[bool]:
     """Install ``handler`` for SIGINT and SIGTERM, restoring the previous ones after; yields
-    whether it could (only the main thread can, and only over handlers set from Python)."""
+    whether it could (only the main thread can, and only over handlers set from Python).  A
+    signal the process was started ignoring (as a shell starts background jobs with SIGINT, and
+    nohup with SIGHUP) stays ignored."""
     if threading.current_thread() is not threading.main_thread():
         yield False
         return
@@ -144,8 +146,9 @@ def _handlers(handler: Callable[[int, Any], None]) -> Iterator[bool]:
     if None in previous.values():  # set outside Python: cannot be put back
         yield False
         return
-    for signum in SIGNALS:
-        signal.signal(signum, handler)
+    for signum, old in previous.items():
+        if old is not signal.SIG_IGN:
+            signal.signal(signum, handler)
     try:
         yield True
     finally:

@@ -115,6 +115,11 @@ class Program:
     def lazy(self) -> bool:
         return self.connectivity == "lazy"
 
+    @property
+    def own_rules(self) -> bool:
+        """Whether rules of the user's are loaded (a replacement encoding, or additions)."""
+        return self.encoding is not None or bool(self.additions)
+
     def files(self) -> list[Path]:
         """The rule files clingo loads, in order."""
         if self.encoding is not None:
