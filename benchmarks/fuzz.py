@@ -22,16 +22,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-import fuzzing  # noqa: E402  (tests/fuzzing.py, found through the path above)
+import fuzzing
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--minutes", type=float, default=10, help="time budget [10]")
     parser.add_argument("--seed", type=int, default=1, help="seed of the inputs [1]")
-    parser.add_argument("--only", action="append", choices=sorted(fuzzing.ENTRY_POINTS),
-                        help="fuzz only this entry point (repeatable)")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=sorted(fuzzing.ENTRY_POINTS),
+        help="fuzz only this entry point (repeatable)",
+    )
     parser.add_argument("--failures", type=Path, help="folder to save a failing input of each kind")
     arguments = parser.parse_args()
 
@@ -39,7 +44,7 @@ def main() -> int:
     names = arguments.only or list(fuzzing.ENTRY_POINTS)
     seeds = {name: fuzzing.ENTRY_POINTS[name][0]() for name in names}
     tried: Counter[str] = Counter()
-    failures: dict[str, tuple[str, bytes]] = {}        # description -> (entry point, input)
+    failures: dict[str, tuple[str, bytes]] = {}  # description -> (entry point, input)
     started = time.monotonic()
     end = started + 60 * arguments.minutes
     report_at = started + 60
@@ -53,12 +58,17 @@ def main() -> int:
                 print(f"FAILURE in {name}: {failure}", flush=True)
         if time.monotonic() >= report_at:
             report_at += 60
-            print(f"{(time.monotonic() - started) / 60:.0f} min: {sum(tried.values())} inputs, "
-                  f"{len(failures)} distinct failures", flush=True)
+            print(
+                f"{(time.monotonic() - started) / 60:.0f} min: {sum(tried.values())} inputs, "
+                f"{len(failures)} distinct failures",
+                flush=True,
+            )
 
     seconds = time.monotonic() - started
-    print(f"\n{sum(tried.values())} inputs in {seconds:.0f} s (seed {arguments.seed}); "
-          f"{len(failures)} distinct failures")
+    print(
+        f"\n{sum(tried.values())} inputs in {seconds:.0f} s (seed {arguments.seed}); "
+        f"{len(failures)} distinct failures"
+    )
     for name in names:
         print(f"  {name:15} {tried[name]:8} inputs")
     if arguments.failures and failures:

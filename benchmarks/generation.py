@@ -24,22 +24,30 @@ from hashi_asp.generation import default_size, generate
 
 
 def unique_table(sizes: list[str], count: int) -> None:
-    print("| islands | board | median s | min s | max s | median rounds | median changes | layouts | verified |")
+    print(
+        "| islands | board | median s | min s | max s | median rounds | median changes "
+        "| layouts | verified |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for size in sizes:
-        islands, _, board = size.partition(":")   # N, or N:WxH for a board other than the default
+        islands, _, board = size.partition(":")  # N, or N:WxH for a board other than the default
         islands = int(islands)
         rows, cols = reversed(list(map(int, board.split("x")))) if board else default_size(islands)
-        made = [generate(islands, rows, cols, seed=seed, unique=True) for seed in range(1, count + 1)]
+        made = [
+            generate(islands, rows, cols, seed=seed, unique=True) for seed in range(1, count + 1)
+        ]
         verified = 0
-        for g in made:                           # a separate exhaustive solve, not timed
+        for g in made:  # a separate exhaustive solve, not timed
             result = solve(g.puzzle, models=0 if islands <= 1000 else 2)
             verified += result.status == "unique" and result.solutions[0] == g.solution
         seconds = [g.seconds for g in made]
-        print(f"| {islands} | {cols}x{rows} | {statistics.median(seconds):.2f} | {min(seconds):.2f} "
-              f"| {max(seconds):.2f} | {statistics.median(g.repair_rounds for g in made):g} "
-              f"| {statistics.median(g.repairs for g in made):g} "
-              f"| {sum(g.attempts for g in made)}/{count} | {verified}/{count} |", flush=True)
+        print(
+            f"| {islands} | {cols}x{rows} | {statistics.median(seconds):.2f} | {min(seconds):.2f} "
+            f"| {max(seconds):.2f} | {statistics.median(g.repair_rounds for g in made):g} "
+            f"| {statistics.median(g.repairs for g in made):g} "
+            f"| {sum(g.attempts for g in made)}/{count} | {verified}/{count} |",
+            flush=True,
+        )
 
 
 def plain_table(sizes: list[int]) -> None:
@@ -50,8 +58,10 @@ def plain_table(sizes: list[int]) -> None:
         g = generate(islands, seed=1)
         seconds = time.perf_counter() - started
         rows, cols = default_size(islands)
-        print(f"| {islands} | {cols}x{rows} | {seconds:.2f} | {check(g.puzzle, g.solution) == []} |",
-              flush=True)
+        print(
+            f"| {islands} | {cols}x{rows} | {seconds:.2f} | {check(g.puzzle, g.solution) == []} |",
+            flush=True,
+        )
 
 
 def tatham_table(parameters: list[str], count: int, timeout: float) -> None:
@@ -66,8 +76,12 @@ def tatham_table(parameters: list[str], count: int, timeout: float) -> None:
         for seed in range(1, count + 1):
             started = time.perf_counter()
             try:
-                done = subprocess.run([program, "--generate", "1", f"{parameter}#{seed}"],
-                                      capture_output=True, text=True, timeout=timeout)
+                done = subprocess.run(
+                    [program, "--generate", "1", f"{parameter}#{seed}"],
+                    capture_output=True,
+                    text=True,
+                    timeout=timeout,
+                )
             except subprocess.TimeoutExpired:
                 late += 1
                 continue
@@ -75,9 +89,12 @@ def tatham_table(parameters: list[str], count: int, timeout: float) -> None:
             description = done.stdout.strip().split(":", 1)[1]
             islands.append(sum(ch.isdigit() or "A" <= ch <= "G" for ch in description))
         if seconds:
-            print(f"| {parameter} | {statistics.median(islands):g} | {statistics.median(seconds):.2f} "
-                  f"| {min(seconds):.2f} | {max(seconds):.2f} | {late}/{count} (> {timeout:g} s) |",
-                  flush=True)
+            print(
+                f"| {parameter} | {statistics.median(islands):g} "
+                f"| {statistics.median(seconds):.2f} "
+                f"| {min(seconds):.2f} | {max(seconds):.2f} | {late}/{count} (> {timeout:g} s) |",
+                flush=True,
+            )
         else:
             print(f"| {parameter} | - | - | - | - | {late}/{count} (> {timeout:g} s) |", flush=True)
 
@@ -95,11 +112,13 @@ def layout(puzzle) -> dict:
                     break
                 y, x = y + dr, x + dc
     n = len(islands)
-    return {"islands per cell": n / (puzzle.rows * puzzle.cols),
-            "seeing pairs per island": len(gaps) / n,
-            "adjacent share": sum(g == 1 for g in gaps) / len(gaps),
-            "mean gap": statistics.mean(gaps),
-            "mean number": statistics.mean(islands.values())}
+    return {
+        "islands per cell": n / (puzzle.rows * puzzle.cols),
+        "seeing pairs per island": len(gaps) / n,
+        "adjacent share": sum(g == 1 for g in gaps) / len(gaps),
+        "mean gap": statistics.mean(gaps),
+        "mean number": statistics.mean(islands.values()),
+    }
 
 
 def coelho_table(folder: Path, per_group: int) -> None:
@@ -111,20 +130,33 @@ def coelho_table(folder: Path, per_group: int) -> None:
     for path in sorted(folder.rglob("Hs_*.has")):
         _, size, n, third, alpha, _ = path.stem.split("_")
         groups[int(size), int(n), int(third), int(alpha)].append(path)
-    keys = ["islands per cell", "seeing pairs per island", "adjacent share", "mean gap", "mean number"]
+    keys = [
+        "islands per cell",
+        "seeing pairs per island",
+        "adjacent share",
+        "mean gap",
+        "mean number",
+    ]
     print("| group | source | " + " | ".join(keys) + " | double share (tree) |")
     print("|---|---|" + "---|" * (len(keys) + 1))
     for (size, n, third, alpha), paths in sorted(groups.items()):
         theirs = [read(p) for p in paths[:per_group]]
         beta = (100 - third) / 100
-        ours = [generate(n, size, size, alpha / 100, beta, seed=seed) for seed in range(1, per_group + 1)]
+        ours = [
+            generate(n, size, size, alpha / 100, beta, seed=seed)
+            for seed in range(1, per_group + 1)
+        ]
         for source, puzzles, doubles in (
-                ("published", theirs, [_tree_doubles(p, n, alpha) for p in theirs]),
-                (f"generated, beta {beta:g}", [g.puzzle for g in ours], [g.double_share for g in ours])):
+            ("published", theirs, [_tree_doubles(p, n, alpha) for p in theirs]),
+            (f"generated, beta {beta:g}", [g.puzzle for g in ours], [g.double_share for g in ours]),
+        ):
             stats = [layout(p) for p in puzzles]
             cells = " | ".join(f"{statistics.mean(s[k] for s in stats):.3f}" for k in keys)
-            print(f"| Hs_{size}_{n}_{third:02d}_{alpha:02d} | {source} | {cells} | "
-                  f"{statistics.mean(doubles):.3f} |", flush=True)
+            print(
+                f"| Hs_{size}_{n}_{third:02d}_{alpha:02d} | {source} | {cells} | "
+                f"{statistics.mean(doubles):.3f} |",
+                flush=True,
+            )
 
 
 def _tree_doubles(puzzle, n: int, alpha: int) -> float:
@@ -136,13 +168,17 @@ def _tree_doubles(puzzle, n: int, alpha: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--unique", nargs="*", default=["100", "400", "1000"],
-                        help="island counts, each N or N:WxH")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--unique", nargs="*", default=["100", "400", "1000"], help="island counts, each N or N:WxH"
+    )
     parser.add_argument("--count", type=int, default=9, help="puzzles per size")
     parser.add_argument("--plain", type=int, nargs="*", default=[1000, 10_000, 100_000])
-    parser.add_argument("--tatham", nargs="*", default=["30x30i30e10m2d2", "45x45i30e10m2d2",
-                                                         "60x60i30e10m2d2"])
+    parser.add_argument(
+        "--tatham", nargs="*", default=["30x30i30e10m2d2", "45x45i30e10m2d2", "60x60i30e10m2d2"]
+    )
     parser.add_argument("--tatham-count", type=int, default=5)
     parser.add_argument("--tatham-timeout", type=float, default=300)
     parser.add_argument("--coelho", type=Path, help="folder of the published .has files")

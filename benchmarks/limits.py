@@ -22,9 +22,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 PROLOG = REPO / "puzzles" / "prolog-5x5.txt"
-PIGEONS = ("hashi_pigeon(1..13). hashi_hole(1..12).\n"
-           "1 { hashi_in(P,H) : hashi_hole(H) } 1 :- hashi_pigeon(P).\n"
-           ":- hashi_hole(H), 2 { hashi_in(P,H) : hashi_pigeon(P) }.\n")
+PIGEONS = REPO / "tests" / "programs" / "pigeons.lp"  # 13 pigeons in 12 holes: no end
 
 
 def commands(pigeons: Path) -> dict[str, list[str]]:
@@ -41,29 +39,34 @@ def commands(pigeons: Path) -> dict[str, list[str]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--limits", type=float, nargs="+", default=[1, 5])
     parser.add_argument("--runs", type=int, default=3)
     arguments = parser.parse_args()
     program = Path(sys.executable).with_name("hashi-asp")
     with tempfile.TemporaryDirectory() as folder:
-        pigeons = Path(folder) / "pigeons.lp"
-        pigeons.write_text(PIGEONS)
         print("| command | limit s | worst wall s | margin s | exit codes |")
         print("|---|---|---|---|---|")
-        for name, args in commands(pigeons).items():
+        for name, args in commands(PIGEONS).items():
             for limit in arguments.limits:
                 walls, codes = [], set()
                 for _ in range(arguments.runs):
                     started = time.perf_counter()
-                    done = subprocess.run([str(program), *args, "--time-limit", str(limit)],
-                                          capture_output=True, cwd=folder)
+                    done = subprocess.run(
+                        [str(program), *args, "--time-limit", str(limit)],
+                        capture_output=True,
+                        cwd=folder,
+                    )
                     walls.append(time.perf_counter() - started)
                     codes.add(done.returncode)
                 worst = max(walls)
-                print(f"| {name} | {limit:g} | {worst:.2f} | {worst - limit:+.2f} | "
-                      f"{', '.join(map(str, sorted(codes)))} |", flush=True)
+                print(
+                    f"| {name} | {limit:g} | {worst:.2f} | {worst - limit:+.2f} | "
+                    f"{', '.join(map(str, sorted(codes)))} |",
+                    flush=True,
+                )
     return 0
 
 

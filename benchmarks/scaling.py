@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 from hashi_asp.generation import file_name, generate, save
-from hashi_asp.notations import format_has
+from hashi_asp.notations import write
 
 DEFAULT_SEEDS = {1000: 5, 10000: 3, 100000: 1}
 
@@ -36,17 +36,20 @@ def make(folder: Path, islands: int, seeds: int, beta: float = 0.75) -> list[Pat
         made = generate(islands, alpha=0.1, beta=beta, seed=seed)
         path = folder / file_name(made.puzzle.rows, made.puzzle.cols, islands, 0.1, beta, seed)
         if not path.exists():
-            save(format_has(made.puzzle), path)
+            save(write(made.puzzle, "has"), path)
         paths.append(path)
     return paths
 
 
 def run(path: Path) -> tuple[dict, int]:
-    """The bench row of one puzzle, solved in a child process, and that child's peak memory (KiB)."""
+    """The bench row of one puzzle, solved in a child process, and that child's peak memory
+    (KiB)."""
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "row.csv"
-        child = subprocess.Popen([sys.executable, "-m", "hashi_asp.cli", "bench", str(path),
-                                  "--csv", str(report)], stdout=subprocess.DEVNULL)
+        child = subprocess.Popen(
+            [sys.executable, "-m", "hashi_asp", "bench", str(path), "--csv", str(report)],
+            stdout=subprocess.DEVNULL,
+        )
         _, status, usage = os.wait4(child.pid, 0)
         if os.waitstatus_to_exitcode(status) != 0:
             raise SystemExit(f"{path}: bench exited with {os.waitstatus_to_exitcode(status)}")
@@ -64,22 +67,28 @@ def main() -> None:
     options.dir.mkdir(parents=True, exist_ok=True)
 
     print(f"beta {options.beta}")
-    print("| islands | board | puzzles | seconds (median) | max | read | ground | solve | choices | "
-          "conflicts | µs per island | peak memory |")
+    print(
+        "| islands | board | puzzles | seconds (median) | max | read | ground | solve | choices | "
+        "conflicts | µs per island | peak memory |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for islands in options.sizes:
-        paths = make(options.dir, islands, options.seeds or DEFAULT_SEEDS.get(islands, 1),
-                     options.beta)
+        paths = make(
+            options.dir, islands, options.seeds or DEFAULT_SEEDS.get(islands, 1), options.beta
+        )
         rows, peaks = zip(*(run(path) for path in paths))
         middle = sorted(rows, key=lambda row: float(row["seconds"]))[len(rows) // 2]
         board = Path(middle["file"]).name.split("_")[1]
         seconds = statistics.median(float(row["seconds"]) for row in rows)
         worst = max(float(row["seconds"]) for row in rows)
-        print(f"| {islands} | {board}x{board} | {len(rows)} | {seconds:.3f} | {worst:.3f} "
-              f"| {float(middle['read_seconds']):.3f} | {float(middle['ground_seconds']):.3f} "
-              f"| {float(middle['solve_seconds']):.3f} | {middle['choices']} "
-              f"| {middle['conflicts']} | {seconds / islands * 1e6:.0f} "
-              f"| {max(peaks) / 1024:.0f} MiB |", flush=True)
+        print(
+            f"| {islands} | {board}x{board} | {len(rows)} | {seconds:.3f} | {worst:.3f} "
+            f"| {float(middle['read_seconds']):.3f} | {float(middle['ground_seconds']):.3f} "
+            f"| {float(middle['solve_seconds']):.3f} | {middle['choices']} "
+            f"| {middle['conflicts']} | {seconds / islands * 1e6:.0f} "
+            f"| {max(peaks) / 1024:.0f} MiB |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

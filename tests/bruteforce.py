@@ -13,7 +13,7 @@ Cell = tuple[int, int]
 def neighbour_pairs(rows: int, cols: int, islands: dict[Cell, int]) -> list[tuple[Cell, Cell]]:
     """Pairs of islands that see each other along a row or column with only water between."""
     pairs = []
-    for (r, c) in sorted(islands):
+    for r, c in sorted(islands):
         for x in range(c + 1, cols):
             if (r, x) in islands:
                 pairs.append(((r, c), (r, x)))
@@ -31,9 +31,14 @@ def _between(a: Cell, b: Cell) -> set[Cell]:
     return {(y, a[1]) for y in range(a[0] + 1, b[0])}
 
 
-def solutions(rows: int, cols: int, islands: dict[Cell, int | None], max_bridges: int = 2,
-              limit: int = 10**6,
-              no_loops: bool = False) -> set[frozenset[tuple[int, int, int, int, int]]]:
+def solutions(
+    rows: int,
+    cols: int,
+    islands: dict[Cell, int | None],
+    max_bridges: int = 2,
+    limit: int = 10**6,
+    no_loops: bool = False,
+) -> set[frozenset[tuple[int, int, int, int, int]]]:
     """All solutions, each a frozenset of (r1, c1, r2, c2, count) with count >= 1.  An island
     numbered None needs at least one bridge; ``no_loops`` rejects cycles of bridged pairs."""
     pairs = neighbour_pairs(rows, cols, islands)
@@ -42,7 +47,7 @@ def solutions(rows: int, cols: int, islands: dict[Cell, int | None], max_bridges
         for j, q in enumerate(pairs):
             if i != j and _between(*p) & _between(*q):
                 crossing[i].add(j)
-    open_pairs = {cell: 0 for cell in islands}       # undecided pairs touching each island
+    open_pairs = dict.fromkeys(islands, 0)  # undecided pairs touching each island
     for a, b in pairs:
         open_pairs[a] += 1
         open_pairs[b] += 1
@@ -64,8 +69,11 @@ def solutions(rows: int, cols: int, islands: dict[Cell, int | None], max_bridges
         if len(found) >= limit:
             return
         if i == len(pairs):
-            if (all(map(satisfied, islands)) and _connected(islands, pairs, counts)
-                    and not (no_loops and sum(map(bool, counts)) != len(islands) - 1)):
+            if (
+                all(map(satisfied, islands))
+                and _connected(islands, pairs, counts)
+                and not (no_loops and sum(map(bool, counts)) != len(islands) - 1)
+            ):
                 found.add(frozenset((*a, *b, k) for (a, b), k in zip(pairs, counts) if k))
             return
         a, b = pairs[i]

@@ -1,13 +1,12 @@
 from pathlib import Path
 
 import pytest
-from hypothesis import strategies as st
-
 from bruteforce import neighbour_pairs
+from hypothesis import strategies as st
 
 REPO = Path(__file__).resolve().parent.parent
 PUZZLES = REPO / "puzzles"
-PROGRAMS = Path(__file__).resolve().parent / "programs"     # ASP programs the tests add
+PROGRAMS = Path(__file__).resolve().parent / "programs"  # ASP programs the tests add
 
 
 @pytest.fixture
@@ -37,8 +36,13 @@ def small_puzzles(draw, max_side: int = 5, max_islands: int = 8):
     often with several solutions); the rest have random numbers (mostly unsolvable)."""
     rows = draw(st.integers(1, max_side))
     cols = draw(st.integers(1, max_side))
-    cells = draw(st.sets(st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)),
-                         min_size=1, max_size=min(max_islands, rows * cols)))
+    cells = draw(
+        st.sets(
+            st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)),
+            min_size=1,
+            max_size=min(max_islands, rows * cols),
+        )
+    )
     if draw(st.booleans()):
         islands = {cell: draw(st.integers(1, 8)) for cell in sorted(cells)}
         return rows, cols, islands
@@ -46,8 +50,11 @@ def small_puzzles(draw, max_side: int = 5, max_islands: int = 8):
     used: set = set()
     for a, b in draw(st.permutations(neighbour_pairs(rows, cols, degree))):
         k = draw(st.integers(0, 2))
-        between = ({(a[0], x) for x in range(a[1] + 1, b[1])} if a[0] == b[0]
-                   else {(y, a[1]) for y in range(a[0] + 1, b[0])})
+        between = (
+            {(a[0], x) for x in range(a[1] + 1, b[1])}
+            if a[0] == b[0]
+            else {(y, a[1]) for y in range(a[0] + 1, b[0])}
+        )
         if k and not between & used:
             used |= between
             degree[a] += k

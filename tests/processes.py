@@ -17,15 +17,22 @@ def script() -> Path:
 
 
 def run(*args, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([script(), *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout, **kwargs)
+    return subprocess.run(
+        [script(), *map(str, args)], capture_output=True, text=True, timeout=timeout, **kwargs
+    )
 
 
 def start(*args, **kwargs) -> subprocess.Popen:
     """The command in a process group of its own, as a terminal starts it (Ctrl-C there
     reaches the whole group)."""
-    return subprocess.Popen([script(), *map(str, args)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True, **kwargs)
+    return subprocess.Popen(
+        [script(), *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        **kwargs,
+    )
 
 
 def wait_until_working(process: subprocess.Popen, settle: float = 0.5, timeout: float = 60) -> None:

@@ -8,13 +8,12 @@ import shutil
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import PUZZLES, loose_encoding
-from hashi_asp import PuzzleError
-from hashi_asp import Program
+
+from hashi_asp import Program, PuzzleError
 from hashi_asp.bench import COLUMNS, bench, bench_one, puzzle_files
-from hashi_asp.reports import bench_summary as summary
 from hashi_asp.cli import main
+from hashi_asp.reports import bench_summary as summary
 
 COELHO = PUZZLES / "coelho"
 
@@ -28,8 +27,12 @@ def sample(tmp_path):
     """Four bundled Coelho instances (two groups of 100 islands, two of 200)."""
     folder = tmp_path / "coelho"
     folder.mkdir()
-    for name in ("Hs_16_100_25_00_001.has", "Hs_16_100_75_15_001.has",
-                 "Hs_24_200_25_00_001.has", "Hs_24_200_75_15_001.has"):
+    for name in (
+        "Hs_16_100_25_00_001.has",
+        "Hs_16_100_75_15_001.has",
+        "Hs_24_200_25_00_001.has",
+        "Hs_24_200_75_15_001.has",
+    ):
         shutil.copy(COELHO / name, folder / name)
     return folder
 
@@ -39,18 +42,35 @@ def test_every_row_is_solved_checked_and_timed(sample):
     assert [row.status for row in rows] == ["solved"] * 4
     assert [row.islands for row in rows] == [100, 100, 200, 200]
     for row in rows:
-        assert row.seconds == pytest.approx(row.read_seconds + row.ground_seconds + row.solve_seconds)
+        assert row.seconds == pytest.approx(
+            row.read_seconds + row.ground_seconds + row.solve_seconds
+        )
         assert row.choices >= 0 and row.conflicts >= 0 and not row.error
 
 
 def test_summary_groups_like_table_1_for_dataset_names(sample):
     text = summary(bench([sample]))
     lines = text.splitlines()
-    assert lines[0].split() == ["islands", "beta%", "alpha%", "count", "mean", "s", "median", "s",
-                                "max", "s", "failed"]
+    assert lines[0].split() == [
+        "islands",
+        "beta%",
+        "alpha%",
+        "count",
+        "mean",
+        "s",
+        "median",
+        "s",
+        "max",
+        "s",
+        "failed",
+    ]
     groups = [line.split()[:4] for line in lines[1:5]]
-    assert groups == [["100", "25", "0", "1"], ["100", "75", "15", "1"],
-                      ["200", "25", "0", "1"], ["200", "75", "15", "1"]]
+    assert groups == [
+        ["100", "25", "0", "1"],
+        ["100", "75", "15", "1"],
+        ["200", "25", "0", "1"],
+        ["200", "75", "15", "1"],
+    ]
     assert lines[5].split()[:4] == ["100", "all", "all", "2"]
     assert lines[-1].startswith("4 puzzles (4 solved); total ")
 
@@ -64,7 +84,9 @@ def test_summary_groups_by_island_count_otherwise(puzzles):
 def test_unique_gives_verdicts(puzzles):
     rows = bench([puzzles / "prolog-5x5.txt", puzzles / "nyt-2022-04-03.json"], unique_verdict=True)
     assert [(row.file.split("/")[-1], row.status) for row in rows] == [
-        ("nyt-2022-04-03.json", "unique"), ("prolog-5x5.txt", "multiple")]
+        ("nyt-2022-04-03.json", "unique"),
+        ("prolog-5x5.txt", "multiple"),
+    ]
 
 
 def test_a_failed_check_is_a_failed_row_not_a_fast_one(tmp_path):
@@ -103,16 +125,19 @@ def test_worker_processes_give_the_same_verdicts(sample):
 def test_the_last_line_adds_up_the_puzzles_and_gives_the_elapsed_time(sample, tmp_path):
     result = run("bench", sample, "--jobs", "2", "--csv", tmp_path / "rows.csv")
     assert result.exit_code == 0, result.stderr
-    total = sum(float(row["seconds"]) for row in csv.DictReader(open(tmp_path / "rows.csv")))
-    last = re.fullmatch(r"4 puzzles \(4 solved\); total ([0-9.]+) s, ([0-9.]+) s elapsed",
-                        result.stdout.splitlines()[-1])
+    table = (tmp_path / "rows.csv").read_text().splitlines()
+    total = sum(float(row["seconds"]) for row in csv.DictReader(table))
+    last = re.fullmatch(
+        r"4 puzzles \(4 solved\); total ([0-9.]+) s, ([0-9.]+) s elapsed",
+        result.stdout.splitlines()[-1],
+    )
     assert last, result.stdout
     assert float(last[1]) == pytest.approx(total, abs=0.01)
     assert float(last[2]) > 0
 
 
 def test_time_limit_gives_unknown_rows_and_exit_3(tmp_path, puzzles):
-    shutil.copy(COELHO / "Hs_16_100_50_10_001.has", tmp_path)      # about 20 000 solutions
+    shutil.copy(COELHO / "Hs_16_100_50_10_001.has", tmp_path)  # about 20 000 solutions
     # A verdict needs the search to go on after the first solution; the limit stops it there.
     result = run("bench", tmp_path, "--unique", "--time-limit", "0.000001")
     assert result.exit_code == 3

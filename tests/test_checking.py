@@ -1,11 +1,11 @@
 """The independent checker names each kind of broken rule, and agrees with brute force."""
 
+import bruteforce
 import pytest
+from conftest import small_puzzles
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bruteforce
-from conftest import small_puzzles
 from hashi_asp import Puzzle, Solution, bridge, check, read
 
 # The first solution of the Prolog report's 5x5:
@@ -14,8 +14,14 @@ from hashi_asp import Puzzle, Solution, bridge, check, read
 #   4===3---1
 #   | . . . .
 #   3=======2
-VALID = [((0, 0), (0, 2), 1), ((0, 0), (2, 0), 1), ((2, 0), (2, 2), 2), ((2, 2), (2, 4), 1),
-         ((2, 0), (4, 0), 1), ((4, 0), (4, 4), 2)]
+VALID = [
+    ((0, 0), (0, 2), 1),
+    ((0, 0), (2, 0), 1),
+    ((2, 0), (2, 2), 2),
+    ((2, 2), (2, 4), 1),
+    ((2, 0), (4, 0), 1),
+    ((4, 0), (4, 4), 2),
+]
 
 
 def solution(*bridges) -> Solution:
@@ -40,7 +46,8 @@ def test_wrong_count(prolog):
     violations = check(prolog, solution(*broken))
     assert [v.message for v in violations] == [
         "wrong count at island (4, 0): has 2 bridge(s), needs 3",
-        "wrong count at island (4, 4): has 1 bridge(s), needs 2"]
+        "wrong count at island (4, 4): has 1 bridge(s), needs 2",
+    ]
     assert violations[0].cells == ((4, 0),)
 
 
@@ -52,7 +59,9 @@ def test_diagonal(prolog):
 def test_bridge_over_an_island(prolog):
     broken = [b for b in VALID if b[:2] not in (((0, 0), (2, 0)), ((2, 0), (4, 0)))]
     violations = check(prolog, solution(*broken, ((0, 0), (4, 0), 1)))
-    assert "bridge (0, 0)-(4, 0) passes over the island at (2, 0)" in [v.message for v in violations]
+    assert "bridge (0, 0)-(4, 0) passes over the island at (2, 0)" in [
+        v.message for v in violations
+    ]
 
 
 def test_crossing():
@@ -60,7 +69,8 @@ def test_crossing():
     violations = check(plus, solution(((1, 0), (1, 2), 1), ((0, 1), (2, 1), 1)))
     assert [v.message for v in violations] == [
         "crossing at cell (1, 1): bridges (1, 0)-(1, 2) and (0, 1)-(2, 1)",
-        "disconnected: 2 components (smallest: 2 island(s) including (0, 1))"]
+        "disconnected: 2 components (smallest: 2 island(s) including (0, 1))",
+    ]
     assert violations[0].cells == ((1, 1),)
 
 
@@ -68,9 +78,17 @@ def test_disconnected():
     square = Puzzle(2, 2, {(0, 0): 2, (0, 1): 2, (1, 0): 2, (1, 1): 2})
     violations = check(square, solution(((0, 0), (0, 1), 2), ((1, 0), (1, 1), 2)))
     assert [v.message for v in violations] == [
-        "disconnected: 2 components (smallest: 2 island(s) including (0, 0))"]
-    assert check(square, solution(((0, 0), (0, 1), 1), ((1, 0), (1, 1), 1),
-                                  ((0, 0), (1, 0), 1), ((0, 1), (1, 1), 1))) == []
+        "disconnected: 2 components (smallest: 2 island(s) including (0, 0))"
+    ]
+    assert (
+        check(
+            square,
+            solution(
+                ((0, 0), (0, 1), 1), ((1, 0), (1, 1), 1), ((0, 0), (1, 0), 1), ((0, 1), (1, 1), 1)
+            ),
+        )
+        == []
+    )
 
 
 def test_malformed_bridges(prolog):
@@ -81,8 +99,10 @@ def test_malformed_bridges(prolog):
 
 
 def test_duplicate_and_too_many(prolog):
-    violations = check(prolog, Solution((bridge((0, 0), (0, 2), 1), bridge((0, 2), (0, 0), 1),
-                                         bridge((4, 0), (4, 4), 3))))
+    violations = check(
+        prolog,
+        Solution((bridge((0, 0), (0, 2), 1), bridge((0, 2), (0, 0), 1), bridge((4, 0), (4, 4), 3))),
+    )
     messages = [v.message for v in violations]
     assert "bridge (0, 0)-(0, 2) is listed twice" in messages
     assert "bridge (4, 0)-(4, 4) has 3 bridges; allowed 1..2" in messages
@@ -96,7 +116,11 @@ def puzzles_with_a_bridge_set(draw):
     # Also diagonal and long-distance pairs, which the checker must reject.
     cells = sorted(islands)
     extra = [(a, b) for a in cells for b in cells if a < b and (a, b) not in pairs]
-    chosen = draw(st.lists(st.sampled_from(pairs + extra), unique=True, max_size=8)) if pairs + extra else []
+    chosen = (
+        draw(st.lists(st.sampled_from(pairs + extra), unique=True, max_size=8))
+        if pairs + extra
+        else []
+    )
     bridges = {(*a, *b, draw(st.integers(1, 2))) for a, b in chosen}
     return rows, cols, islands, frozenset(bridges)
 

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import PROGRAMS, PUZZLES, REPO, loose_encoding
+
 from hashi_asp import check, read, read_solutions
 from hashi_asp.cli import main
 
 PROLOG = str(PUZZLES / "prolog-5x5.txt")
 NYT = str(PUZZLES / "nyt-2022-04-03.json")
-MANY = str(PUZZLES / "coelho" / "Hs_16_100_50_10_001.has")     # about 20 000 solutions
+MANY = str(PUZZLES / "coelho" / "Hs_16_100_50_10_001.has")  # about 20 000 solutions
 
 
 def run(*args, input=None):
@@ -27,15 +27,17 @@ def run(*args, input=None):
 # ---------------------------------------------------------------------------- solve
 
 # The two solutions of the Prolog report's 5x5, drawn.
-PROLOG_DRAWINGS = {"2---1 . .\n| . . . .\n4===3---1\n| . . . .\n3=======2",
-                   '2 . 1 . .\n" . | . .\n4---3---1\n| . . . .\n3=======2'}
+PROLOG_DRAWINGS = {
+    "2---1 . .\n| . . . .\n4===3---1\n| . . . .\n3=======2",
+    '2 . 1 . .\n" . | . .\n4---3---1\n| . . . .\n3=======2',
+}
 
 
 def test_solve_draws_the_first_solution():
     result = run("solve", PROLOG)
     assert result.exit_code == 0
     drawing, closing = result.stdout.strip().split("\n\n")
-    assert drawing in PROLOG_DRAWINGS            # which one comes first is the solver's choice
+    assert drawing in PROLOG_DRAWINGS  # which one comes first is the solver's choice
     assert closing == "solved: 1 solution; stopped after 1 as asked (-n 0 finds all)"
 
 
@@ -72,10 +74,23 @@ def test_solve_facts_output_is_loadable_asp():
     lines = result.stdout.splitlines()
     assert lines[0] == "% solution 1"
     assert set(lines[1].split()) in (
-        {"bridge(0,0,0,2,1).", "bridge(0,0,2,0,1).", "bridge(2,0,2,2,2).", "bridge(2,0,4,0,1).",
-         "bridge(2,2,2,4,1).", "bridge(4,0,4,4,2)."},
-        {"bridge(0,0,2,0,2).", "bridge(0,2,2,2,1).", "bridge(2,0,2,2,1).", "bridge(2,0,4,0,1).",
-         "bridge(2,2,2,4,1).", "bridge(4,0,4,4,2)."})
+        {
+            "bridge(0,0,0,2,1).",
+            "bridge(0,0,2,0,1).",
+            "bridge(2,0,2,2,2).",
+            "bridge(2,0,4,0,1).",
+            "bridge(2,2,2,4,1).",
+            "bridge(4,0,4,4,2).",
+        },
+        {
+            "bridge(0,0,2,0,2).",
+            "bridge(0,2,2,2,1).",
+            "bridge(2,0,2,2,1).",
+            "bridge(2,0,4,0,1).",
+            "bridge(2,2,2,4,1).",
+            "bridge(4,0,4,4,2).",
+        },
+    )
     assert lines[-1].startswith("% solved: 1 solution")
 
 
@@ -92,7 +107,7 @@ def test_solve_reads_the_puzzle_text_as_an_argument():
 def test_unsolvable_exits_1():
     result = run("solve", "-", input="1.2\n")
     assert result.exit_code == 1
-    assert result.stdout.startswith("Why there is no solution:\n")      # see test_reasoning.py
+    assert result.stdout.startswith("Why there is no solution:\n")  # see test_reasoning.py
     assert result.stdout.strip().splitlines()[-1] == "unsolvable: no solution; search exhausted"
 
 
@@ -119,17 +134,29 @@ def test_add_and_encoding_options(tmp_path):
     result = run("solve", "-", "-n", "0", "--encoding", loose, input="22\n22\n")
     assert result.exit_code == 5
     assert "encoding error: answer" in result.stderr and "disconnected" in result.stderr
-    assert "=" not in result.stdout                      # the bad answer is never drawn
+    assert "=" not in result.stdout  # the bad answer is never drawn
 
 
 # ---------------------------------------------------------------------------- errors
 
-@pytest.mark.parametrize("args, input, message", [
-    (["solve", "-"], "2.1\n.x.\n", "hashi-asp: <stdin>:2:2: unexpected character 'x'"),
-    (["solve", "missing.has"], None, "hashi-asp: missing.has: no such file"),
-    (["solve", "-", "--notation", "has"], "2 2 9\n1 1\n0 0\n", "hashi-asp: <stdin>:1:5: header says 9 islands"),
-    (["facts", "-"], '{"islands": [[0, 0, 1], [0, 0, 1]]}', "hashi-asp: <stdin>:1:25: islands[1]: second island on cell (0, 0)"),
-])
+
+@pytest.mark.parametrize(
+    "args, input, message",
+    [
+        (["solve", "-"], "2.1\n.x.\n", "hashi-asp: <stdin>:2:2: unexpected character 'x'"),
+        (["solve", "missing.has"], None, "hashi-asp: missing.has: no such file"),
+        (
+            ["solve", "-", "--notation", "has"],
+            "2 2 9\n1 1\n0 0\n",
+            "hashi-asp: <stdin>:1:5: header says 9 islands",
+        ),
+        (
+            ["facts", "-"],
+            '{"islands": [[0, 0, 1], [0, 0, 1]]}',
+            "hashi-asp: <stdin>:1:25: islands[1]: second island on cell (0, 0)",
+        ),
+    ],
+)
 def test_bad_input_is_one_line_on_stderr_with_exit_2(args, input, message):
     result = run(*args, input=input)
     assert result.exit_code == 2
@@ -144,13 +171,21 @@ def test_bad_encoding_is_exit_2_with_file_and_line():
     assert f"{broken}:1:" in result.stderr and "syntax error" in result.stderr
 
 
-@pytest.mark.parametrize("args", [["solve", PROLOG, "-n", "-1"], ["solve", PROLOG, "-c", "x"],
-                                  ["solve", PROLOG, "--time-limit", "0"], ["bogus"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", PROLOG, "-n", "-1"],
+        ["solve", PROLOG, "-c", "x"],
+        ["solve", PROLOG, "--time-limit", "0"],
+        ["bogus"],
+    ],
+)
 def test_usage_errors_exit_2(args):
     assert run(*args).exit_code == 2
 
 
 # ---------------------------------------------------------------------------- check, facts
+
 
 def test_check_valid_and_broken(tmp_path):
     good = tmp_path / "good.json"
@@ -173,7 +208,9 @@ def test_check_reports_a_malformed_solution_file(tmp_path):
     bad.write_text('{"bridges": [[0, 0, 0, 2]]}')
     result = run("check", PROLOG, bad)
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"hashi-asp: {bad}:1:14: bridge 0: expected [r1, c1, r2, c2, count]")
+    assert result.stderr.startswith(
+        f"hashi-asp: {bad}:1:14: bridge 0: expected [r1, c1, r2, c2, count]"
+    )
 
 
 def test_facts_command_prints_the_encoding_input():
@@ -183,6 +220,7 @@ def test_facts_command_prints_the_encoding_input():
 
 # ---------------------------------------------------------------------------- the installed tool
 
+
 def installed_script() -> Path:
     script = Path(sys.executable).parent / ("hashi-asp.exe" if os.name == "nt" else "hashi-asp")
     assert script.exists(), "install the project first (see README): hashi-asp is not on this venv"
@@ -190,16 +228,28 @@ def installed_script() -> Path:
 
 
 def test_installed_script_solves_and_facts_run_in_plain_clingo(tmp_path):
-    completed = subprocess.run([installed_script(), "solve", PROLOG, "-n", "0", "--format", "json"],
-                               capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    completed = subprocess.run(
+        [installed_script(), "solve", PROLOG, "-n", "0", "--format", "json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert completed.returncode == 0, completed.stderr
     assert json.loads(completed.stdout)["count"] == 2
 
     facts = tmp_path / "facts.lp"
-    facts.write_text(subprocess.run([installed_script(), "facts", PROLOG], capture_output=True,
-                                    text=True, check=True).stdout)
-    clingo = subprocess.run([sys.executable, "-m", "clingo", REPO / "encodings" / "hashi.lp", facts,
-                             "0", "--outf=2"], capture_output=True, text=True, timeout=120)
+    facts.write_text(
+        subprocess.run(
+            [installed_script(), "facts", PROLOG], capture_output=True, text=True, check=True
+        ).stdout
+    )
+    clingo = subprocess.run(
+        [sys.executable, "-m", "clingo", REPO / "encodings" / "hashi.lp", facts, "0", "--outf=2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     models = json.loads(clingo.stdout)["Models"]
     assert (models["Number"], models["More"]) == (2, "no")
 
@@ -209,8 +259,10 @@ def test_bad_input_to_the_installed_script_has_no_traceback(tmp_path):
     bad.write_text("2.1\n.x.\n")
     completed = subprocess.run([installed_script(), "solve", bad], capture_output=True, text=True)
     assert completed.returncode == 2
-    assert completed.stderr == f"hashi-asp: {bad}:2:2: unexpected character 'x': expected '.' " \
-                               "for water or an island number 1..8\n"
+    assert (
+        completed.stderr == f"hashi-asp: {bad}:2:2: unexpected character 'x': expected '.' "
+        "for water or an island number 1..8\n"
+    )
 
 
 def test_a_wheel_carries_the_encodings_and_finds_them_from_elsewhere(tmp_path):
@@ -223,22 +275,42 @@ def test_a_wheel_carries_the_encodings_and_finds_them_from_elsewhere(tmp_path):
         shutil.copy(REPO / name, source / name)
     for name in ("hashi_asp", "encodings"):
         shutil.copytree(REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp_path / "wheel",
-                    source], check=True, timeout=600, cwd=tmp_path)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp_path / "wheel", source],
+        check=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
     wheel = next((tmp_path / "wheel").glob("hashi_asp-*.whl"))
     encodings = sorted(path.name for path in (REPO / "encodings").glob("*.lp"))
     with zipfile.ZipFile(wheel) as archive:
-        assert sorted(name.rpartition("/")[2] for name in archive.namelist()
-                      if name.startswith("hashi_asp/encodings/") and name.endswith(".lp")) == encodings
+        assert (
+            sorted(
+                name.rpartition("/")[2]
+                for name in archive.namelist()
+                if name.startswith("hashi_asp/encodings/") and name.endswith(".lp")
+            )
+            == encodings
+        )
         for name in encodings:
-            assert archive.read(f"hashi_asp/encodings/{name}") == (REPO / "encodings" / name).read_bytes()
+            assert (
+                archive.read(f"hashi_asp/encodings/{name}")
+                == (REPO / "encodings" / name).read_bytes()
+            )
         archive.extractall(tmp_path / "site")
-    code = ("import hashi_asp as h; print(h.encoding_path()); p = h.read({prolog!r}); "
-            "print(h.solve(p, 0).status, h.solve(p, 0, program=h.Program(connectivity='lazy')).status, "
-            "h.hint(p).status, h.explain(h.parse('1.2')).core, "
-            "h.generate(20, seed=3, unique=True).repair_rounds >= 0)").format(prolog=PROLOG)
-    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                               cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path / "site")})
+    code = (
+        f"import hashi_asp as h; print(h.encoding_path()); p = h.read({PROLOG!r}); "
+        "print(h.solve(p, 0).status, h.solve(p, 0, program=h.Program(connectivity='lazy')).status, "
+        "h.hint(p).status, h.explain(h.parse('1.2')).core, "
+        "h.generate(20, seed=3, unique=True).repair_rounds >= 0)"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path / "site")},
+    )
     assert completed.returncode == 0, completed.stderr
     path, rest = completed.stdout.split("\n", 1)
     assert Path(path) == tmp_path / "site" / "hashi_asp" / "encodings" / "hashi.lp"

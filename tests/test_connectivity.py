@@ -1,13 +1,13 @@
 """Connectivity as lazy cuts (--connectivity lazy): the same solutions as reachability, and
 plain clingo never runs the rules without a connectivity part."""
 
+import bruteforce
 import clingo
 import pytest
 from click.testing import CliRunner
+from conftest import small_puzzles
 from hypothesis import given, settings
 
-import bruteforce
-from conftest import small_puzzles
 from hashi_asp import EncodingError, Program, Puzzle, encoding_path, facts, notations, solve
 from hashi_asp.asp.connectivity import LazyConnectivity
 from hashi_asp.bench import bench
@@ -62,10 +62,13 @@ def test_lazy_cuts_find_exactly_the_brute_force_solutions(case):
     assert found == bruteforce.solutions(puzzle.rows, puzzle.cols, dict(puzzle.islands))
 
 
-@pytest.mark.parametrize("game_id", [
-    "7x7m1L:2a3a2a1j1b2b2a2b2b1j1a2a3a2",        # no loops, one bridge per pair
-    "7x7m3:4a4a7a5g4m1a4j23a5a3b",              # up to three bridges per pair
-])
+@pytest.mark.parametrize(
+    "game_id",
+    [
+        "7x7m1L:2a3a2a1j1b2b2a2b2b1j1a2a3a2",  # no loops, one bridge per pair
+        "7x7m3:4a4a7a5g4m1a4j23a5a3b",  # up to three bridges per pair
+    ],
+)
 def test_tatham_rules_give_the_same_solutions(game_id):
     puzzle = notations.parse(game_id)
     reach, lazy = solve(puzzle, models=0), solve(puzzle, models=0, program=LAZY)
@@ -79,11 +82,13 @@ def test_only_reach_or_lazy():
 
 
 def test_command_line_and_bench(puzzles):
-    result = CliRunner().invoke(main, ["count", str(puzzles / "prolog-5x5.txt"),
-                                       "--connectivity", "lazy"])
+    result = CliRunner().invoke(
+        main, ["count", str(puzzles / "prolog-5x5.txt"), "--connectivity", "lazy"]
+    )
     assert result.exit_code == 0 and "2 solutions; search exhausted" in result.stdout
     rows = bench([puzzles / "coelho" / "Hs_16_100_75_15_001.has"], program=LAZY)
     assert [row.status for row in rows] == ["solved"]
-    refused = CliRunner().invoke(main, ["count", str(puzzles / "prolog-5x5.txt"),
-                                        "--connectivity", "cuts"])
+    refused = CliRunner().invoke(
+        main, ["count", str(puzzles / "prolog-5x5.txt"), "--connectivity", "cuts"]
+    )
     assert refused.exit_code == 2 and "Invalid value for '--connectivity'" in refused.stderr

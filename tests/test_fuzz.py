@@ -13,22 +13,30 @@ import subprocess
 import sys
 import tracemalloc
 
+import fuzzing
+import processes
 import pytest
+from conftest import PROGRAMS, PUZZLES, loose_encoding
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import fuzzing
-import processes
-from conftest import PROGRAMS, PUZZLES, loose_encoding
 from hashi_asp import notations, read
 from hashi_asp.files import MAX_FILE_BYTES, decode
 from hashi_asp.notations import parse, read_solutions
 from hashi_asp.puzzle import MAX_CELLS, HashiError, PuzzleError
 
 PROLOG = PUZZLES / "prolog-5x5.txt"
-EXAMPLES = {"parse": 400, "read argument": 400, "read file": 150, "solutions": 400,
-            "validators": 400, "cli facts": 200, "cli convert": 200, "cli check": 200,
-            "cli render": 200}
+EXAMPLES = {
+    "parse": 400,
+    "read argument": 400,
+    "read file": 150,
+    "solutions": 400,
+    "validators": 400,
+    "cli facts": 200,
+    "cli convert": 200,
+    "cli check": 200,
+    "cli render": 200,
+}
 
 
 @pytest.mark.parametrize("name", fuzzing.ENTRY_POINTS)
@@ -37,8 +45,13 @@ def test_hostile_input_is_refused_cleanly(name):
     pool = seeds()
 
     @given(st.randoms(use_true_random=False))
-    @settings(max_examples=EXAMPLES[name], derandomize=True, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=EXAMPLES[name],
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     def check(rng):
         data = fuzzing.hostile(rng, pool)
         assert run(data) is None, data[:300]
@@ -48,8 +61,10 @@ def test_hostile_input_is_refused_cleanly(name):
 
 def test_the_fuzzer_finds_a_crash_when_there_is_one(monkeypatch):
     """The oracle is not blind: a reader that raises something else than HashiError fails."""
+
     def broken(text, source="x", max_number=None):
         raise ValueError("planted")
+
     grid = dataclasses.replace(notations.NOTATIONS["grid"], parse=broken)
     monkeypatch.setitem(notations.NOTATIONS, "grid", grid)
     assert "ValueError" in fuzzing.parse_bytes(b"2.1\n")
@@ -79,26 +94,32 @@ def test_a_huge_grid_is_refused_before_anything_is_allocated(notation, text):
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert peak < 1_000_000           # bytes: nothing of the grid's size
+    assert peak < 1_000_000  # bytes: nothing of the grid's size
 
 
-@pytest.mark.parametrize("text, message", [
-    ("-3 5 2\n1 0 0 0 1\n", "rows and columns must be positive"),
-    ("3 -5 2\n", "rows and columns must be positive"),
-    ("hashikake/5/-5/g", "ROWS: expected a positive integer"),
-    ("pzprv3\nhashikake\n-5\n5\n", "ROWS: expected a positive integer"),
-    ('{"rows": -1, "islands": [[0, 0, 1]]}', "'rows' must be a positive integer"),
-    ('{"islands": [[-1, 0, 1]]}', "row -1 outside the grid"),
-    ("3 3 1\n" + "9" * 5000 + " 0 0\n0 0 0\n0 0 0\n", "is too large"),
-    ("1 " + "9" * 5000 + " 1\n1\n", "is too large"),
-    ("hashikake/" + "9" * 5000 + "/5/g", "exceeds the limit"),
-    ("9" * 5000 + "x3:a", "exceeds the limit"),
-    ('{"rows": 1' + "0" * 5000 + ', "islands": [[0, 0, 1]]}', "invalid JSON"),
-    ('{"max_bridges": 1000000000, "islands": [[0, 0, 1]]}', "'max_bridges' must be an integer from 1 to 64"),
-    ("hashikake/5/²/g", "ROWS: expected a positive integer"),
-    ("pzprv3\nhashikake\n1\n2\n1 ²\n", "unexpected cell '²'"),
-    ("[" * 100_000, "invalid JSON"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("-3 5 2\n1 0 0 0 1\n", "rows and columns must be positive"),
+        ("3 -5 2\n", "rows and columns must be positive"),
+        ("hashikake/5/-5/g", "ROWS: expected a positive integer"),
+        ("pzprv3\nhashikake\n-5\n5\n", "ROWS: expected a positive integer"),
+        ('{"rows": -1, "islands": [[0, 0, 1]]}', "'rows' must be a positive integer"),
+        ('{"islands": [[-1, 0, 1]]}', "row -1 outside the grid"),
+        ("3 3 1\n" + "9" * 5000 + " 0 0\n0 0 0\n0 0 0\n", "is too large"),
+        ("1 " + "9" * 5000 + " 1\n1\n", "is too large"),
+        ("hashikake/" + "9" * 5000 + "/5/g", "exceeds the limit"),
+        ("9" * 5000 + "x3:a", "exceeds the limit"),
+        ('{"rows": 1' + "0" * 5000 + ', "islands": [[0, 0, 1]]}', "invalid JSON"),
+        (
+            '{"max_bridges": 1000000000, "islands": [[0, 0, 1]]}',
+            "'max_bridges' must be an integer from 1 to 64",
+        ),
+        ("hashikake/5/²/g", "ROWS: expected a positive integer"),
+        ("pzprv3\nhashikake\n1\n2\n1 ²\n", "unexpected cell '²'"),
+        ("[" * 100_000, "invalid JSON"),
+    ],
+)
 def test_huge_negative_and_strange_numbers(text, message):
     notation = "has" if text[0] in "-3" else None
     with pytest.raises(PuzzleError, match=re.escape(message)):
@@ -108,23 +129,28 @@ def test_huge_negative_and_strange_numbers(text, message):
 def test_a_row_of_a_million_values_costs_no_memory():
     tracemalloc.start()
     try:
-        for text in ("3 3 1\n" + "0 " * 1_000_000 + "\n", "1 . 1\n" + ". " * 1_000_000 + "\n",
-                     "pzprv3\nhashikake\n1\n3\n" + "1 " * 1_000_000 + "\n"):
-            with pytest.raises(PuzzleError, match="has 1000000 (values|cells)"):
+        for text in (
+            "3 3 1\n" + "0 " * 1_000_000 + "\n",
+            "1 . 1\n" + ". " * 1_000_000 + "\n",
+            "pzprv3\nhashikake\n1\n3\n" + "1 " * 1_000_000 + "\n",
+        ):
+            with pytest.raises(PuzzleError, match=r"has 1000000 (values|cells)"):
                 parse(text)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert peak < 20_000_000          # the text itself is 2 MB; a list of its tokens is 100 MB
+    assert peak < 20_000_000  # the text itself is 2 MB; a list of its tokens is 100 MB
 
 
 # ---------------------------------------------------------------------------- files and paths
 
+
 def test_found_by_the_long_fuzz_run():
     """benchmarks/fuzz.py --minutes 25 --seed 2026 found these two; both were crashes."""
     # A repeated key: the error is placed at the value json.loads kept, the last one.
-    repeated = ('{"islands": 5, "islands": 5, "rows": 5, "cols": 5,\n'
-                ' "islands": [[0, 0, 2], [0, 2, -1]]}')
+    repeated = (
+        '{"islands": 5, "islands": 5, "rows": 5, "cols": 5,\n "islands": [[0, 0, 2], [0, 2, -1]]}'
+    )
     with pytest.raises(PuzzleError, match=re.escape("<string>:2:25: islands[1]: island number -1")):
         parse(repeated, source="<string>")
     # A coordinate too large for a float is still a coordinate (only distinct values count).
@@ -134,16 +160,19 @@ def test_found_by_the_long_fuzz_run():
 
 
 def test_odd_paths_are_one_line_errors(tmp_path):
-    fifo_free = [(tmp_path, "is a directory"), (tmp_path / "missing.has", "no such file"),
-                 (str(tmp_path / "x") + "\0y", "NUL character"),
-                 ("a" * 5000, "File name too long")]
+    fifo_free = [
+        (tmp_path, "is a directory"),
+        (tmp_path / "missing.has", "no such file"),
+        (str(tmp_path / "x") + "\0y", "NUL character"),
+        ("a" * 5000, "File name too long"),
+    ]
     for path, message in fifo_free:
         with pytest.raises(PuzzleError, match=message):
             read(path)
     unreadable = tmp_path / "locked.txt"
     unreadable.write_text("2.1\n")
     unreadable.chmod(0)
-    if not os.access(unreadable, os.R_OK):         # root reads anything
+    if not os.access(unreadable, os.R_OK):  # root reads anything
         with pytest.raises(PuzzleError, match="Permission denied"):
             read(unreadable)
     with pytest.raises(PuzzleError, match="is a directory"):
@@ -153,13 +182,20 @@ def test_odd_paths_are_one_line_errors(tmp_path):
 def test_a_file_over_the_size_limit_is_refused_without_reading_it(tmp_path):
     sparse = tmp_path / "sparse.txt"
     with open(sparse, "wb") as out:
-        out.truncate(MAX_FILE_BYTES + 1)              # no disk space used
+        out.truncate(MAX_FILE_BYTES + 1)  # no disk space used
     with pytest.raises(PuzzleError, match="the limit is"):
         read(sparse)
 
 
-@pytest.mark.parametrize("args", [["facts", "/dev/zero"], ["facts", "-"],
-                                  ["check", str(PROLOG), "-"], ["hint", str(PROLOG), "--given", "-"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["facts", "/dev/zero"],
+        ["facts", "-"],
+        ["check", str(PROLOG), "-"],
+        ["hint", str(PROLOG), "--given", "-"],
+    ],
+)
 def test_endless_input_stops_at_the_size_limit(args):
     """/dev/zero on a path or on standard input: one line and exit 2, not a read without end."""
     with open("/dev/zero", "rb") as zeros:
@@ -169,14 +205,17 @@ def test_endless_input_stops_at_the_size_limit(args):
     assert "limit" in completed.stderr or "NUL" in completed.stderr
 
 
-@pytest.mark.parametrize("content, message", [
-    ("2.1\n1.2\n".encode("utf-16"), "UTF-16"),
-    ("2.1\né.2\n".encode("latin-1"), "not UTF-8 text (byte 0xe9)"),
-    (b"2.1\n\x00.2\n", "NUL byte"),
-    (b"", "empty input"),
-    (b"5 5 7\n 2 0 1", "row 1 has 3 values; the header says 5 columns"),
-    (b"5 5 7\n 2 0 1 0 0\n", "header says 5 rows but the grid has 1"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("2.1\n1.2\n".encode("utf-16"), "UTF-16"),
+        ("2.1\né.2\n".encode("latin-1"), "not UTF-8 text (byte 0xe9)"),
+        (b"2.1\n\x00.2\n", "NUL byte"),
+        (b"", "empty input"),
+        (b"5 5 7\n 2 0 1", "row 1 has 3 values; the header says 5 columns"),
+        (b"5 5 7\n 2 0 1 0 0\n", "header says 5 rows but the grid has 1"),
+    ],
+)
 def test_foreign_encodings_and_truncated_files_through_the_cli(tmp_path, content, message):
     path = tmp_path / "bad.has"
     path.write_bytes(content)
@@ -189,40 +228,46 @@ def test_foreign_encodings_and_truncated_files_through_the_cli(tmp_path, content
 def test_long_lines_are_read_in_linear_time():
     """Lines that made the URL and game ID detection backtrack quadratically (100 000 digits
     took minutes); a hang here ends in the timeout."""
-    code = ("from hashi_asp import notations\n"
-            "for text in ['1' * 300_000, '1x1' + 'a' * 300_000 + '!', 'a.b/' + '?' * 300_000 + ' z',\n"
-            "             'hashikake/' + '9' * 300_000, '1:' + '1' * 300_000]:\n"
-            "    try:\n"
-            "        notations.read(text)\n"
-            "    except notations.PuzzleError:\n"
-            "        pass\n"
-            "    notations.detect(text)\n")
+    code = (
+        "from hashi_asp import notations\n"
+        "for text in ['1' * 300_000, '1x1' + 'a' * 300_000 + '!', 'a.b/' + '?' * 300_000 + ' z',\n"
+        "             'hashikake/' + '9' * 300_000, '1:' + '1' * 300_000]:\n"
+        "    try:\n"
+        "        notations.read(text)\n"
+        "    except notations.PuzzleError:\n"
+        "        pass\n"
+        "    notations.detect(text)\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
 def test_a_file_name_that_is_not_text_does_not_reach_clingo(tmp_path):
     odd = tmp_path / os.fsdecode(b"odd\xffname.txt")
     odd.write_text(PROLOG.read_text())
-    completed = subprocess.run([processes.script(), "solve", str(odd)],
-                               capture_output=True, timeout=120)
+    completed = subprocess.run(
+        [processes.script(), "solve", str(odd)], capture_output=True, timeout=120
+    )
     assert completed.returncode == 0 and b"Traceback" not in completed.stderr
 
 
 # ---------------------------------------------------------------------------- rules files
 
-@pytest.mark.parametrize("program, message", [
-    ("syntax_error.lp", "bad.lp:1:"),
-    ("unsafe.lp", "bad.lp:1:1-11: error: unsafe variables"),
-    ("latin1.lp", "bad.lp:2:8: not UTF-8 text (byte 0xe9)"),
-    ("utf16.lp", "bad.lp:1:1: not UTF-8 text (byte 0xff)"),
-    ("include_missing.lp", "file could not be opened: missing.lp"),
-])
-def test_rules_that_do_not_load_are_clingos_message_with_file_and_line(tmp_path, program,
-                                                                     message):
+
+@pytest.mark.parametrize(
+    "program, message",
+    [
+        ("syntax_error.lp", "bad.lp:1:"),
+        ("unsafe.lp", "bad.lp:1:1-11: error: unsafe variables"),
+        ("latin1.lp", "bad.lp:2:8: not UTF-8 text (byte 0xe9)"),
+        ("utf16.lp", "bad.lp:1:1: not UTF-8 text (byte 0xff)"),
+        ("include_missing.lp", "file could not be opened: missing.lp"),
+    ],
+)
+def test_rules_that_do_not_load_are_clingos_message_with_file_and_line(tmp_path, program, message):
     bad = tmp_path / "bad.lp"
     bad.write_bytes((PROGRAMS / program).read_bytes())
     runs = [("solve", "--add"), ("solve", "--encoding")]
-    if program == "syntax_error.lp":                # every command that grounds, once
+    if program == "syntax_error.lp":  # every command that grounds, once
         runs += [("unique", "--add"), ("count", "--encoding"), ("hint", "--add")]
     for command, option in runs:
         completed = processes.run(command, PROLOG, option, bad, cwd=tmp_path)
@@ -236,13 +281,16 @@ def test_included_rules_that_are_not_utf8_are_refused():
     assert "latin1.lp:2:8: not UTF-8 text" in completed.stderr
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--add", "/dev/zero"], "/dev/zero: not a regular file"),
-    (["-c", "foo=bar("], "-c foo=bar(: not a clingo term"),
-    (["-c", "max_bridges=99999999999999999999"], "max_bridges must be 1..64"),
-    (["-c", "max_bridges=65"], "max_bridges must be 1..64"),
-    (["--max-bridges", "65"], "65 is not in the range 1<=x<=64"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--add", "/dev/zero"], "/dev/zero: not a regular file"),
+        (["-c", "foo=bar("], "-c foo=bar(: not a clingo term"),
+        (["-c", "max_bridges=99999999999999999999"], "max_bridges must be 1..64"),
+        (["-c", "max_bridges=65"], "max_bridges must be 1..64"),
+        (["--max-bridges", "65"], "65 is not in the range 1<=x<=64"),
+    ],
+)
 def test_constants_and_odd_rules_files(args, message):
     completed = processes.run("solve", PROLOG, *args)
     assert completed.returncode == 2 and message in completed.stderr
@@ -256,12 +304,12 @@ def test_answers_that_break_the_rules_are_flagged_by_the_checker(tmp_path, comma
     checker stops the command with exit 5 before any such answer is shown."""
     if option == "--encoding":
         rules = loose_encoding(tmp_path)
-    else:                                   # a rule that lets a bridge count be anything
+    else:  # a rule that lets a bridge count be anything
         rules = PROGRAMS / "triple.lp"
     completed = processes.run(*command, "-", option, rules, input="22\n22\n")
     assert completed.returncode == 5, completed.stderr
     assert re.match(r"hashi-asp: encoding error: answer \d+ breaks the rules: ", completed.stderr)
-    assert completed.stderr.count("\n") == 1 and "=" not in completed.stdout   # never drawn
+    assert completed.stderr.count("\n") == 1 and "=" not in completed.stdout  # never drawn
 
 
 def test_library_readers_raise_only_hashi_errors_on_bytes_that_are_not_text():

@@ -6,12 +6,12 @@ import math
 import re
 from fractions import Fraction
 
+import bruteforce
 import pytest
 from click.testing import CliRunner
+from conftest import small_puzzles
 from hypothesis import given, settings
 
-import bruteforce
-from conftest import small_puzzles
 from hashi_asp import Puzzle, PuzzleError, Rules, check, notations, read, read_solutions, solve
 from hashi_asp.cli import main
 from hashi_asp.difficulty import band_of, difficulty
@@ -37,7 +37,7 @@ def as_set(solution) -> frozenset:
 # every machine and Python version.  A change to the generator's random stream (another draw,
 # another order, randrange instead of random) breaks it; if that change is intended, it changes
 # every published seed, so update the pin and say so in the release notes.
-PINNED = (12, 5, 6), dict(alpha=0.25, beta=0.5, seed=2024)
+PINNED = (12, 5, 6), {"alpha": 0.25, "beta": 0.5, "seed": 2024}
 PINNED_PUZZLE = """\
 5 6 12
  0  0  0  0  2  0
@@ -46,10 +46,22 @@ PINNED_PUZZLE = """\
  0  0  0  0  0  0
  0  4  0  5  0  2
 """
-PINNED_SOLUTION = [(0, 4, 1, 4, 2), (1, 0, 1, 1, 1), (1, 0, 2, 0, 2), (1, 1, 1, 3, 2),
-                   (1, 1, 2, 1, 2), (1, 3, 1, 4, 2), (1, 3, 4, 3, 2), (1, 4, 1, 5, 2),
-                   (1, 5, 4, 5, 1), (2, 0, 2, 1, 2), (2, 1, 2, 2, 2), (2, 1, 4, 1, 2),
-                   (4, 1, 4, 3, 2), (4, 3, 4, 5, 1)]
+PINNED_SOLUTION = [
+    (0, 4, 1, 4, 2),
+    (1, 0, 1, 1, 1),
+    (1, 0, 2, 0, 2),
+    (1, 1, 1, 3, 2),
+    (1, 1, 2, 1, 2),
+    (1, 3, 1, 4, 2),
+    (1, 3, 4, 3, 2),
+    (1, 4, 1, 5, 2),
+    (1, 5, 4, 5, 1),
+    (2, 0, 2, 1, 2),
+    (2, 1, 2, 2, 2),
+    (2, 1, 4, 1, 2),
+    (4, 1, 4, 3, 2),
+    (4, 3, 4, 5, 1),
+]
 
 
 def test_a_pinned_seed_gives_the_pinned_puzzle():
@@ -66,15 +78,27 @@ def test_same_seed_same_puzzle_other_seed_other_puzzle():
 
 def test_unique_generation_is_reproducible_too():
     first, again = (generate(40, 11, 11, seed=3, unique=True) for _ in range(2))
-    assert (first.puzzle, first.solution, first.repair_rounds) == \
-           (again.puzzle, again.solution, again.repair_rounds)
+    assert (first.puzzle, first.solution, first.repair_rounds) == (
+        again.puzzle,
+        again.solution,
+        again.repair_rounds,
+    )
 
 
 # ---------------------------------------------------------------------------- the four steps
 
-@pytest.mark.parametrize("islands, rows, cols, alpha, beta", [
-    (2, 1, 2, 0, 0), (2, 1, 2, 0, 1), (30, 8, 10, 0.1, 0.5), (100, 16, 16, 0.15, 0.25),
-    (200, 24, 24, 0.05, 0.75), (120, 12, 30, 0.1, 0.5)])
+
+@pytest.mark.parametrize(
+    "islands, rows, cols, alpha, beta",
+    [
+        (2, 1, 2, 0, 0),
+        (2, 1, 2, 0, 1),
+        (30, 8, 10, 0.1, 0.5),
+        (100, 16, 16, 0.15, 0.25),
+        (200, 24, 24, 0.05, 0.75),
+        (120, 12, 30, 0.1, 0.5),
+    ],
+)
 def test_size_islands_and_bridges_as_asked(islands, rows, cols, alpha, beta):
     made = generate(islands, rows, cols, alpha, beta, seed=11)
     puzzle = made.puzzle
@@ -121,7 +145,7 @@ def test_islands_may_be_adjacent_as_in_the_coelho_instances():
 
 def test_default_size_follows_the_coelho_density():
     assert default_size(100) == (17, 17)
-    assert default_size(200) == (24, 24)          # as in the dataset: 24, 29 and 34
+    assert default_size(200) == (24, 24)  # as in the dataset: 24, 29 and 34
     assert default_size(300) == (30, 30)
     assert default_size(400) == (34, 34)
     for islands in (1, 2, 10, 1000, 10_000, 100_000):
@@ -137,30 +161,42 @@ def test_default_size_holds_its_islands():
 
 # ---------------------------------------------------------------------------- boards too small
 
+
 def test_more_islands_than_cells_is_refused_at_once():
-    with pytest.raises(GenerationError, match="a 3x2 board has 6 cells: it cannot hold 7 islands") as caught:
+    with pytest.raises(
+        GenerationError, match="a 3x2 board has 6 cells: it cannot hold 7 islands"
+    ) as caught:
         generate(7, 2, 3)
     assert caught.value.exit_code == 2
 
 
 def test_a_board_too_crowded_for_the_construction_stops_with_a_message():
     # 30 islands on 36 cells: step 1 always runs out of free cells first.
-    with pytest.raises(GenerationError, match=r"the 6x6 board cannot hold 30 islands: in 5 "
-                                              r"attempts .* after at most \d+ islands") as caught:
+    with pytest.raises(
+        GenerationError,
+        match=r"the 6x6 board cannot hold 30 islands: in 5 "
+        r"attempts .* after at most \d+ islands",
+    ) as caught:
         generate(30, 6, 6, seed=1, attempts=5)
     assert caught.value.exit_code == 2
 
 
-@pytest.mark.parametrize("arguments, message", [
-    (dict(alpha=1.5), "--alpha must be between 0 and 1"),
-    (dict(islands=1), "--islands must be at least 2"),
-    (dict(beta=-0.1), "--beta must be between 0 and 1"),
-    (dict(alpha="x"), "--alpha must be a number"),
-    (dict(rules=Rules(no_loops=True), alpha=0.1), "--no-loops builds a tree: --alpha must be 0"),
-    (dict(rules=Rules(max_bridges=1), beta=0.5), "--beta must be 0"),
-    (dict(difficulty="tricky"), "unknown difficulty 'tricky'"),
-    (dict(difficulty=(0.5, 0.2)), "difficulty range"),
-])
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        ({"alpha": 1.5}, "--alpha must be between 0 and 1"),
+        ({"islands": 1}, "--islands must be at least 2"),
+        ({"beta": -0.1}, "--beta must be between 0 and 1"),
+        ({"alpha": "x"}, "--alpha must be a number"),
+        (
+            {"rules": Rules(no_loops=True), "alpha": 0.1},
+            "--no-loops builds a tree: --alpha must be 0",
+        ),
+        ({"rules": Rules(max_bridges=1), "beta": 0.5}, "--beta must be 0"),
+        ({"difficulty": "tricky"}, "unknown difficulty 'tricky'"),
+        ({"difficulty": (0.5, 0.2)}, "difficulty range"),
+    ],
+)
 def test_bad_arguments(arguments, message):
     arguments = {"islands": 10, "rows": 5, "cols": 5, **arguments}
     with pytest.raises(GenerationError, match=message):
@@ -169,10 +205,11 @@ def test_bad_arguments(arguments, message):
 
 # ---------------------------------------------------------------------------- uniqueness
 
+
 def test_unique_puzzles_have_one_solution_by_a_separate_exhaustive_solve():
     for islands, seed in ((100, 1), (100, 2), (60, 3)):
         made = generate(islands, seed=seed, unique=True, verify=False)
-        result = solve(made.puzzle, models=0)           # a fresh control, the plain encoding
+        result = solve(made.puzzle, models=0)  # a fresh control, the plain encoding
         assert result.status == "unique" and result.exhausted
         assert result.solutions == [made.solution]
         assert made.repair_rounds >= 0 and made.repairs >= 0
@@ -193,10 +230,11 @@ def test_repairs_are_counted_on_an_ambiguous_start():
 
 # ---------------------------------------------------------------------------- variants
 
+
 def test_max_bridges_three():
     made = generate(200, 24, 24, 0.1, 0.5, seed=3, rules=Rules(max_bridges=3))
     counts = {b.count for b in made.solution.bridges}
-    assert counts == {1, 2, 3}                       # "double" draws 2..3
+    assert counts == {1, 2, 3}  # "double" draws 2..3
     assert made.puzzle.rules == Rules(max_bridges=3)  # the puzzle carries its rules
     assert check(made.puzzle, made.solution) == []
     # The standard rules forbid the triples.
@@ -222,15 +260,22 @@ def test_no_loops_builds_a_tree_and_its_unique_form_has_one_tree_solution():
 
 # ---------------------------------------------------------------------------- difficulty
 
+
 def test_difficulty_of_known_puzzles(puzzles):
     nyt = difficulty(read(puzzles / "nyt-2022-04-03.json"))
     assert (nyt.score, nyt.band, nyt.decided, nyt.pairs) == (0.0, "easy", 6, 6)
-    prolog = difficulty(read(puzzles / "prolog-5x5.txt"))     # two solutions: never easy
+    prolog = difficulty(read(puzzles / "prolog-5x5.txt"))  # two solutions: never easy
     assert prolog.score > 0 and prolog.band != "easy"
 
 
 def test_bands():
-    assert [band_of(s) for s in (0.0, 0.01, 0.25, 0.26, 1.0)] == ["easy", "medium", "medium", "hard", "hard"]
+    assert [band_of(s) for s in (0.0, 0.01, 0.25, 0.26, 1.0)] == [
+        "easy",
+        "medium",
+        "medium",
+        "hard",
+        "hard",
+    ]
 
 
 @given(small_puzzles())
@@ -238,20 +283,21 @@ def test_bands():
 def test_deduction_keeps_every_solution(case):
     """Each rule only removes counts no solution uses: every brute-force solution survives it."""
     from hashi_asp.difficulty import _Deduction
+
     puzzle = Puzzle(*case)
     solutions = brute(puzzle)
     deduction = _Deduction(puzzle)
     try:
         deduction.run()
     except PuzzleError:
-        assert not solutions                        # a contradiction means no solution
+        assert not solutions  # a contradiction means no solution
         return
     cells = list(puzzle.islands)
     for solution in solutions:
         counts = {((r1, c1), (r2, c2)): k for r1, c1, r2, c2, k in solution}
         for (a, b), values in zip(deduction.ends, deduction.values):
             assert counts.get((cells[a], cells[b]), 0) in values
-    if difficulty(puzzle).score == 0:               # deduction decided everything
+    if difficulty(puzzle).score == 0:  # deduction decided everything
         assert len(solutions) <= 1
 
 
@@ -259,6 +305,7 @@ def test_deduction_keeps_every_solution(case):
 @settings(max_examples=100, deadline=None)
 def test_deduction_keeps_every_solution_without_loops(case):
     from hashi_asp.difficulty import _Deduction
+
     puzzle = Puzzle(*case, rules=Rules(no_loops=True))
     solutions = solve(puzzle, models=0).solutions
     deduction = _Deduction(puzzle)
@@ -283,12 +330,15 @@ def test_easy_means_deduction_alone_solves_it():
 def test_a_difficulty_range_is_met_or_reported():
     made = generate(100, seed=1, unique=True, difficulty=(0.1, 0.6))
     assert 0.1 <= made.difficulty.score <= 0.6
-    with pytest.raises(GenerationError, match="no puzzle with difficulty easy in 2 attempts") as caught:
-        generate(300, seed=1, difficulty="easy", attempts=2)     # ambiguous puzzles are never easy
+    with pytest.raises(
+        GenerationError, match="no puzzle with difficulty easy in 2 attempts"
+    ) as caught:
+        generate(300, seed=1, difficulty="easy", attempts=2)  # ambiguous puzzles are never easy
     assert caught.value.exit_code == 1
 
 
 # ---------------------------------------------------------------------------- names, formats
+
 
 def test_file_names_follow_the_dataset():
     assert file_name(16, 16, 100, 0.05, 0.25, 1) == "Hs_16_100_25_05_001.has"
@@ -304,7 +354,7 @@ def test_any_registered_notation_works():
         assert names == [file_name(5, 5, 10, 0.1, 0.5, 1, notation)]
         try:
             expected = notations.write(made.puzzle, notation)
-        except PuzzleError as refused:      # e.g. a Tatham ID cannot hold touching islands
+        except PuzzleError as refused:  # e.g. a Tatham ID cannot hold touching islands
             with pytest.raises(PuzzleError, match=re.escape(refused.message)):
                 next(puzzles)
         else:
@@ -318,9 +368,11 @@ def test_any_registered_notation_works():
 
 # ---------------------------------------------------------------------------- the command
 
+
 def test_generate_prints_a_has_puzzle_and_a_summary_on_stderr():
-    result = run("generate", "--islands", 12, "--size", "6x5", "--alpha", 0.25, "--beta", 0.5,
-                 "--seed", 2024)
+    result = run(
+        "generate", "--islands", 12, "--size", "6x5", "--alpha", 0.25, "--beta", 0.5, "--seed", 2024
+    )
     assert result.exit_code == 0, result.stderr
     assert result.stdout == PINNED_PUZZLE
     assert result.stderr.startswith("Hs_6x5_12_50_25_2024.has: 12 islands on 6x5, 14 bridges")
@@ -328,13 +380,19 @@ def test_generate_prints_a_has_puzzle_and_a_summary_on_stderr():
 
 def test_generate_count_writes_named_files_and_never_overwrites(tmp_path):
     out = tmp_path / "set"
-    result = run("generate", "-n", 30, "--count", 3, "--seed", 7, "--unique", "--out", out,
-                 "--solution")
+    result = run(
+        "generate", "-n", 30, "--count", 3, "--seed", 7, "--unique", "--out", out, "--solution"
+    )
     assert result.exit_code == 0, result.stderr
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["Hs_10_30_50_10_007.has", "Hs_10_30_50_10_007.solution.json",
-                     "Hs_10_30_50_10_008.has", "Hs_10_30_50_10_008.solution.json",
-                     "Hs_10_30_50_10_009.has", "Hs_10_30_50_10_009.solution.json"]
+    assert names == [
+        "Hs_10_30_50_10_007.has",
+        "Hs_10_30_50_10_007.solution.json",
+        "Hs_10_30_50_10_008.has",
+        "Hs_10_30_50_10_008.solution.json",
+        "Hs_10_30_50_10_009.has",
+        "Hs_10_30_50_10_009.solution.json",
+    ]
     assert "unique after" in result.stdout and result.stdout.count("\n") == 3
     for seed in (7, 8, 9):
         puzzle = read(out / f"Hs_10_30_50_10_{seed:03d}.has")
@@ -342,20 +400,25 @@ def test_generate_count_writes_named_files_and_never_overwrites(tmp_path):
         assert puzzle.islands == generate(30, seed=seed, unique=True).puzzle.islands
         [hidden] = read_solutions(out / f"Hs_10_30_50_10_{seed:03d}.solution.json")
         assert solve(puzzle, models=0).solutions == [hidden]
-        checked = run("check", out / f"Hs_10_30_50_10_{seed:03d}.has",
-                      out / f"Hs_10_30_50_10_{seed:03d}.solution.json")
+        checked = run(
+            "check",
+            out / f"Hs_10_30_50_10_{seed:03d}.has",
+            out / f"Hs_10_30_50_10_{seed:03d}.solution.json",
+        )
         assert checked.exit_code == 0
 
     before = (out / "Hs_10_30_50_10_008.has").read_bytes()
     again = run("generate", "-n", 30, "--count", 3, "--seed", 6, "--out", out)
     assert again.exit_code == 2
-    assert again.stderr == f"hashi-asp: {out / 'Hs_10_30_50_10_007.has'}: file exists " \
-                           "(use --force to replace it)\n"
-    assert not (out / "Hs_10_30_50_10_006.has").exists()     # refused before writing anything
+    assert (
+        again.stderr == f"hashi-asp: {out / 'Hs_10_30_50_10_007.has'}: file exists "
+        "(use --force to replace it)\n"
+    )
+    assert not (out / "Hs_10_30_50_10_006.has").exists()  # refused before writing anything
     assert (out / "Hs_10_30_50_10_008.has").read_bytes() == before
     forced = run("generate", "-n", 30, "--count", 3, "--seed", 6, "--out", out, "--force", "-q")
     assert forced.exit_code == 0 and forced.stdout == ""
-    assert not [p for p in out.iterdir() if p.name.startswith(".")]     # no temporary files left
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temporary files left
 
 
 def test_generate_formats(tmp_path):
@@ -369,11 +432,21 @@ def test_generate_formats(tmp_path):
 
 
 def test_generate_variants_and_difficulty_on_the_command_line():
-    result = run("generate", "-n", 30, "--max-bridges", 3, "--unique", "--difficulty", "0-1",
-                 "--format", "json")
+    result = run(
+        "generate",
+        "-n",
+        30,
+        "--max-bridges",
+        3,
+        "--unique",
+        "--difficulty",
+        "0-1",
+        "--format",
+        "json",
+    )
     assert result.exit_code == 0, result.stderr
     assert "difficulty" in result.stderr
-    puzzle = read(result.stdout)                     # the JSON records max_bridges
+    puzzle = read(result.stdout)  # the JSON records max_bridges
     assert puzzle.rules == Rules(max_bridges=3)
     assert solve(puzzle, models=0).status == "unique"
     result = run("generate", "-n", 30, "--no-loops", "--unique", "-q", "--format", "json")
@@ -384,32 +457,58 @@ def test_generate_variants_and_difficulty_on_the_command_line():
 
 def test_generated_rules_travel_with_the_puzzle(tmp_path):
     """A notation that can record the rules records them; the others are refused up front."""
-    result = run("generate", "-n", 10, "--no-loops", "--max-bridges", 3, "--seed", 2,
-                 "--format", "json")
+    result = run(
+        "generate", "-n", 10, "--no-loops", "--max-bridges", 3, "--seed", 2, "--format", "json"
+    )
     assert result.exit_code == 0
     puzzle = tmp_path / "g.json"
     puzzle.write_text(result.stdout)
     counted = run("count", puzzle)
     assert (counted.exit_code, counted.stdout) == (0, "1 solution; search exhausted\n")
     for notation in ("has", "txt", "puzzlink", "pzprv3"):
-        refused = run("generate", "-n", 10, "--no-loops", "--seed", 2, "--format", notation,
-                      "--out", tmp_path / "set")
+        refused = run(
+            "generate",
+            "-n",
+            10,
+            "--no-loops",
+            "--seed",
+            2,
+            "--format",
+            notation,
+            "--out",
+            tmp_path / "set",
+        )
         assert refused.exit_code == 2 and refused.stdout == ""
         assert "cannot record the rules asked for (max_bridges=2, no loops)" in refused.stderr
-        assert not (tmp_path / "set").exists()       # refused before anything was made
+        assert not (tmp_path / "set").exists()  # refused before anything was made
 
 
-@pytest.mark.parametrize("args, code, message", [
-    (["-n", 30, "--size", "6x6"], 2, "hashi-asp: the 6x6 board cannot hold 30 islands"),
-    (["-n", 40, "--size", "3x3"], 2, "hashi-asp: a 3x3 board has 9 cells: it cannot hold 40 islands"),
-    (["-n", 10, "--no-loops", "--alpha", 0.1], 2, "hashi-asp: --no-loops builds a tree"),
-    (["-n", 300, "--difficulty", "easy", "--attempts", 2], 1, "hashi-asp: no puzzle with difficulty easy"),
-    (["-n", 10, "--size", "ax3"], 2, "hashi-asp: size 'ax3': expected WxH (e.g. 16x16)"),
-    (["-n", 10, "--difficulty", "2"], 2, "hashi-asp: difficulty '2': scores go from 0 to 1"),
-    (["-n", 10, "--solution"], 2, "--solution needs --out"),
-    (["-n", 10, "--out", "/proc/hashi-asp-test"], 2, "hashi-asp: /proc/hashi-asp-test: cannot create folder"),
-    (["-n", 0], 2, "Invalid value for '--islands'"),
-])
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        (["-n", 30, "--size", "6x6"], 2, "hashi-asp: the 6x6 board cannot hold 30 islands"),
+        (
+            ["-n", 40, "--size", "3x3"],
+            2,
+            "hashi-asp: a 3x3 board has 9 cells: it cannot hold 40 islands",
+        ),
+        (["-n", 10, "--no-loops", "--alpha", 0.1], 2, "hashi-asp: --no-loops builds a tree"),
+        (
+            ["-n", 300, "--difficulty", "easy", "--attempts", 2],
+            1,
+            "hashi-asp: no puzzle with difficulty easy",
+        ),
+        (["-n", 10, "--size", "ax3"], 2, "hashi-asp: size 'ax3': expected WxH (e.g. 16x16)"),
+        (["-n", 10, "--difficulty", "2"], 2, "hashi-asp: difficulty '2': scores go from 0 to 1"),
+        (["-n", 10, "--solution"], 2, "--solution needs --out"),
+        (
+            ["-n", 10, "--out", "/proc/hashi-asp-test"],
+            2,
+            "hashi-asp: /proc/hashi-asp-test: cannot create folder",
+        ),
+        (["-n", 0], 2, "Invalid value for '--islands'"),
+    ],
+)
 def test_generate_errors(args, code, message):
     result = run("generate", *args)
     assert result.exit_code == code

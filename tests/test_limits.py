@@ -13,14 +13,14 @@ import subprocess
 import sys
 import textwrap
 
-import pytest
-
 import processes
+import pytest
 from conftest import PROGRAMS, PUZZLES
+
 from hashi_asp import Deadline, Program, count, explain, hint, read, solve, unique
 
 PROLOG = PUZZLES / "prolog-5x5.txt"
-MANY = PUZZLES / "coelho" / "Hs_16_100_50_10_001.has"        # about 20 000 solutions
+MANY = PUZZLES / "coelho" / "Hs_16_100_50_10_001.has"  # about 20 000 solutions
 
 # Searches that cannot end on their own: 13 pigeons in 12 holes, and a grounding of minutes.
 PIGEONS = PROGRAMS / "pigeons.lp"
@@ -37,12 +37,15 @@ def slow_grounding():
     return SLOW_GROUNDING
 
 
-@pytest.mark.parametrize("args, last_line", [
-    (["solve"], "unknown: no solution; time limit reached, search not exhausted"),
-    (["unique"], "unknown: time limit reached before any solution was found"),
-    (["count"], "at least 0 solutions (time limit reached after"),
-    (["hint"], "unknown: time limit reached before the consequences were complete"),
-])
+@pytest.mark.parametrize(
+    "args, last_line",
+    [
+        (["solve"], "unknown: no solution; time limit reached, search not exhausted"),
+        (["unique"], "unknown: time limit reached before any solution was found"),
+        (["count"], "at least 0 solutions (time limit reached after"),
+        (["hint"], "unknown: time limit reached before the consequences were complete"),
+    ],
+)
 def test_every_search_command_stops_at_the_limit_with_exit_3(pigeons, args, last_line):
     completed = processes.run(*args, PROLOG, "--add", pigeons, "--time-limit", "1")
     assert completed.returncode == 3, completed.stderr
@@ -55,9 +58,11 @@ def test_solve_and_count_print_what_they_found_before_the_limit():
     assert completed.returncode == 3
     found = completed.stdout.count("Solution ")
     assert found >= 1
-    assert completed.stdout.strip().endswith(f"multiple: {found} solutions; time limit reached, "
-                                             "search not exhausted" if found > 1 else
-                                             "time limit reached, search not exhausted")
+    assert completed.stdout.strip().endswith(
+        f"multiple: {found} solutions; time limit reached, search not exhausted"
+        if found > 1
+        else "time limit reached, search not exhausted"
+    )
     completed = processes.run("count", MANY, "--time-limit", "1", "--format", "json")
     document = json.loads(completed.stdout)
     assert completed.returncode == 3
@@ -83,9 +88,11 @@ def test_the_limit_is_for_the_whole_command_not_each_search(pigeons):
 def test_grounding_past_the_deadline_is_left_behind_on_the_command_line(slow_grounding):
     for command in ("solve", "unique", "count", "hint"):
         completed = processes.run(command, PROLOG, "--add", slow_grounding, "--time-limit", "1")
-        assert completed.returncode == 3, completed.stderr          # not a crash at exit
-        assert completed.stderr == ("hashi-asp: time limit of 1 s reached while clingo was "
-                                    "grounding, before any search: status unknown\n")
+        assert completed.returncode == 3, completed.stderr  # not a crash at exit
+        assert completed.stderr == (
+            "hashi-asp: time limit of 1 s reached while clingo was "
+            "grounding, before any search: status unknown\n"
+        )
 
 
 def test_a_library_deadline_can_leave_grounding_behind_too(slow_grounding):
@@ -104,30 +111,46 @@ def test_a_library_deadline_can_leave_grounding_behind_too(slow_grounding):
             os._exit(0)
         os._exit(1)
         """)
-    completed = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
-                               timeout=60)
+    completed = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60
+    )
     assert completed.returncode == 0, completed.stderr
-    assert completed.stdout == ("time limit of 0.3 s reached while clingo was grounding, before "
-                                "any search: status unknown True\n")
+    assert completed.stdout == (
+        "time limit of 0.3 s reached while clingo was grounding, before "
+        "any search: status unknown True\n"
+    )
 
 
 def test_generate_stops_at_the_limit_and_keeps_finished_puzzles(tmp_path):
     completed = processes.run("generate", "--islands", "100000", "--time-limit", "0.5")
     assert completed.returncode == 3
-    assert completed.stderr == ("hashi-asp: time limit of 0.5 s reached while building a layout: "
-                                "0 of 1 puzzles finished\n")
+    assert completed.stderr == (
+        "hashi-asp: time limit of 0.5 s reached while building a layout: 0 of 1 puzzles finished\n"
+    )
     folder = tmp_path / "set"
-    completed = processes.run("generate", "--islands", "20", "--count", "100000", "--out", folder,
-                              "--unique", "-q", "--time-limit", "2")
+    completed = processes.run(
+        "generate",
+        "--islands",
+        "20",
+        "--count",
+        "100000",
+        "--out",
+        folder,
+        "--unique",
+        "-q",
+        "--time-limit",
+        "2",
+    )
     assert completed.returncode == 3
     finished = int(completed.stderr.split(": ")[-1].split(" of ")[0])
-    assert finished >= 1 and len(list(folder.iterdir())) == finished    # whole files only
+    assert finished >= 1 and len(list(folder.iterdir())) == finished  # whole files only
     assert all(not name.name.startswith(".") for name in folder.iterdir())
 
 
 def test_bench_marks_puzzles_out_of_time_and_exits_3(pigeons, tmp_path):
     rows = tmp_path / "rows.json"
-    completed = processes.run("bench", PROLOG, "--add", pigeons, "--time-limit", "0.5",
-                              "--json", rows)
+    completed = processes.run(
+        "bench", PROLOG, "--add", pigeons, "--time-limit", "0.5", "--json", rows
+    )
     assert completed.returncode == 3
     assert [row["status"] for row in json.loads(rows.read_text())] == ["unknown"]

@@ -8,9 +8,9 @@ from io import BytesIO
 
 import pytest
 from click.testing import CliRunner
+from conftest import PUZZLES
 from PIL import Image
 
-from conftest import PUZZLES
 from hashi_asp import Puzzle, bridge, read, solve
 from hashi_asp.cli import main
 from hashi_asp.drawing import CELL, GAP, HIGHLIGHT, RADIUS, centre, png, svg
@@ -53,13 +53,17 @@ def test_an_unnumbered_island_is_an_empty_circle_and_titles_are_escaped():
 def test_highlighted_bridges_and_islands_take_the_second_colour():
     puzzle, solution = solved(EXAMPLE)
     marked = solution.bridges[0]
-    extra = bridge((0, 2), (4, 2), 1)                 # not in the solution: drawn too, highlighted
-    root = ElementTree.fromstring(svg(puzzle, solution, highlight_bridges=[marked.ends, extra],
-                                      highlight_islands=[(4, 4)]))
+    extra = bridge((0, 2), (4, 2), 1)  # not in the solution: drawn too, highlighted
+    root = ElementTree.fromstring(
+        svg(puzzle, solution, highlight_bridges=[marked.ends, extra], highlight_islands=[(4, 4)])
+    )
     coloured = [line for line in root.findall(f".//{SVG}line") if line.get("stroke") == HIGHLIGHT]
     assert len(coloured) == marked.count + 1
-    circle = next(c for c in root.findall(f".//{SVG}circle")
-                  if (float(c.get("cx")), float(c.get("cy"))) == centre(4, 4))
+    circle = next(
+        c
+        for c in root.findall(f".//{SVG}circle")
+        if (float(c.get("cx")), float(c.get("cy"))) == centre(4, 4)
+    )
     assert circle.get("stroke") == HIGHLIGHT
 
 
@@ -71,8 +75,12 @@ def pixels(puzzle, solution=None):
 
 def dark(image, x, y) -> bool:
     """Ink within a pixel of (x, y): lines are 2 px wide and antialiased."""
-    return min(image.getpixel((round(x) + dx, round(y) + dy))
-               for dx in (-1, 0, 1) for dy in (-1, 0, 1)) < 128
+    return (
+        min(
+            image.getpixel((round(x) + dx, round(y) + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+        )
+        < 128
+    )
 
 
 def test_the_png_shows_the_island_circles_where_the_puzzle_says(puzzles):
@@ -91,7 +99,7 @@ def test_the_png_shows_single_and_double_bridges():
     image = pixels(puzzle, solution)
     for b in solution.bridges:
         (x1, y1), (x2, y2) = centre(*b.ends[0]), centre(*b.ends[1])
-        x, y = (x1 + x2) / 2, (y1 + y2) / 2          # midway, in the water between the islands
+        x, y = (x1 + x2) / 2, (y1 + y2) / 2  # midway, in the water between the islands
         if b.count == 1:
             assert dark(image, x, y)
         else:
@@ -104,6 +112,7 @@ def test_the_png_shows_single_and_double_bridges():
 
 # ---------------------------------------------------------------------------- the commands
 
+
 def test_render_writes_svg_and_png(tmp_path):
     answer = tmp_path / "answer.json"
     answer.write_text(run("solve", EXAMPLE, "--format", "json").stdout)
@@ -113,7 +122,7 @@ def test_render_writes_svg_and_png(tmp_path):
     result = run("render", EXAMPLE, answer, "-o", tmp_path / "a.png", "--cell-size", 30)
     assert result.exit_code == 0, result.stderr
     assert Image.open(tmp_path / "a.png").size == (180, 180)
-    assert sorted(os.listdir(tmp_path)) == ["a.png", "a.svg", "answer.json"]   # no temp files
+    assert sorted(os.listdir(tmp_path)) == ["a.png", "a.svg", "answer.json"]  # no temp files
     assert oct(os.stat(tmp_path / "a.png").st_mode & 0o777) != "0o600"
 
 
@@ -155,6 +164,7 @@ def test_a_failed_write_leaves_the_old_file_whole(tmp_path, monkeypatch):
 
     def broken(source, destination):
         raise OSError(28, "No space left on device")
+
     monkeypatch.setattr(os, "replace", broken)
     result = run("render", EXAMPLE, "-o", target)
     assert result.exit_code == 2 and "No space left on device" in result.stderr

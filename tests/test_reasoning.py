@@ -4,23 +4,22 @@ the independent brute-force enumerator."""
 
 import json
 
+import bruteforce
 import pytest
 from click.testing import CliRunner
+from conftest import PUZZLES, small_puzzles
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import bruteforce
-from conftest import PUZZLES, small_puzzles
-from hashi_asp import (Puzzle, Solution, bridge, check, count, explain, hint, read,
-                       solve, unique)
-from hashi_asp.cli import main
+from hashi_asp import Puzzle, Solution, bridge, check, count, explain, hint, read, solve, unique
 from hashi_asp.asp.control import ground
+from hashi_asp.cli import main
 from hashi_asp.reasoning import necessary_checks
 
 PROLOG = PUZZLES / "prolog-5x5.txt"
 SEVEN = PUZZLES / "seven-by-seven-24.json"
 NYT = PUZZLES / "nyt-2022-04-03.json"
-MANY = PUZZLES / "coelho" / "Hs_16_100_50_10_001.has"     # about 20 000 solutions
+MANY = PUZZLES / "coelho" / "Hs_16_100_50_10_001.has"  # about 20 000 solutions
 
 
 def brute(puzzle: Puzzle) -> set:
@@ -34,8 +33,10 @@ def counts_of(solution) -> dict:
 
 def options_by_brute_force(puzzle: Puzzle, solutions) -> dict:
     """The counts each neighbour pair takes across the given brute-force solutions."""
-    options = {pair: set() for pair in bruteforce.neighbour_pairs(puzzle.rows, puzzle.cols,
-                                                                  dict(puzzle.islands))}
+    options = {
+        pair: set()
+        for pair in bruteforce.neighbour_pairs(puzzle.rows, puzzle.cols, dict(puzzle.islands))
+    }
     for solution in solutions:
         have = counts_of(solution)
         for pair in options:
@@ -59,6 +60,7 @@ def run(*args, input=None, color=False):
 
 
 # ---------------------------------------------------------------------------- unique
+
 
 @pytest.mark.parametrize("path", [PROLOG, SEVEN])
 def test_two_solution_puzzles_are_multiple_with_both_shown_and_four_differences(path):
@@ -99,6 +101,7 @@ def test_unique_of_an_unsolvable_puzzle():
 
 # ---------------------------------------------------------------------------- count
 
+
 @pytest.mark.parametrize("path, expected", [(PROLOG, 2), (SEVEN, 2), (NYT, 1)])
 def test_count_known_puzzles(path, expected):
     result = count(read(path))
@@ -120,14 +123,22 @@ def test_count_without_checking_gives_the_same_count():
 
 # ---------------------------------------------------------------------------- consequences
 
+
 def test_consequences_of_the_prolog_puzzle():
     puzzle = read(PROLOG)
     found = hint(puzzle)
     assert found.status == "multiple" and found.exhausted
-    assert found.undecided == {((0, 0), (0, 2)): (0, 1), ((0, 0), (2, 0)): (1, 2),
-                               ((0, 2), (2, 2)): (0, 1), ((2, 0), (2, 2)): (1, 2)}
-    assert sorted(found.cautious) == [bridge((2, 0), (4, 0), 1), bridge((2, 2), (2, 4), 1),
-                                      bridge((4, 0), (4, 4), 2)]
+    assert found.undecided == {
+        ((0, 0), (0, 2)): (0, 1),
+        ((0, 0), (2, 0)): (1, 2),
+        ((0, 2), (2, 2)): (0, 1),
+        ((2, 0), (2, 2)): (1, 2),
+    }
+    assert sorted(found.cautious) == [
+        bridge((2, 0), (4, 0), 1),
+        bridge((2, 2), (2, 4), 1),
+        bridge((4, 0), (4, 4), 2),
+    ]
     assert found.empty == [((2, 4), (4, 4))]
     assert check(puzzle, found.solution) == []
 
@@ -145,7 +156,7 @@ def test_a_player_state_that_forces_the_rest():
     assert found.status == "unique" and found.conflict is None
     assert Solution.of(found.cautious) == Solution.of(found.solution.bridges)
     assert bridge((2, 0), (2, 2), 2) in found.forced
-    assert bridge((0, 0), (0, 2), 1) not in found.forced        # already drawn
+    assert bridge((0, 0), (0, 2), 1) not in found.forced  # already drawn
 
 
 def test_a_single_bridge_may_still_become_double():
@@ -183,40 +194,52 @@ def test_count_unique_and_consequences_agree_with_brute_force(case, random):
         assert found.status == "unsolvable" and found.conflict == []
         return
     assert found.options == options_by_brute_force(puzzle, everything)
-    assert set(found.cautious) == {bridge(a, b, k) for (a, b), (k, *more) in found.options.items()
-                                   if k and not more}
-    assert set(found.brave) == {bridge((r1, c1), (r2, c2), k)
-                                for s in everything for r1, c1, r2, c2, k in s}
+    assert set(found.cautious) == {
+        bridge(a, b, k) for (a, b), (k, *more) in found.options.items() if k and not more
+    }
+    assert set(found.brave) == {
+        bridge((r1, c1), (r2, c2), k) for s in everything for r1, c1, r2, c2, k in s
+    }
 
     # A player's state: some bridges of one solution, one of them possibly made a double.
-    drawn = [bridge(b[:2], b[2:4], b[4]) for b in sorted(random.choice(sorted(everything, key=sorted)))
-             if random.random() < 0.5]
+    drawn = [
+        bridge(b[:2], b[2:4], b[4])
+        for b in sorted(random.choice(sorted(everything, key=sorted)))
+        if random.random() < 0.5
+    ]
     if drawn and random.random() < 0.5:
         drawn[0] = drawn[0]._replace(count=2)
     partial = hint(puzzle, Solution.of(drawn))
-    extending = [s for s in everything
-                 if all(counts_of(s).get(b.ends, 0) >= b.count for b in drawn)]
+    extending = [
+        s for s in everything if all(counts_of(s).get(b.ends, 0) >= b.count for b in drawn)
+    ]
     if extending:
         assert partial.options == options_by_brute_force(puzzle, extending)
     else:
         assert partial.status == "unsolvable" and partial.minimal and partial.conflict
         conflict = partial.conflict
-        assert not any(all(counts_of(s).get(b.ends, 0) >= b.count for b in conflict)
-                       for s in everything)
-        for dropped in conflict:                               # minimal
+        assert not any(
+            all(counts_of(s).get(b.ends, 0) >= b.count for b in conflict) for s in everything
+        )
+        for dropped in conflict:  # minimal
             rest = [b for b in conflict if b != dropped]
-            assert any(all(counts_of(s).get(b.ends, 0) >= b.count for b in rest)
-                       for s in everything)
+            assert any(
+                all(counts_of(s).get(b.ends, 0) >= b.count for b in rest) for s in everything
+            )
 
 
 # ---------------------------------------------------------------------------- explanations
 
-@pytest.mark.parametrize("path, cell, number", [
-    (NYT, (1, 1), 2),                                  # a 1 made a 2
-    (SEVEN, (3, 3), 7),                                # the 8 made a 7
-    (SEVEN, (0, 4), 2),
-    (PUZZLES / "coelho" / "Hs_16_100_25_00_001.has", (5, 11), 7),
-])
+
+@pytest.mark.parametrize(
+    "path, cell, number",
+    [
+        (NYT, (1, 1), 2),  # a 1 made a 2
+        (SEVEN, (3, 3), 7),  # the 8 made a 7
+        (SEVEN, (0, 4), 2),
+        (PUZZLES / "coelho" / "Hs_16_100_25_00_001.has", (5, 11), 7),
+    ],
+)
 def test_one_changed_number_is_in_a_minimal_core(path, cell, number):
     original = read(path)
     assert original.islands[cell] != number
@@ -225,7 +248,7 @@ def test_one_changed_number_is_in_a_minimal_core(path, cell, number):
     assert why.solvable is False and why.minimal
     assert cell in why.core
     assert not solvable_with_only(puzzle, why.core)
-    for dropped in why.core:                                # minimal, by re-solving
+    for dropped in why.core:  # minimal, by re-solving
         assert solvable_with_only(puzzle, [c for c in why.core if c != dropped])
 
 
@@ -241,19 +264,38 @@ def test_explain_a_solvable_puzzle():
     assert why.solvable is True and why.core is None and why.checks == []
 
 
-@pytest.mark.parametrize("islands, rule, message", [
-    ({(0, 0): 1, (0, 2): 2}, "odd-total", "the island numbers add up to 3, an odd number"),
-    ({(0, 0): 4, (0, 2): 1, (2, 0): 2}, "too-few-neighbours",
-     "island (0, 0) needs 4 bridges but its 2 neighbour(s) can take at most 3"),
-    ({(0, 0): 5, (0, 2): 4, (2, 0): 3}, "too-few-neighbours",
-     "island (0, 0) needs 5 bridges but its 2 neighbour(s) can take at most 4: (0, 2) 4, (2, 0) 3"),
-    ({(0, 0): 1, (0, 2): 1, (2, 2): 2}, "closed-pair",
-     "islands (0, 0) and (0, 2) would be cut off from the rest"),
-    ({(0, 0): 2, (1, 1): 2}, "no-neighbour",
-     "island (0, 0) needs 2 bridge(s) but no other island lies in its row or column"),
-    ({(0, 0): 1, (0, 2): 1, (2, 1): 1, (3, 1): 1}, "separated",
-     "the islands fall into 2 groups that no bridge can join; the smallest: (0, 0), (0, 2)"),
-])
+@pytest.mark.parametrize(
+    "islands, rule, message",
+    [
+        ({(0, 0): 1, (0, 2): 2}, "odd-total", "the island numbers add up to 3, an odd number"),
+        (
+            {(0, 0): 4, (0, 2): 1, (2, 0): 2},
+            "too-few-neighbours",
+            "island (0, 0) needs 4 bridges but its 2 neighbour(s) can take at most 3",
+        ),
+        (
+            {(0, 0): 5, (0, 2): 4, (2, 0): 3},
+            "too-few-neighbours",
+            "island (0, 0) needs 5 bridges but its 2 neighbour(s) can take at most 4: "
+            "(0, 2) 4, (2, 0) 3",
+        ),
+        (
+            {(0, 0): 1, (0, 2): 1, (2, 2): 2},
+            "closed-pair",
+            "islands (0, 0) and (0, 2) would be cut off from the rest",
+        ),
+        (
+            {(0, 0): 2, (1, 1): 2},
+            "no-neighbour",
+            "island (0, 0) needs 2 bridge(s) but no other island lies in its row or column",
+        ),
+        (
+            {(0, 0): 1, (0, 2): 1, (2, 1): 1, (3, 1): 1},
+            "separated",
+            "the islands fall into 2 groups that no bridge can join; the smallest: (0, 0), (0, 2)",
+        ),
+    ],
+)
 def test_each_necessary_check_names_the_islands(islands, rule, message):
     rows = 1 + max(r for r, _ in islands)
     cols = 1 + max(c for _, c in islands)
@@ -275,25 +317,31 @@ def test_neighbour_pairs_agree_with_brute_force(puzzles):
     for path in sorted((puzzles / "coelho").glob("*.has"))[:6]:
         puzzle = read(path)
         assert puzzle.geometry.pairs == bruteforce.neighbour_pairs(
-            puzzle.rows, puzzle.cols, dict(puzzle.islands))
+            puzzle.rows, puzzle.cols, dict(puzzle.islands)
+        )
 
 
 # ---------------------------------------------------------------------------- command line
+
 
 def test_cli_unique_multiple_draws_both_and_lists_the_differences():
     result = run("unique", PROLOG)
     assert result.exit_code == 1
     # Which solution clingo finds first is its choice; the listing follows that order.
     single_first = "Solution 1:\n2---1 . .\n" in result.stdout
-    assert ("Solution 2:\n2 . 1 . .\n" if single_first else "Solution 2:\n2---1 . .\n") in result.stdout
+    assert (
+        "Solution 2:\n2 . 1 . .\n" if single_first else "Solution 2:\n2---1 . .\n"
+    ) in result.stdout
     counts = [(1, 0), (1, 2), (0, 1), (2, 1)]
     if not single_first:
         counts = [(second, first) for first, second in counts]
     pairs = ["(0, 0)-(0, 2)", "(0, 0)-(2, 0)", "(0, 2)-(2, 2)", "(2, 0)-(2, 2)"]
-    assert ("differ at 4 pairs of islands (bridges in solution 1, in solution 2):\n" + "".join(
-        f"  {pair}: {a}, {b}\n" for pair, (a, b) in zip(pairs, counts))) in result.stdout
+    assert (
+        "differ at 4 pairs of islands (bridges in solution 1, in solution 2):\n"
+        + "".join(f"  {pair}: {a}, {b}\n" for pair, (a, b) in zip(pairs, counts))
+    ) in result.stdout
     assert result.stdout.strip().splitlines()[-1].startswith("multiple: at least 2 solutions")
-    assert "\x1b[" not in result.stdout                   # no colour off a terminal
+    assert "\x1b[" not in result.stdout  # no colour off a terminal
 
 
 def test_cli_unique_highlights_the_differing_bridges_in_colour_on_a_terminal():
@@ -301,9 +349,11 @@ def test_cli_unique_highlights_the_differing_bridges_in_colour_on_a_terminal():
     red = "\x1b[31m\x1b[1m"
     first_drawing = result.stdout.split("Solution 2:")[0]
     # (0,0)-(0,2) holds a bridge in one solution and water in the other; either is marked.
-    assert (f"2{red}-\x1b[0m{red}-\x1b[0m{red}-\x1b[0m1" in first_drawing
-            or f"2{red} \x1b[0m{red}.\x1b[0m{red} \x1b[0m1" in first_drawing)
-    assert first_drawing.count(red) == 3 + 1 + 1 + 3       # the four differing pairs
+    assert (
+        f"2{red}-\x1b[0m{red}-\x1b[0m{red}-\x1b[0m1" in first_drawing
+        or f"2{red} \x1b[0m{red}.\x1b[0m{red} \x1b[0m1" in first_drawing
+    )
+    assert first_drawing.count(red) == 3 + 1 + 1 + 3  # the four differing pairs
 
 
 def test_cli_unique_json():
@@ -312,18 +362,23 @@ def test_cli_unique_json():
     assert result.exit_code == 1
     assert (document["status"], document["count"], document["exhausted"]) == ("multiple", 2, False)
     puzzle = read(result.stdout)
-    solutions = [Solution.of(bridge(b[:2], b[2:4], b[4]) for b in s["bridges"])
-                 for s in document["solutions"]]
+    solutions = [
+        Solution.of(bridge(b[:2], b[2:4], b[4]) for b in s["bridges"])
+        for s in document["solutions"]
+    ]
     assert all(check(puzzle, s) == [] for s in solutions)
     first, second = (s.counts() for s in solutions)
     assert document["differences"] == [
         [*a, *z, first.get((a, z), 0), second.get((a, z), 0)]
-        for a, z in [((5, 3), (5, 4)), ((5, 3), (6, 3)), ((5, 4), (6, 4)), ((6, 3), (6, 4))]]
+        for a, z in [((5, 3), (5, 4)), ((5, 3), (6, 3)), ((5, 4), (6, 4)), ((6, 3), (6, 4))]
+    ]
 
 
 def test_cli_unique_exit_codes():
     assert run("unique", NYT).exit_code == 0
-    assert run("unique", NYT).stdout.strip().endswith("unique: exactly 1 solution; search exhausted")
+    assert (
+        run("unique", NYT).stdout.strip().endswith("unique: exactly 1 solution; search exhausted")
+    )
     unsolvable = run("unique", "-", input="1.2\n")
     assert unsolvable.exit_code == 4
     assert "Why there is no solution:" in unsolvable.stdout
@@ -332,7 +387,7 @@ def test_cli_unique_exit_codes():
 
 
 def test_cli_solve_and_unique_explain_an_unsolvable_puzzle():
-    text = PROLOG.read_text().replace("4 . 3 . 1", "4 . 3 . 2")     # (2, 4): 1 -> 2
+    text = PROLOG.read_text().replace("4 . 3 . 1", "4 . 3 . 2")  # (2, 4): 1 -> 2
     solved = run("solve", "-", input=text)
     assert solved.exit_code == 1
     assert "  - the island numbers add up to 17, an odd number" in solved.stdout
@@ -343,7 +398,7 @@ def test_cli_solve_and_unique_explain_an_unsolvable_puzzle():
     assert document["status"] == "unsolvable"
     assert [2, 4, 2] in document["explanation"]["core"] and document["explanation"]["minimal"]
     coloured = run("solve", "-", input=text, color=True)
-    assert "\x1b[31m\x1b[1m2\x1b[0m" in coloured.stdout    # the core highlighted in the drawing
+    assert "\x1b[31m\x1b[1m2\x1b[0m" in coloured.stdout  # the core highlighted in the drawing
 
 
 def test_cli_count():
@@ -362,8 +417,9 @@ def test_cli_hint_draws_what_every_solution_has_and_marks_the_rest():
     assert result.exit_code == 0
     assert result.stdout.startswith("2???1 . .\n? . ? . .\n4???3---1\n| . . . .\n3=======2\n")
     assert "  (0, 0)-(2, 0): 1 or 2\n" in result.stdout
-    assert result.stdout.strip().endswith("multiple: 4 of 8 pairs of neighbours are the same in "
-                                          "every solution, 4 differ")
+    assert result.stdout.strip().endswith(
+        "multiple: 4 of 8 pairs of neighbours are the same in every solution, 4 differ"
+    )
 
 
 def test_cli_hint_with_a_player_state(tmp_path):
@@ -376,16 +432,19 @@ def test_cli_hint_with_a_player_state(tmp_path):
 
     stuck = run("hint", PROLOG, "--given", "-", input="[[0,0,0,2,1],[0,0,2,0,2],[4,0,4,4,2]]")
     assert stuck.exit_code == 1
-    assert ("cannot be completed: no solution has all of these together:\n"
-            "  (0, 0)-(0, 2): 1\n  (0, 0)-(2, 0): 2\n") in stuck.stdout
+    assert (
+        "cannot be completed: no solution has all of these together:\n"
+        "  (0, 0)-(0, 2): 1\n  (0, 0)-(2, 0): 2\n"
+    ) in stuck.stdout
 
     illegal = run("hint", PROLOG, "--given", "-", input="[[0,0,2,2,1]]")
     assert illegal.exit_code == 1 and "bridge (0, 0)-(2, 2) is diagonal" in illegal.stdout
 
 
 def test_cli_hint_json():
-    document = json.loads(run("hint", PROLOG, "--given", "-", "--format", "json",
-                              input="[[0,0,2,0,1]]").stdout)
+    document = json.loads(
+        run("hint", PROLOG, "--given", "-", "--format", "json", input="[[0,0,2,0,1]]").stdout
+    )
     assert document["status"] == "multiple"
     assert [0, 0, 2, 0, [1, 2]] in document["undecided"]
     assert [2, 4, 4, 4] in document["empty"]

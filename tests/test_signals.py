@@ -9,14 +9,14 @@ once clingo is at work (a second thread shows in /proc).
 import json
 import signal
 
-import pytest
-
 import processes
+import pytest
 from conftest import PROGRAMS, PUZZLES
+
 from hashi_asp import read
 
 PROLOG = PUZZLES / "prolog-5x5.txt"
-MANY = PUZZLES / "coelho" / "Hs_16_100_50_10_001.has"        # about 20 000 solutions
+MANY = PUZZLES / "coelho" / "Hs_16_100_50_10_001.has"  # about 20 000 solutions
 PIGEONS = PROGRAMS / "pigeons.lp"
 EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 WORD = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
@@ -40,31 +40,33 @@ def stopped(args, signum, settle=0.5):
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-@pytest.mark.parametrize("command, last_line", [
-    ("solve", "unknown: no solution; {word}, search not exhausted"),
-    ("unique", "unknown: {word} before any solution was found"),
-    ("count", "at least 0 solutions ({word} after"),
-    ("hint", "unknown: {word} before the consequences were complete"),
-])
-def test_a_signal_stops_each_search_command_with_its_exit_code(pigeons, signum, command,
-                                                               last_line):
+@pytest.mark.parametrize(
+    "command, last_line",
+    [
+        ("solve", "unknown: no solution; {word}, search not exhausted"),
+        ("unique", "unknown: {word} before any solution was found"),
+        ("count", "at least 0 solutions ({word} after"),
+        ("hint", "unknown: {word} before the consequences were complete"),
+    ],
+)
+def test_a_signal_stops_each_search_command_with_its_exit_code(pigeons, signum, command, last_line):
     code, out, err = stopped([command, PROLOG, "--add", pigeons], signum)
     assert code == EXIT[signum], err
     assert out.strip().splitlines()[-1].startswith(last_line.format(word=WORD[signum]))
 
 
 def test_solve_prints_the_solutions_found_before_ctrl_c():
-    code, out, err = stopped(["solve", MANY, "-n", "0", "--format", "json"], signal.SIGINT,
-                             settle=1.0)
+    code, out, _err = stopped(
+        ["solve", MANY, "-n", "0", "--format", "json"], signal.SIGINT, settle=1.0
+    )
     assert code == 130
-    document = json.loads(out)               # one whole JSON document, not a cut-off stream
+    document = json.loads(out)  # one whole JSON document, not a cut-off stream
     assert document["exhausted"] is False
     assert len(document["solutions"]) >= 1
 
 
 def test_count_reports_at_least_what_it_counted(tmp_path):
-    code, out, err = stopped(["count", MANY, "--format", "json"], signal.SIGTERM,
-                             settle=1.0)
+    code, out, _err = stopped(["count", MANY, "--format", "json"], signal.SIGTERM, settle=1.0)
     assert code == 143
     document = json.loads(out)
     assert not document["exhausted"] and document["count"] >= 1
@@ -79,7 +81,7 @@ def test_bench_writes_the_finished_rows_whole(tmp_path, pigeons):
     rows = tmp_path / "out" / "rows.json"
     rows.parent.mkdir()
     # The pigeons join every puzzle: the first one's search is the one interrupted.
-    code, out, err = stopped(["bench", folder, "--add", pigeons, "--json", rows], signal.SIGINT)
+    code, _out, err = stopped(["bench", folder, "--add", pigeons, "--json", rows], signal.SIGINT)
     assert code == 130
     assert err.strip().splitlines()[-1] == "hashi-asp: interrupted: 0 of 2 puzzles finished"
     assert json.loads(rows.read_text()) == []
@@ -88,12 +90,15 @@ def test_bench_writes_the_finished_rows_whole(tmp_path, pigeons):
 
 def test_generate_keeps_only_whole_files(tmp_path):
     folder = tmp_path / "set"
-    code, out, err = stopped(["generate", "--islands", "30", "--count", "100000", "--unique",
-                              "--out", folder, "-q"], signal.SIGTERM, settle=1.5)
+    code, _out, err = stopped(
+        ["generate", "--islands", "30", "--count", "100000", "--unique", "--out", folder, "-q"],
+        signal.SIGTERM,
+        settle=1.5,
+    )
     assert code == 143
     finished = int(err.strip().split(": ")[-1].split(" of ")[0])
     names = sorted(p.name for p in folder.iterdir())
     assert len(names) == finished >= 1
-    assert not any(name.startswith(".") for name in names)      # no temporary file left
+    assert not any(name.startswith(".") for name in names)  # no temporary file left
     for name in names:
         assert len(read(folder / name).islands) == 30

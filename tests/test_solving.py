@@ -1,13 +1,22 @@
 """Solving with the bundled encoding: known counts, brute-force agreement, statuses, and the
 ways a user changes the rules (another encoding, added rules, constants)."""
 
+import bruteforce
 import pytest
+from conftest import PROGRAMS, PUZZLES, REPO, loose_encoding, small_puzzles
 from hypothesis import given, settings
 
-import bruteforce
-from conftest import PROGRAMS, PUZZLES, REPO, loose_encoding, small_puzzles
-from hashi_asp import (EncodingError, InvalidAnswer, Program, Puzzle, check, encoding_path, facts,
-                       read, solve)
+from hashi_asp import (
+    EncodingError,
+    InvalidAnswer,
+    Program,
+    Puzzle,
+    check,
+    encoding_path,
+    facts,
+    read,
+    solve,
+)
 
 
 def as_sets(solutions) -> set:
@@ -20,11 +29,15 @@ def brute(puzzle: Puzzle) -> set:
 
 # ---------------------------------------------------------------------------- the literature
 
-@pytest.mark.parametrize("name, count, status", [
-    ("prolog-5x5.txt", 2, "multiple"),
-    ("nyt-2022-04-03.json", 1, "unique"),
-    ("seven-by-seven-24.json", 2, "multiple"),
-])
+
+@pytest.mark.parametrize(
+    "name, count, status",
+    [
+        ("prolog-5x5.txt", 2, "multiple"),
+        ("nyt-2022-04-03.json", 1, "unique"),
+        ("seven-by-seven-24.json", 2, "multiple"),
+    ],
+)
 def test_examples_have_their_known_number_of_solutions(puzzles, name, count, status):
     puzzle = read(puzzles / name)
     result = solve(puzzle, models=0)
@@ -35,9 +48,18 @@ def test_examples_have_their_known_number_of_solutions(puzzles, name, count, sta
 
 
 def test_the_seven_by_seven_solutions_differ_only_around_one_square(puzzles):
-    first, second = (s.counts() for s in solve(read(puzzles / "seven-by-seven-24.json"), 0).solutions)
-    differing = {pair for pair in first.keys() | second.keys() if first.get(pair) != second.get(pair)}
-    assert differing and {cell for pair in differing for cell in pair} <= {(5, 3), (5, 4), (6, 3), (6, 4)}
+    first, second = (
+        s.counts() for s in solve(read(puzzles / "seven-by-seven-24.json"), 0).solutions
+    )
+    differing = {
+        pair for pair in first.keys() | second.keys() if first.get(pair) != second.get(pair)
+    }
+    assert differing and {cell for pair in differing for cell in pair} <= {
+        (5, 3),
+        (5, 4),
+        (6, 3),
+        (6, 4),
+    }
 
 
 @given(small_puzzles())
@@ -47,7 +69,7 @@ def test_enumeration_agrees_with_brute_force(case):
     result = solve(puzzle, models=0)
     assert result.exhausted
     assert as_sets(result.solutions) == brute(puzzle)
-    assert len(result.solutions) == len(as_sets(result.solutions))      # no answer twice
+    assert len(result.solutions) == len(as_sets(result.solutions))  # no answer twice
 
 
 def test_coelho_sample_solves_and_checks(puzzles):
@@ -61,6 +83,7 @@ def test_coelho_sample_solves_and_checks(puzzles):
 
 
 # ---------------------------------------------------------------------------- statuses
+
 
 def test_status_follows_what_was_asked(puzzles):
     nyt = read(puzzles / "nyt-2022-04-03.json")
@@ -99,6 +122,7 @@ def test_statistics_are_reported(puzzles):
 
 # ---------------------------------------------------------------------------- changing the rules
 
+
 def test_the_bundled_encoding_is_the_source_file_in_a_checkout():
     # With `pip install -e .` the tool runs the file users edit.
     assert encoding_path() == REPO / "encodings" / "hashi.lp"
@@ -108,14 +132,23 @@ def test_facts_hold_only_the_raw_puzzle(puzzles):
     text = facts(read(puzzles / "prolog-5x5.txt"))
     atoms = [line for line in text.splitlines() if not line.startswith("%")]
     assert atoms[0] == "rows(5). cols(5)."
-    assert atoms[1:] == ["island(0,0,2).", "island(0,2,1).", "island(2,0,4).", "island(2,2,3).",
-                         "island(2,4,1).", "island(4,0,3).", "island(4,4,2)."]
+    assert atoms[1:] == [
+        "island(0,0,2).",
+        "island(0,2,1).",
+        "island(2,0,4).",
+        "island(2,2,3).",
+        "island(2,4,1).",
+        "island(4,0,3).",
+        "island(4,4,2).",
+    ]
 
 
 def test_added_rules_change_the_answer(puzzles):
     puzzle = read(puzzles / "prolog-5x5.txt")
-    assert solve(puzzle, 0, program=Program(additions=[PROGRAMS / "no_doubles.lp"])).status \
+    assert (
+        solve(puzzle, 0, program=Program(additions=[PROGRAMS / "no_doubles.lp"])).status
         == "unsolvable"
+    )
 
 
 def test_constants_reach_the_encoding():
@@ -131,7 +164,9 @@ def test_the_rules_reach_the_encoding_and_the_checker():
     pair = Puzzle(1, 2, {(0, 0): 3, (0, 1): 3})
     assert solve(pair, 0).status == "unsolvable"
     result = solve(pair.with_rules(max_bridges=3), 0)
-    assert result.status == "unique" and [tuple(b) for b in result.solutions[0].bridges] == [(0, 0, 0, 1, 3)]
+    assert result.status == "unique" and [tuple(b) for b in result.solutions[0].bridges] == [
+        (0, 0, 0, 1, 3)
+    ]
     # The rules are the puzzle's: a program does not carry them as constants.
     with pytest.raises(EncodingError, match="max_bridges is a rule of the puzzle"):
         Program(constants={"max_bridges": 3})

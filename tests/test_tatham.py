@@ -2,10 +2,10 @@
 writer gives the IDs back, and every malformed ID is named with its column."""
 
 import pytest
+from conftest import PUZZLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import PUZZLES
 from hashi_asp import Puzzle, PuzzleError, Rules, check, read, solve
 from hashi_asp.notations import detect, parse, write
 from hashi_asp.notations.tatham import format_game_id, is_game_id, validate_game_id
@@ -17,8 +17,11 @@ def game_ids() -> list[str]:
     """Every ID in puzzles/tatham/*.txt (made by generate.sh with sgt-bridges)."""
     ids = []
     for path in sorted(TATHAM.glob("*.txt")):
-        ids += [line.strip() for line in path.read_text().splitlines()
-                if line.strip() and not line.startswith("#")]
+        ids += [
+            line.strip()
+            for line in path.read_text().splitlines()
+            if line.strip() and not line.startswith("#")
+        ]
     return ids
 
 
@@ -57,45 +60,60 @@ def test_writing_gives_the_same_id_back(game_id):
 
 def test_reading_a_known_id():
     puzzle = read("7x7m2L:4b4b3e2b2r2a3a4a4a4a3c1")
-    assert (puzzle.rows, puzzle.cols, puzzle.rules.max_bridges, puzzle.rules.no_loops) == (7, 7, 2, True)
+    assert (puzzle.rows, puzzle.cols, puzzle.rules.max_bridges, puzzle.rules.no_loops) == (
+        7,
+        7,
+        2,
+        True,
+    )
     assert puzzle.islands[0, 0] == 4 and puzzle.islands[0, 3] == 4 and puzzle.islands[0, 6] == 3
-    assert puzzle.islands[1, 5] == 2                     # after 'e': five water cells
+    assert puzzle.islands[1, 5] == 2  # after 'e': five water cells
     assert len(puzzle.islands) == 12
 
 
-@pytest.mark.parametrize("game_id, rows, cols, max_bridges, no_loops", [
-    ("4:1b2d1b2d", 4, 4, 2, False),                      # width only: a square grid
-    ("3x4m4:Gba1af", 4, 3, 4, False),                      # G is 16
-    ("5x3i30e10m3Ld2:3c1e2c3", 3, 5, 3, True),           # generator settings are ignored
-])
+@pytest.mark.parametrize(
+    "game_id, rows, cols, max_bridges, no_loops",
+    [
+        ("4:1b2d1b2d", 4, 4, 2, False),  # width only: a square grid
+        ("3x4m4:Gba1af", 4, 3, 4, False),  # G is 16
+        ("5x3i30e10m3Ld2:3c1e2c3", 3, 5, 3, True),  # generator settings are ignored
+    ],
+)
 def test_parameter_forms(game_id, rows, cols, max_bridges, no_loops):
     puzzle = read(game_id)
-    assert (puzzle.rows, puzzle.cols, puzzle.rules.max_bridges, puzzle.rules.no_loops) == \
-        (rows, cols, max_bridges, no_loops)
+    assert (puzzle.rows, puzzle.cols, puzzle.rules.max_bridges, puzzle.rules.no_loops) == (
+        rows,
+        cols,
+        max_bridges,
+        no_loops,
+    )
 
 
-@pytest.mark.parametrize("game_id, message, column", [
-    ("10x10i30e10m2d2", "is a Bridges generator setting, not a puzzle", 1),
-    ("7x7m2#12345", "random-seed ID", 6),
-    ("7x7q2:1a1", "unexpected 'q' in the parameters", 4),
-    ("7x7Lm2:1a1", "parameter 'm' out of place", 5),
-    ("7x7m5:1a1", "m5: the most bridges between two islands must be 1..4", 4),
-    ("7x7m:1a1", "unexpected 'm' in the parameters", 4),
-    ("2x7:1a1", "grid 2x7: Tatham's Bridges needs a width and height of at least 3", 1),
-    ("x7:1", "must start with the grid width", 1),
-    ("4000x4000:a", "exceeds the limit", 1),
-    ("3x3:1a1e", "description covers 8 of the 3x3 = 9 cells", 8),
-    ("3x3:1a1f1a", "runs past the last of the 3x3 = 9 cells at '1'", 9),
-    ("3x3:1a1g", "last water run goes 1 cell(s) past the end", 8),
-    ("3x3:1a1e0", "unexpected character '0' in the description", 9),
-    ("3x3:1a1e.", "unexpected character '.'", 9),
-    ("3x3:11g", "islands at (0, 0) and (0, 1) touch", 6),
-    ("3x3:1b1e", "islands at (0, 0) and (1, 0) touch", 7),
-    ("3x3:1h", "has 1 island(s); Tatham's Bridges needs at least 2", 6),
-    ("3x3m1:5a1f", "island number 5 at (0, 0) out of range 1..4 (m1", 7),
-    ("3x3:9a1f", "island number 9 at (0, 0) out of range 1..8 (m2", 5),
-    ("3x3:", "description covers 0 of the 3x3 = 9 cells", 4),
-])
+@pytest.mark.parametrize(
+    "game_id, message, column",
+    [
+        ("10x10i30e10m2d2", "is a Bridges generator setting, not a puzzle", 1),
+        ("7x7m2#12345", "random-seed ID", 6),
+        ("7x7q2:1a1", "unexpected 'q' in the parameters", 4),
+        ("7x7Lm2:1a1", "parameter 'm' out of place", 5),
+        ("7x7m5:1a1", "m5: the most bridges between two islands must be 1..4", 4),
+        ("7x7m:1a1", "unexpected 'm' in the parameters", 4),
+        ("2x7:1a1", "grid 2x7: Tatham's Bridges needs a width and height of at least 3", 1),
+        ("x7:1", "must start with the grid width", 1),
+        ("4000x4000:a", "exceeds the limit", 1),
+        ("3x3:1a1e", "description covers 8 of the 3x3 = 9 cells", 8),
+        ("3x3:1a1f1a", "runs past the last of the 3x3 = 9 cells at '1'", 9),
+        ("3x3:1a1g", "last water run goes 1 cell(s) past the end", 8),
+        ("3x3:1a1e0", "unexpected character '0' in the description", 9),
+        ("3x3:1a1e.", "unexpected character '.'", 9),
+        ("3x3:11g", "islands at (0, 0) and (0, 1) touch", 6),
+        ("3x3:1b1e", "islands at (0, 0) and (1, 0) touch", 7),
+        ("3x3:1h", "has 1 island(s); Tatham's Bridges needs at least 2", 6),
+        ("3x3m1:5a1f", "island number 5 at (0, 0) out of range 1..4 (m1", 7),
+        ("3x3:9a1f", "island number 9 at (0, 0) out of range 1..8 (m2", 5),
+        ("3x3:", "description covers 0 of the 3x3 = 9 cells", 4),
+    ],
+)
 def test_malformed_ids_are_named_with_their_column(game_id, message, column):
     problem = validate_game_id(game_id)
     assert problem is not None and message in problem.message
@@ -115,24 +133,43 @@ def test_numbers_follow_an_explicit_max_bridges():
     assert read("3x3m1:5a1f", max_bridges=2).islands[0, 0] == 5
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("7x7m2:4b4b3e2b2r2a3a4a4a4a3c1", True), ("10x10i30e10m2d2", True), ("7x7#1", True),
-    ("7:1a1", True), ("puzzles/x.txt", False), ("2.1..", False), ("3 3", False), ("77", False),
-    ("2024x1.txt", False), ("15x15.has", False),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("7x7m2:4b4b3e2b2r2a3a4a4a4a3c1", True),
+        ("10x10i30e10m2d2", True),
+        ("7x7#1", True),
+        ("7:1a1", True),
+        ("puzzles/x.txt", False),
+        ("2.1..", False),
+        ("3 3", False),
+        ("77", False),
+        ("2024x1.txt", False),
+        ("15x15.has", False),
+    ],
+)
 def test_is_game_id(text, expected):
     assert is_game_id(text) is expected
     assert (detect(text) == "tatham") is expected
 
 
-@pytest.mark.parametrize("puzzle, reason", [
-    (Puzzle(2, 5, {(0, 0): 1, (0, 2): 1}), "the grid is 5x2; Bridges needs at least 3x3"),
-    (Puzzle(3, 3, {(0, 0): 1, (0, 1): 1}), "the islands at (0, 0) and (0, 1) touch"),
-    (Puzzle(3, 3, {(0, 0): 1, (0, 2): None}), "the island at (0, 2) has no number"),
-    (Puzzle(3, 3, {(0, 0): 1}), "it has one island"),
-    (Puzzle(3, 3, {(0, 0): 17, (0, 2): 1}, rules=Rules(max_bridges=5)), "max_bridges=5; Bridges allows 1..4"),
-    (Puzzle(3, 3, {(0, 0): 17, (0, 2): 1}, rules=Rules(max_bridges=4)), "island number 17 at (0, 0) is over 16"),
-])
+@pytest.mark.parametrize(
+    "puzzle, reason",
+    [
+        (Puzzle(2, 5, {(0, 0): 1, (0, 2): 1}), "the grid is 5x2; Bridges needs at least 3x3"),
+        (Puzzle(3, 3, {(0, 0): 1, (0, 1): 1}), "the islands at (0, 0) and (0, 1) touch"),
+        (Puzzle(3, 3, {(0, 0): 1, (0, 2): None}), "the island at (0, 2) has no number"),
+        (Puzzle(3, 3, {(0, 0): 1}), "it has one island"),
+        (
+            Puzzle(3, 3, {(0, 0): 17, (0, 2): 1}, rules=Rules(max_bridges=5)),
+            "max_bridges=5; Bridges allows 1..4",
+        ),
+        (
+            Puzzle(3, 3, {(0, 0): 17, (0, 2): 1}, rules=Rules(max_bridges=4)),
+            "island number 17 at (0, 0) is over 16",
+        ),
+    ],
+)
 def test_the_writer_refuses_what_bridges_cannot_hold(puzzle, reason):
     with pytest.raises(PuzzleError, match="a Tatham game ID cannot hold this puzzle") as caught:
         format_game_id(puzzle)
@@ -144,15 +181,23 @@ def tatham_puzzles(draw):
     """Puzzles a game ID can hold: 3x3 and up, islands apart, numbers 1..4K, any rules."""
     rows, cols = draw(st.integers(3, 30)), draw(st.integers(3, 30))
     max_bridges = draw(st.integers(1, 4))
-    cells = draw(st.sets(st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)),
-                         min_size=2, max_size=40))
+    cells = draw(
+        st.sets(
+            st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)), min_size=2, max_size=40
+        )
+    )
     apart = set()
     for r, c in sorted(cells):
         if not {(r, c - 1), (r - 1, c)} & apart:
             apart.add((r, c))
     if len(apart) < 2:
         apart = {(0, 0), (rows - 1, cols - 1)}
-    return Puzzle(rows, cols, {cell: draw(st.integers(1, 4 * max_bridges)) for cell in apart}, rules=Rules(max_bridges=max_bridges, no_loops=draw(st.booleans())))
+    return Puzzle(
+        rows,
+        cols,
+        {cell: draw(st.integers(1, 4 * max_bridges)) for cell in apart},
+        rules=Rules(max_bridges=max_bridges, no_loops=draw(st.booleans())),
+    )
 
 
 @given(tatham_puzzles())

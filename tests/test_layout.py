@@ -1,0 +1,246 @@
+"""The shape of the code: the layers import downwards only (so no import circle), one module owns
+clingo's Control, no ASP rule hides in a Python string, the command line stays thin, the package
+runs as ``python -m hashi_asp``, the text speaks of the product, and the linter and the type
+checker pass.
+
+``python tests/test_layout.py`` prints the import graph: each module and the modules of the
+package it imports.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+PACKAGE = REPO / "hashi_asp"
+
+# The layers, bottom up: a module imports only from its own layer or the ones below.
+LAYERS = [
+    {"puzzle"},
+    {"stopping", "files"},
+    {
+        "notations",
+        "notations.lexing",
+        "notations.has",
+        "notations.grid",
+        "notations.json",
+        "notations.puzzlink",
+        "notations.tatham",
+        "checking",
+        "drawing",
+    },
+    {"asp", "asp.interface", "asp.connectivity", "asp.control"},
+    {"reasoning", "difficulty"},
+    {"solving"},
+    {"generation", "bench"},
+    {"reports"},
+    {"cli", "__main__", "__init__"},
+]
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the package by its dotted name inside it (``asp.control``)."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__" and len(parts) > 1:
+            parts = parts[: len(parts) - 1]
+        found[".".join(parts)] = path
+    return found
+
+
+def imports(name: str, path: Path) -> set[str]:
+    """The package's modules that ``name`` imports when it runs, wherever the import statement
+    stands (in a function too), leaving out imports only for type checkers."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = name.split(".")
+    if path.name != "__init__.py":
+        package.pop()
+    if name == "__init__":
+        package = []
+    known = modules()
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            return
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package[: len(package) - (node.level - 1)]
+            target = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            for alias in node.names:
+                full = f"{target}.{alias.name}" if target else alias.name
+                found.add(full if full in known else target)
+        elif (
+            isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("hashi_asp")
+        ):
+            found.add(node.module.removeprefix("hashi_asp").lstrip(".") or "__init__")
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return {module for module in found if module in known and module != name}
+
+
+def graph() -> dict[str, set[str]]:
+    return {name: imports(name, path) for name, path in modules().items()}
+
+
+def layer(name: str) -> int:
+    return next(i for i, names in enumerate(LAYERS) if name in names)
+
+
+def test_every_module_has_a_layer():
+    assert sorted(modules()) == sorted(name for names in LAYERS for name in names)
+
+
+def test_the_layers_import_downwards_only():
+    upward = [
+        (name, other)
+        for name, others in graph().items()
+        for other in others
+        if layer(other) > layer(name)
+    ]
+    assert upward == []
+
+
+def test_no_import_circle():
+    edges = graph()
+    state: dict[str, str] = {}
+
+    def circle_from(name: str, path: list[str]) -> list[str] | None:
+        state[name] = "open"
+        for other in sorted(edges[name]):
+            if state.get(other) == "open":
+                return [*path, name, other]
+            if other not in state:
+                found = circle_from(other, [*path, name])
+                if found:
+                    return found
+        state[name] = "done"
+        return None
+
+    for name in sorted(edges):
+        if name not in state:
+            assert circle_from(name, []) is None
+
+
+def test_exactly_one_module_makes_a_clingo_control():
+    makers = [name for name, path in modules().items() if "clingo.Control(" in path.read_text()]
+    assert makers == ["asp.control"]
+    # ... and only the asp package imports clingo to run (others may name it for type checkers).
+    users = [
+        name
+        for name, path in modules().items()
+        if re.search(r"^(import clingo|from clingo)", path.read_text(), re.M)
+        and not name.startswith("asp")
+    ]
+    for name in users:
+        tree = ast.parse(modules()[name].read_text())
+        runtime = [
+            node
+            for node in tree.body
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and "clingo" in ast.unparse(node)
+        ]
+        assert runtime == [], name
+
+
+def test_no_asp_rule_inside_python():
+    """Every ASP program the tool or its tests load is a .lp file a reader can find."""
+    rule = ":" + "-"  # (spelt apart, so that this file passes its own test)
+    for path in [
+        *PACKAGE.rglob("*.py"),
+        *(REPO / "tests").rglob("*.py"),
+        *(REPO / "benchmarks").rglob("*.py"),
+    ]:
+        assert rule not in path.read_text(), path
+
+
+def test_the_command_line_is_thin():
+    assert len((PACKAGE / "cli.py").read_text().splitlines()) <= 500
+
+
+def test_notations_is_a_package_of_one_module_per_notation():
+    from hashi_asp import notations
+
+    assert (PACKAGE / "notations" / "__init__.py").is_file()
+    assert set(notations.NOTATIONS) == {"has", "grid", "json", "puzzlink", "pzprv3", "tatham"}
+    for name in ("has", "grid", "json", "puzzlink", "tatham"):
+        assert (PACKAGE / "notations" / f"{name}.py").is_file()
+
+
+def test_python_m_hashi_asp_is_the_command_line():
+    help_text = subprocess.run(
+        [sys.executable, "-m", "hashi_asp", "--help"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert help_text.returncode == 0 and help_text.stdout.startswith("Usage: hashi-asp ")
+    solved = subprocess.run(
+        [sys.executable, "-m", "hashi_asp", "solve", "-n", "0", "puzzles/prolog-5x5.txt"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert solved.returncode == 0
+    assert solved.stdout.strip().endswith("multiple: 2 solutions; search exhausted")
+
+
+# Words about how the product was made, not what it is.
+PROCESS = re.compile(
+    r"\b[Ss]essions?\b|\b[Ii]ssues? #?\d+|\(#\d+\)|[Ww]ork in progress|\bWIP\b"
+    r"|\bTODO\b|\bFIXME\b"
+)
+
+
+def test_the_text_speaks_of_the_product():
+    texts = [
+        REPO / "README.md",
+        *(REPO / "docs").glob("*.md"),
+        *PACKAGE.rglob("*.py"),
+        *(REPO / "encodings").glob("*.lp"),
+        *(REPO / "benchmarks").glob("*.py"),
+    ]
+    found = [
+        f"{path.relative_to(REPO)}:{number}: {line.strip()}"
+        for path in texts
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if PROCESS.search(line)
+    ]
+    assert found == []
+
+
+# ---------------------------------------------------------------------------- linter, type checker
+
+
+@pytest.mark.parametrize("arguments", [["check"], ["format", "--check"]], ids=["lint", "format"])
+def test_ruff(arguments):
+    completed = subprocess.run(
+        [sys.executable, "-m", "ruff", *arguments, "hashi_asp", "tests", "benchmarks"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+def test_mypy():
+    """The type checker over the package (configured in pyproject.toml)."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "mypy"], cwd=REPO, capture_output=True, text=True, timeout=600
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+if __name__ == "__main__":
+    for name, others in sorted(graph().items(), key=lambda item: (layer(item[0]), item[0])):
+        print(f"{layer(name)} {name}: {', '.join(sorted(others, key=layer)) or '-'}")
