@@ -71,9 +71,7 @@ class _Group(click.Group):
             click.echo(f"hashi-asp: {stopping.stopped_by()}", err=True)
             ctx.exit(stopping.exit_code())
         except MemoryError:
-            click.echo(
-                "hashi-asp: out of memory: the input is too large for this machine", err=True
-            )
+            click.echo("hashi-asp: out of memory: the input is too large", err=True)
             ctx.exit(2)
         except BrokenPipeError:  # the reader went away (e.g. `| head`): say nothing more
             sys.stderr.close()
@@ -110,7 +108,9 @@ def _time_limit(help: str, *, per_puzzle: bool = False) -> Callable:
         return value if per_puzzle else stopping.Deadline(value, abandon_grounding=True)
 
     seconds = _Finite(min=0, min_open=True)
-    return click.option("--time-limit", type=seconds, callback=deadline, help=help)
+    return click.option(
+        "--time-limit", type=seconds, metavar="SECONDS", callback=deadline, help=help
+    )
 
 
 def _options(*decorators: Callable) -> Callable:
@@ -124,11 +124,12 @@ _RULES = _options(
     click.option("--max-bridges", type=_BRIDGES, help="Most bridges between two islands [2]."),
     click.option("--no-loops/--loops", "no_loops", default=None, help="Forbid (allow) cycles."),
 )
+_CONST, _LINKS = "Set a clingo #const (repeatable).", click.Choice(CONNECTIVITY)
 _PROGRAM = _options(
     click.option("--encoding", type=_FILE, help="Encoding instead of encodings/hashi.lp."),
     click.option("--add", "additions", type=_FILE, multiple=True, help="Rules to add, repeatable."),
-    click.option("-c", "--const", "constants", metavar="NAME=VALUE", multiple=True, help="#const"),
-    click.option("--connectivity", type=click.Choice(CONNECTIVITY), default="reach"),
+    click.option("-c", "--const", "constants", metavar="NAME=VALUE", multiple=True, help=_CONST),
+    click.option("--connectivity", type=_LINKS, default="reach", help="reach, or lazy cuts."),
 )
 
 
@@ -185,16 +186,10 @@ def _echo(text: str, *, err: bool = False, prefix: str = "") -> None:
         click.echo(prefix + line if line else prefix.rstrip(), err=err)
 
 
-def _print(output: str, document: dict, text: str) -> None:
-    """The JSON document, or the text report."""
-    if output == "json":
-        click.echo(dumps(document))
-    else:
-        _echo(text)
-
-
-def _exit(code: int, result: Any) -> NoReturn:
-    """End with ``code``, or with the signal's when one stopped the search."""
+def _finish(output: str, document: dict, text: str, code: int, result: Any) -> NoReturn:
+    """Print the JSON document or the text report, and end with ``code`` (with the signal's
+    when one stopped the search)."""
+    click.echo(dumps(document)) if output == "json" else _echo(text)
     sys.exit(stopping.exit_code() if result.interrupted else code)
 
 
@@ -236,7 +231,8 @@ def solve_command(board, argument, program, time_limit, models, output, stats):
         text = reports.solve_text(board, result, models, stats=stats, look=_look(output))
         _echo(text, err=not drawn, prefix="% " if output == "facts" else "")
     unsolvable = result.status == "unsolvable"
-    _exit(EXIT_NO_SOLUTION if unsolvable else EXIT_TIME_LIMIT if result.timed_out else 0, result)
+    code = EXIT_NO_SOLUTION if unsolvable else EXIT_TIME_LIMIT if result.timed_out else 0
+    sys.exit(stopping.exit_code() if result.interrupted else code)
 
 
 # ---------------------------------------------------------------------------- check, facts, render
@@ -330,9 +326,9 @@ def unique_command(board, argument, program, time_limit, output):
 
     result = unique(board, program=program, time_limit=time_limit, explained=True)
     text = reports.unique_text(board, result, _look(output))
-    _print(output, reports.unique_json(board, result), text)
     codes = {"unique": 0, "multiple": EXIT_MULTIPLE, "unsolvable": EXIT_UNSOLVABLE}
-    _exit(codes.get(result.status, EXIT_TIME_LIMIT), result)
+    code = codes.get(result.status, EXIT_TIME_LIMIT)
+    _finish(output, reports.unique_json(board, result), text, code, result)
 
 
 @main.command("count")
@@ -350,9 +346,9 @@ def count_command(board, argument, program, time_limit, output, verify):
     with tqdm(desc="counting", unit=" solutions", leave=False, disable=None) as progress:
         search = {"program": program, "time_limit": time_limit, "verify": verify}
         result = count(board, on_solution=lambda n: progress.update(), **search)
-    text = reports.count_text(result, _look())
-    _print(output, reports.count_json(board, result, checked=verify), text)
-    _exit(EXIT_TIME_LIMIT if not result.exhausted else 0 if result.count else 1, result)
+    code = EXIT_TIME_LIMIT if not result.exhausted else 0 if result.count else EXIT_NO_SOLUTION
+    document = reports.count_json(board, result, checked=verify)
+    _finish(output, document, reports.count_text(result, _look()), code, result)
 
 
 @main.command("hint")
@@ -375,9 +371,9 @@ def hint_command(board, argument, program, time_limit, given, output):
             raise PuzzleError(f"expected one set of bridges, found {len(solutions)}", given)
         drawn = solutions[0]
     found = hint(board, drawn, program=program, time_limit=time_limit, explained=True)
-    _print(output, reports.hint_json(board, found), reports.hint_text(board, found, _look(output)))
-    codes = {"unique": 0, "multiple": 0, "unsolvable": EXIT_NO_SOLUTION}
-    _exit(codes.get(found.status, EXIT_TIME_LIMIT), found)
+    text = reports.hint_text(board, found, _look(output))
+    code = {"unique": 0, "multiple": 0, "unsolvable": EXIT_NO_SOLUTION}.get(found.status, 3)
+    _finish(output, reports.hint_json(board, found), text, code, found)
 
 
 # ---------------------------------------------------------------------------- generate
@@ -386,8 +382,11 @@ def hint_command(board, argument, program, time_limit, given, output):
 _SHARE = click.FloatRange(0, 1)
 
 
+_ISLANDS = "Islands in each puzzle; the number of puzzles is --count."
+
+
 @main.command("generate")
-@click.option("--islands", "-n", type=click.IntRange(min=2), required=True, help="Islands each.")
+@click.option("--islands", "-n", type=click.IntRange(min=2), required=True, help=_ISLANDS)
 @click.option("--size", metavar="WxH", help="Board [default: by the number of islands].")
 @click.option("--alpha", type=_SHARE, help="Extra bridges per island [default: 0.1].")
 @click.option("--beta", type=_SHARE, help="Probability of a double bridge [default: 0.5].")

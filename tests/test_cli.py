@@ -315,3 +315,43 @@ def test_a_wheel_carries_the_encodings_and_finds_them_from_elsewhere(tmp_path):
     path, rest = completed.stdout.split("\n", 1)
     assert Path(path) == tmp_path / "site" / "hashi_asp" / "encodings" / "hashi.lp"
     assert rest == "multiple multiple multiple [(0, 0), (0, 2)] True\n"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["solve", PROLOG, "-n", "-1"],
+            "Invalid value for '-n' / '--models': -1 is not in the range",
+        ),
+        (["solve"], "Missing argument 'PUZZLE'."),
+        (["generate"], "Missing option '--islands' / '-n'."),
+        (["solve", PROLOG, "--format", "pdf"], "Invalid value for '--format': 'pdf' is not one of"),
+        (["bogus"], "No such command 'bogus'."),
+        (["solve", PROLOG, "--no-such-option"], "No such option '--no-such-option'."),
+    ],
+)
+def test_a_usage_error_is_one_line_on_stderr_with_exit_2(args, message):
+    for result in (
+        run(*args),
+        subprocess.run(
+            [installed_script(), *map(str, args)], capture_output=True, text=True, timeout=120
+        ),
+    ):
+        code = getattr(result, "exit_code", getattr(result, "returncode", None))
+        assert code == 2
+        assert result.stderr.startswith(f"hashi-asp: {message}")
+        assert result.stderr.count("\n") == 1 and result.stdout == ""
+
+
+def test_help_texts_say_what_each_option_is():
+    solve_help = run("solve", "--help").stdout
+    assert "-n, --models" in solve_help
+    generate_help = run("generate", "--help").stdout
+    assert "--islands" in generate_help and "the number of puzzles is --count" in " ".join(
+        generate_help.split()
+    )
+    assert "One line of text, or one JSON document." in " ".join(
+        run("count", "--help").stdout.split()
+    )
+    assert "pzprv3 file with lines" in " ".join(run("check", "--help").stdout.split())

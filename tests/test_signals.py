@@ -7,7 +7,9 @@ once clingo is at work (a second thread shows in /proc).
 """
 
 import json
+import os
 import signal
+import time
 
 import processes
 import pytest
@@ -18,6 +20,7 @@ from hashi_asp import read
 PROLOG = PUZZLES / "prolog-5x5.txt"
 MANY = PUZZLES / "coelho" / "Hs_16_100_50_10_001.has"  # about 20 000 solutions
 PIGEONS = PROGRAMS / "pigeons.lp"
+SLOW_GROUNDING = PROGRAMS / "slow_grounding.lp"  # minutes of grounding
 EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 WORD = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
@@ -88,17 +91,59 @@ def test_bench_writes_the_finished_rows_whole(tmp_path, pigeons):
     assert [p.name for p in rows.parent.iterdir()] == ["rows.json"]
 
 
-def test_generate_keeps_only_whole_files(tmp_path):
+def test_generate_keeps_only_whole_files_and_says_how_many(tmp_path):
+    """The signal comes once the first puzzle is in the folder: that one is counted, whatever
+    the machine's speed, and every file there is whole."""
     folder = tmp_path / "set"
-    code, _out, err = stopped(
-        ["generate", "--islands", "30", "--count", "100000", "--unique", "--out", folder, "-q"],
-        signal.SIGTERM,
-        settle=1.5,
+    args = ["generate", "--islands", "30", "--count", "100000", "--unique", "--out", folder, "-q"]
+    process = processes.start(*args)
+    try:
+        started = time.monotonic()
+        while not (folder.exists() and any(not p.name.startswith(".") for p in folder.iterdir())):
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() - started < 120, "no puzzle was written"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 143 and "Traceback" not in err
+    assert err.startswith("hashi-asp: terminated: ") and err.endswith(
+        " of 100000 puzzles finished\n"
     )
-    assert code == 143
-    finished = int(err.strip().split(": ")[-1].split(" of ")[0])
+    finished = int(err.split(": ")[-1].split(" of ")[0])
     names = sorted(p.name for p in folder.iterdir())
     assert len(names) == finished >= 1
     assert not any(name.startswith(".") for name in names)  # no temporary file left
     for name in names:
         assert len(read(folder / name).islands) == 30
+
+
+LAST_LINE = {
+    "solve": "unknown: no solution; {word}, search not exhausted",
+    "count": "at least 0 solutions ({word} after",
+    "hint": "unknown: {word} before the consequences were complete",
+}
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("command", sorted(LAST_LINE))
+@pytest.mark.parametrize("busy", [SLOW_GROUNDING, PIGEONS], ids=["grounding", "searching"])
+def test_two_signals_close_together_stop_cleanly_and_at_once(signum, command, busy):
+    """As `timeout` sends them (to the process, then to its group), or a second Ctrl-C: the
+    first one's clean stop is not broken by the second, and the command does not wait for the
+    grounding it leaves behind (minutes of it: waiting would outlast the test's bound)."""
+    process = processes.start(command, PROLOG, "--add", busy)
+    try:
+        processes.wait_until_working(process, settle=0.3)
+        process.send_signal(signum)
+        os.killpg(process.pid, signum)  # the group of a new session has the leader's number
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == EXIT[signum], err
+    if busy == SLOW_GROUNDING:  # stopped while grounding: nothing to show but the stop
+        assert (out, err) == ("", f"hashi-asp: {WORD[signum]}\n")
+    else:  # stopped while searching: what was found, and the verdict saying why it stopped
+        assert err == ""
+        assert out.strip().splitlines()[-1].startswith(LAST_LINE[command].format(word=WORD[signum]))

@@ -1,6 +1,8 @@
 """Simon Tatham's Bridges game IDs: the committed IDs solve uniquely under their own rules, the
 writer gives the IDs back, and every malformed ID is named with its column."""
 
+import re
+
 import pytest
 from conftest import PUZZLES
 from hypothesis import given, settings
@@ -206,3 +208,19 @@ def test_write_then_read_gives_the_same_puzzle(puzzle):
     text = write(puzzle, "tatham")
     assert detect(text) == "tatham"
     assert parse(text) == puzzle and validate_game_id(text) is None
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "2.2\n...\n2.2\n",
+            "a Tatham game ID is one line, WxH[mK][L]:DESCRIPTION; this text has 3",
+        ),
+        ("2.2", "'2.2' is not a Tatham game ID: expected WxH[mK][L]:DESCRIPTION"),
+        ("10x10i30e10m2d2", "'10x10i30e10m2d2' is a Bridges generator setting, not a puzzle"),
+    ],
+)
+def test_text_that_is_no_game_id_is_told_so_when_read_as_one(text, message):
+    with pytest.raises(PuzzleError, match=re.escape(message)):
+        parse(text, notation="tatham")

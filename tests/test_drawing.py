@@ -1,5 +1,6 @@
-"""Pictures: the SVG is well-formed and puts circles and bridges where the puzzle says; the PNG
-made from it shows them at those pixels; the render command writes files safely."""
+"""Drawings: the text drawing tells every bridge count apart; the SVG is well-formed and puts
+circles and bridges where the puzzle says; the PNG made from it shows them at those pixels; the
+render command writes files safely."""
 
 import json
 import os
@@ -11,9 +12,9 @@ from click.testing import CliRunner
 from conftest import PUZZLES
 from PIL import Image
 
-from hashi_asp import Puzzle, bridge, read, solve
+from hashi_asp import Puzzle, Rules, Solution, bridge, draw, read, solve
 from hashi_asp.cli import main
-from hashi_asp.drawing import CELL, GAP, HIGHLIGHT, RADIUS, centre, png, svg
+from hashi_asp.drawing import CELL, GAP, HIGHLIGHT, RADIUS, STYLES, centre, png, svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 EXAMPLE = "https://puzz.link/p?hashikake/5/5/4g2i3h23k3g1g3g4g3"
@@ -26,6 +27,55 @@ def run(*args, input=None):
 def solved(argument):
     puzzle = read(argument)
     return puzzle, solve(puzzle).solutions[0]
+
+
+# ---------------------------------------------------------------------------- text
+
+
+@pytest.mark.parametrize("style", ["text", "unicode"])
+def test_every_bridge_count_up_to_four_has_its_own_character(style):
+    """One row of pairs joined by 1..6 bridges, and one column: the characters drawn between
+    the islands tell 1, 2, 3 and 4 apart, horizontally and vertically (more share one)."""
+    counts = range(1, 7)
+    across = Puzzle(
+        1,
+        12,
+        {(0, 2 * i): 1 for i in range(6)} | {(0, 2 * i + 1): 1 for i in range(6)},
+        rules=Rules(max_bridges=6),
+    )
+    drawn_across = draw(
+        across,
+        Solution.of(bridge((0, 2 * i), (0, 2 * i + 1), k) for i, k in enumerate(counts)),
+        style,
+    )
+    # Vertical neighbours on adjacent rows have no cell between them: one water cell apart.
+    down = Puzzle(
+        18,
+        1,
+        {(3 * i, 0): 1 for i in range(6)} | {(3 * i + 2, 0): 1 for i in range(6)},
+        rules=Rules(max_bridges=6),
+    )
+    drawn_down = draw(
+        down,
+        Solution.of(bridge((3 * i, 0), (3 * i + 2, 0), k) for i, k in enumerate(counts)),
+        style,
+    ).splitlines()
+    horizontal = [drawn_across[4 * i + 1] for i in range(6)]
+    vertical = [drawn_down[3 * i + 1] for i in range(6)]
+    for characters, table in ((horizontal, STYLES[style]["h"]), (vertical, STYLES[style]["v"])):
+        assert characters[:4] == list(table[:4])  # 1, 2, 3 and 4 as the legend says
+        assert len(set(characters[:4])) == 4  # all different
+        assert characters[4] == characters[5] == table[4]  # 5 and more share one
+        assert not set(characters[:5]) & set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ?+")
+    if style == "text":
+        assert horizontal[:2] == ["-", "="] and vertical[:2] == ["|", '"']  # as Tatham's
+
+
+def test_islands_of_ten_and_more_are_letters_then_plus():
+    puzzle = Puzzle(
+        1, 7, {(0, 0): 9, (0, 2): 10, (0, 4): 35, (0, 6): 36}, rules=Rules(max_bridges=9)
+    )
+    assert draw(puzzle) == "9 . A . Z . +"
 
 
 def test_the_svg_is_well_formed_with_a_circle_and_number_per_island():
