@@ -4,7 +4,6 @@ precise error; output written so that a failure or a signal never leaves half a 
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import BinaryIO
 
@@ -94,6 +93,8 @@ def write_atomically(path: str | os.PathLike, data: bytes, *, replace: bool = Tr
 
 
 def _write(path: Path, data: bytes, replace: bool) -> None:
+    import tempfile  # (imported here: it costs every command's start-up otherwise)
+
     try:
         handle, temporary = tempfile.mkstemp(
             dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"

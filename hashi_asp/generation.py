@@ -63,7 +63,7 @@ import random
 import re
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -300,7 +300,7 @@ class _Layout:
         self.cells.append(cell)
         return len(self.cells) - 1
 
-    def join(self, a: int, b: int, between: list[int], vertical: bool) -> None:
+    def join(self, a: int, b: int, between: Iterable[int], vertical: bool) -> None:
         for cell in between:
             self.covered[cell] = 2 if vertical else 1
         self.joined[min(a, b), max(a, b)] = 1
@@ -394,11 +394,11 @@ def _add_cycles(layout: _Layout, wanted: int, rng: random.Random, deadline: Dead
     bridge uses."""
     geometry, placed = layout.geometry()
     deadline.check("building a layout")
-    covered, cols = layout.covered, layout.cols
+    covered = layout.covered
     candidates = []  # (island, island, water cells between, vertical)
     for p, (a, b) in enumerate(geometry.ends):
         ends = min(placed[a], placed[b]), max(placed[a], placed[b])
-        between = [r * cols + c for r, c in geometry.between(p)]
+        between = geometry.span(p)  # the layout numbers cells as the geometry does
         if ends not in layout.joined and not any(covered[cell] for cell in between):
             candidates.append((*ends, between, not geometry.horizontal(p)))
     while layout.extra_bridges < wanted and candidates:

@@ -249,36 +249,30 @@ class Geometry:
 
     def __init__(self, rows: int, cols: int, islands: Iterable[Cell]):
         self.rows, self.cols = rows, cols
-        self.cells: list[Cell] = sorted(islands)
-        self.index: dict[Cell, int] = {cell: i for i, cell in enumerate(self.cells)}
+        cells: list[Cell] = sorted(islands)
+        self.cells = cells
+        self.index: dict[Cell, int] = {cell: i for i, cell in enumerate(cells)}
         # Neighbours are consecutive islands of a row, or of a column: sorting finds them
         # without walking over the water.
-        by_column = sorted(
-            range(len(self.cells)), key=lambda i: (self.cells[i][1], self.cells[i][0])
-        )
-        ends = [
-            (a, b)
-            for a, b in zip(range(len(self.cells)), range(1, len(self.cells)))
-            if self.cells[a][0] == self.cells[b][0]
-        ]
-        ends += [
-            (a, b) for a, b in itertools.pairwise(by_column) if self.cells[a][1] == self.cells[b][1]
-        ]
-        ends.sort()
-        self.ends: list[tuple[int, int]] = ends
-        self.at: list[list[int]] = [[] for _ in self.cells]
-        for p, (a, b) in enumerate(ends):
+        across = [(i, i + 1) for i in range(len(cells) - 1) if cells[i][0] == cells[i + 1][0]]
+        by_column = sorted(range(len(cells)), key=lambda i: cells[i][1] * rows + cells[i][0])
+        down = [(a, b) for a, b in itertools.pairwise(by_column) if cells[a][1] == cells[b][1]]
+        self.ends: list[tuple[int, int]] = sorted(across + down)
+        self.at: list[list[int]] = [[] for _ in cells]
+        for p, (a, b) in enumerate(self.ends):
             self.at[a].append(p)
             self.at[b].append(p)
-        self.crossing: list[list[int]] = [[] for _ in ends]
-        under: dict[Cell, int] = {}  # water cell -> the horizontal pair over it
-        for p in range(len(ends)):
-            if self.horizontal(p):
-                for cell in self.between(p):
-                    under[cell] = p
-        for p in range(len(ends)):
-            if not self.horizontal(p):
-                for cell in self.between(p):
+        self._across = [cells[a][0] == cells[b][0] for a, b in self.ends]
+        self._flat = [r * cols + c for r, c in cells]  # cells numbered row * cols + col
+        # Crossings: a vertical pair crosses the horizontal pairs over the water cells it passes.
+        self.crossing: list[list[int]] = [[] for _ in self.ends]
+        under: dict[int, int] = {}  # water cell -> the horizontal pair over it
+        for p, horizontal in enumerate(self._across):
+            if horizontal:
+                under.update(dict.fromkeys(self.span(p), p))
+        for p, horizontal in enumerate(self._across):
+            if not horizontal:
+                for cell in self.span(p):
                     other = under.get(cell)
                     if other is not None:
                         self.crossing[p].append(other)
@@ -294,15 +288,19 @@ class Geometry:
         return self.cells[a], self.cells[b]
 
     def horizontal(self, p: int) -> bool:
-        a, b = self.ends[p]
-        return self.cells[a][0] == self.cells[b][0]
+        return self._across[p]
 
     def between(self, p: int) -> list[Cell]:
         """The water cells a bridge of pair ``p`` passes over."""
-        (r1, c1), (r2, c2) = self.pair(p)
-        if r1 == r2:
-            return [(r1, c) for c in range(c1 + 1, c2)]
-        return [(r, c1) for r in range(r1 + 1, r2)]
+        return [divmod(cell, self.cols) for cell in self.span(p)]
+
+    def span(self, p: int) -> range:
+        """The water cells a bridge of pair ``p`` passes over, numbered ``row * cols + col``."""
+        a, b = self.ends[p]
+        first, last = self._flat[a], self._flat[b]
+        return (
+            range(first + 1, last) if self._across[p] else range(first + self.cols, last, self.cols)
+        )
 
     def neighbours(self, cell: Cell) -> list[Cell]:
         """The islands ``cell`` sees, in reading order."""

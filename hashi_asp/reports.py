@@ -15,16 +15,19 @@ import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .asp import interface
 from .bench import COLUMNS, DATASET_NAME, FAILED, Row
 from .checking import Violation
 from .drawing import draw, svg
-from .generation import Generated
 from .notations import puzzlink
 from .puzzle import Puzzle, Solution, bridge, cell_name, pair_name
 from .reasoning import Explanation, Hint
 from .solving import Result
+
+if TYPE_CHECKING:  # the generator's modules cost start-up time; only their type is needed
+    from .generation import Generated
 
 
 @dataclass(frozen=True)
