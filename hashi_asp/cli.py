@@ -299,9 +299,9 @@ def render_command(board, argument, solution, output, cell_size):
 @click.option("-o", "--output", type=_FILE, help="File to write [default: standard output].")
 def convert_command(board, argument, target, output):
     """Write PUZZLE in another notation (txt is the dot grid).  A notation that cannot hold the
-    puzzle (an island without a number in .has, other than the standard rules in .has, grid and
-    puzz.link, a grid under 3x3 in a Tatham ID, ...) is an error (exit 2), never a silent change
-    of the puzzle."""
+    puzzle (an island without a number in .has, rules other than the standard ones anywhere but
+    json and tatham, a grid under 3x3 in a Tatham ID, ...) is an error (exit 2), never a silent
+    change of the puzzle."""
     from .files import not_the_input, write_atomically
 
     text = notations.write(board, target)
@@ -334,7 +334,7 @@ def unique_command(board, argument, program, time_limit, output):
 @main.command("count")
 @_with_puzzle(search=True)
 @_format("text", "json", help="One line of text, or one JSON document.")
-@click.option("--check/--no-check", "verify", default=True, help="Check each (about 1.5 ms).")
+@click.option("--check/--no-check", "verify", default=True, help="Check each (about 2 ms).")
 def count_command(board, argument, program, time_limit, output, verify):
     """Count the solutions of PUZZLE by enumerating them all, each checked by the independent
     checker unless --no-check; a live count shows on stderr when it is a terminal.  Exit 0 with
@@ -388,8 +388,8 @@ _ISLANDS = "Islands in each puzzle; the number of puzzles is --count."
 @main.command("generate")
 @click.option("--islands", "-n", type=click.IntRange(min=2), required=True, help=_ISLANDS)
 @click.option("--size", metavar="WxH", help="Board [default: by the number of islands].")
-@click.option("--alpha", type=_SHARE, help="Extra bridges per island [default: 0.1].")
-@click.option("--beta", type=_SHARE, help="Probability of a double bridge [default: 0.5].")
+@click.option("--alpha", type=_SHARE, help="Extra bridges per island [0.1; 0 with --no-loops].")
+@click.option("--beta", type=_SHARE, help="Chance a bridge is double [0.5; 0 if --max-bridges 1].")
 @click.option("--seed", type=click.IntRange(min=0), default=1, help="Random seed [default: 1].")
 @click.option("--count", type=click.IntRange(min=1), default=1, help="Puzzles [default: 1].")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Folder to write.")

@@ -355,3 +355,8 @@ def test_help_texts_say_what_each_option_is():
         run("count", "--help").stdout.split()
     )
     assert "pzprv3 file with lines" in " ".join(run("check", "--help").stdout.split())
+
+
+def test_a_constant_of_added_rules_reaches_them():
+    assert run("solve", PROLOG, "--add", PROGRAMS / "limit.lp").exit_code == 0
+    assert run("solve", PROLOG, "--add", PROGRAMS / "limit.lp", "-c", "limit=1").exit_code == 1

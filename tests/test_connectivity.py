@@ -92,3 +92,18 @@ def test_command_line_and_bench(puzzles):
         main, ["count", str(puzzles / "prolog-5x5.txt"), "--connectivity", "cuts"]
     )
     assert refused.exit_code == 2 and "Invalid value for '--connectivity'" in refused.stderr
+
+
+def test_a_constant_no_rule_uses_is_refused_not_ignored(puzzles):
+    """clingo ignores a constant no rule mentions; a misspelt name, or one of another version's
+    options, would silently change nothing."""
+    refused = CliRunner().invoke(
+        main, ["solve", str(puzzles / "prolog-5x5.txt"), "-c", "lazy_connectivity=1"]
+    )
+    assert refused.exit_code == 2
+    assert refused.stderr == (
+        "hashi-asp: -c lazy_connectivity: no rules loaded use "
+        "lazy_connectivity, so it would change nothing (is it misspelt?)\n"
+    )
+    with pytest.raises(EncodingError, match="no rules loaded use limit"):
+        solve(notations.read(puzzles / "prolog-5x5.txt"), program=Program(constants={"limit": 1}))

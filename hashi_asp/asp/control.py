@@ -101,9 +101,11 @@ def ground(
         for option in SOLVER_OPTIONS
         if not any(given.startswith(option.split("=")[0] + "=") for given in wanted)
     ]
+    files = [*program.files(), *map(interface.encoding_path, extra)]
+    words = interface.read_rules(files)  # every file loadable; the names they use
     messages: list[str] = []
     control = clingo.Control(
-        [*defaults, *interface.constant_arguments(puzzle, program), *wanted],
+        [*defaults, *interface.constant_arguments(puzzle, program, words), *wanted],
         logger=lambda code, message: messages.append(message),
     )
     propagator = None
@@ -112,9 +114,6 @@ def ground(
         propagator = LazyConnectivity(puzzle)
         # It has only the methods it needs, which are all clingo calls (not the whole interface).
         control.register_propagator(propagator)  # type: ignore[arg-type]
-    files = [*program.files(), *map(interface.encoding_path, extra)]
-    for path in files:
-        interface.check_rules_file(path)
     facts = interface.facts(puzzle) + text
     started = time.perf_counter()
 

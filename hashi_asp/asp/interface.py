@@ -212,9 +212,10 @@ def rules_of_constants(constants: Mapping[str, str]) -> dict[str, int | bool]:
 _CONSTANT_NAME = re.compile(r"[a-z_][A-Za-z0-9_']*\Z")
 
 
-def constant_arguments(puzzle: Puzzle, program: Program) -> list[str]:
+def constant_arguments(puzzle: Puzzle, program: Program, words: set[str]) -> list[str]:
     """clingo's ``-c`` options for the puzzle's rules and the program's constants, each name and
-    value checked first."""
+    value checked first; ``words`` are the names the rules loaded use (:func:`read_rules`): a
+    constant none of them mentions would be ignored without a word, so it is refused."""
     arguments = []
     for name, value in {**rule_constants(puzzle.rules), **program.constants}.items():
         value = str(value)
@@ -223,6 +224,11 @@ def constant_arguments(puzzle: Puzzle, program: Program) -> list[str]:
         problem = _not_a_term(value)
         if problem is not None:
             raise EncodingError(f"-c {name}={value[:40]}: not a clingo term: {problem}")
+        if name in program.constants and name not in words:
+            raise EncodingError(
+                f"-c {name}: no rules loaded use {name}, so it would change "
+                "nothing (is it misspelt?)"
+            )
         arguments += ["-c", f"{name}={value}"]
     return arguments
 
@@ -239,11 +245,27 @@ def _not_a_term(value: str) -> str | None:
     return None
 
 
-def check_rules_file(path: Path, seen: set[Path] | None = None) -> None:
+def read_rules(paths: Iterable[Path]) -> set[str]:
+    """Check that clingo can load the rule files (:func:`check_rules_file`, their includes too)
+    and return the names they use, comments left out."""
+    texts: list[str] = []
+    for path in paths:
+        check_rules_file(path, texts=texts)
+    code = _COMMENT.sub(" ", "\n".join(texts))
+    return set(_NAME.findall(code))
+
+
+_COMMENT = re.compile(r"%\*.*?\*%|%[^\n]*", re.S)
+_NAME = re.compile(r"[a-z_][A-Za-z0-9_']*")
+
+
+def check_rules_file(
+    path: Path, seen: set[Path] | None = None, texts: list[str] | None = None
+) -> None:
     """A rules file clingo can load: a file of UTF-8 text, as are the files it ``#include``s.
     (clingo passes its messages on as they are, and one quoting bytes that are not UTF-8 would
     stop the process inside clingo's Python module; so those are refused here, with their
-    place.)"""
+    place.)  The texts read are added to ``texts``."""
     seen = set() if seen is None else seen
     if path.is_dir():
         raise EncodingError(f"{path}: is a directory, not an encoding file")
@@ -267,13 +289,15 @@ def check_rules_file(path: Path, seen: set[Path] | None = None) -> None:
             f"0x{data[error.start]:02x}); clingo reads rules as UTF-8"
         ) from None
     seen.add(path.resolve())
+    if texts is not None:
+        texts.append(text)
     for name in _INCLUDE.findall(text):
         # clingo looks beside the including file, then in the working directory; a file it
         # cannot find is its own error, reported when it loads.
         for candidate in (path.parent / name, Path(name)):
             if candidate.is_file():
                 if candidate.resolve() not in seen:
-                    check_rules_file(candidate, seen)
+                    check_rules_file(candidate, seen, texts)
                 break
 
 
