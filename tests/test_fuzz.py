@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from hashi_asp import notations, read
 from hashi_asp.files import MAX_FILE_BYTES, decode
-from hashi_asp.notations import parse, read_solutions
+from hashi_asp.notations import has, parse, read_solutions, tatham
 from hashi_asp.puzzle import MAX_CELLS, HashiError, PuzzleError
 
 PROLOG = PUZZLES / "prolog-5x5.txt"
@@ -140,6 +140,17 @@ def test_a_row_of_a_million_values_costs_no_memory():
     finally:
         tracemalloc.stop()
     assert peak < 20_000_000  # the text itself is 2 MB; a list of its tokens is 100 MB
+
+
+def test_an_error_keeps_none_of_the_readers_frames_alive():
+    # Each frame holds copies of the text (up to 64 MiB) for as long as the error lives.
+    for text in ("3 3 1\n0 0 x\n", "1 . x\n", "pzprv3\nhashikake\n1\n3\nx . .\n", "3x3:a1b"):
+        with pytest.raises(PuzzleError) as info:
+            parse(text)
+        assert info.value.__context__ is None, text
+    for validate, text in ((has.validate, "3 3 1\n0 0 x\n"), (tatham.validate_game_id, "3x3:")):
+        problem = validate(text)
+        assert problem is not None and problem.__traceback__ is None, text
 
 
 # ---------------------------------------------------------------------------- files and paths

@@ -18,9 +18,11 @@ from .lexing import (
     check_size,
     content_lines,
     count_tokens,
+    first_problem,
     integer,
     island_number,
     tokens,
+    trusted,
 )
 
 NAME = "grid"
@@ -36,22 +38,16 @@ def detect(text: str) -> bool:
 
 def validate(text: str, max_number: int | None = None) -> Problem | None:
     """The first problem in ``text``, or None if it is a valid dot grid."""
-    try:
-        _read(text, max_number or Rules().max_number)
-    except Problem as problem:
-        return problem
-    return None
+    return first_problem(lambda: _read(text, max_number))
 
 
 def parse(text: str, source: str = "<grid>", max_number: int | None = None) -> Puzzle:
-    try:
-        rows, cols, islands = _read(text, max_number or Rules().max_number)
-    except Problem as problem:
-        raise problem.error(source) from None
+    rows, cols, islands = trusted(lambda: _read(text, max_number), source)
     return Puzzle(rows, cols, islands, source)
 
 
-def _read(text: str, max_number: int) -> tuple[int, int, dict[Cell, int | None]]:
+def _read(text: str, max_number: int | None) -> tuple[int, int, dict[Cell, int | None]]:
+    max_number = max_number or Rules().max_number
     lines = content_lines(text)
     first = next(lines, None)
     if first is None:

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 
 from ..puzzle import MAX_BRIDGES_LIMIT, Cell, Puzzle, Rules, Solution, bridge
-from .lexing import Problem, check_size, is_int, is_number, line_column
+from .lexing import Problem, check_size, first_problem, is_int, is_number, line_column, trusted
 
 NAME = "json"
 EXTENSIONS = (".json",)
@@ -36,18 +36,11 @@ def detect(text: str) -> bool:
 
 def validate(text: str, max_number: int | None = None) -> Problem | None:
     """The first problem in ``text``, or None if it is a valid JSON puzzle."""
-    try:
-        _read(text, max_number)
-    except Problem as problem:
-        return problem
-    return None
+    return first_problem(lambda: _read(text, max_number))
 
 
 def parse(text: str, source: str = "<json>", max_number: int | None = None) -> Puzzle:
-    try:
-        rows, cols, islands, rules = _read(text, max_number)
-    except Problem as problem:
-        raise problem.error(source) from None
+    rows, cols, islands, rules = trusted(lambda: _read(text, max_number), source)
     return Puzzle(rows, cols, islands, source, rules)
 
 
@@ -185,10 +178,7 @@ _INTEGER_LIST = re.compile(r"\[\s*(-?\d+(?:,\s*-?\d+)*)\s*\]")
 
 def parse_solutions(text: str, source: str = "<solution>") -> list[Solution]:
     """The solutions in a JSON document (see the module docstring)."""
-    try:
-        return _read_solutions(text)
-    except Problem as problem:
-        raise problem.error(source) from None
+    return trusted(lambda: _read_solutions(text), source)
 
 
 def _read_solutions(text: str) -> list[Solution]:

@@ -12,13 +12,15 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from ..puzzle import MAX_CELLS, PuzzleError
 
 INTEGER = re.compile(r"[+-]?\d+\Z")
 TOKEN = re.compile(r"\S+")
 DIGITS = re.compile(r"[0-9]+\Z")  # ASCII only: str.isdigit() also takes '²'
+T = TypeVar("T")
 
 
 class Problem(Exception):
@@ -35,6 +37,31 @@ class Problem(Exception):
     def error(self, source: str) -> PuzzleError:
         """The problem as the error users see, naming the source."""
         return PuzzleError(self.message, source, self.line, self.column)
+
+
+def first_problem(read: Callable[[], object], inline: str | None = None) -> Problem | None:
+    """The first problem ``read()`` finds in its text, or None if it finds none; for a one-line
+    notation, ``inline`` is the text, whose line the problem is then on."""
+    try:
+        read()
+    except Problem as problem:
+        # Without its traceback: that would keep the reader's frames (and its copies of a
+        # text of up to 64 MiB) alive as long as the problem.
+        found = problem if inline is None else on_its_line(problem, inline)
+        return found.with_traceback(None)
+    return None
+
+
+def trusted(read: Callable[[], T], source: str, inline: str | None = None) -> T:
+    """What ``read()`` makes of its text, once it has found no problem; the first problem it
+    finds as the error users see, naming ``source``."""
+    try:
+        return read()
+    except Problem as problem:
+        error = (problem if inline is None else on_its_line(problem, inline)).error(source)
+    # Raised outside the handler, the error holds no context: not the problem, nor through
+    # its traceback the reader's frames.
+    raise error
 
 
 def on_its_line(problem: Problem, text: str) -> Problem:

@@ -27,7 +27,16 @@ import re
 from typing import NamedTuple
 
 from ..puzzle import MAX_CELLS, Bridge, Cell, Puzzle, PuzzleError, Solution, bridge
-from .lexing import DIGITS, Problem, count_tokens, on_its_line, one_line, positive, tokens
+from .lexing import (
+    DIGITS,
+    Problem,
+    count_tokens,
+    first_problem,
+    one_line,
+    positive,
+    tokens,
+    trusted,
+)
 
 TYPES = ("hashikake", "hashi", "bridges")  # pzprjs's name for Hashi and its aliases
 HOST = "https://puzz.link/p?"
@@ -73,18 +82,13 @@ def is_url(text: str) -> bool:
 def validate_url(url: str, max_number: int | None = None) -> Problem | None:
     """The first problem in ``url`` as (message, 1-based column), or None if it is a valid
     Hashi URL.  Island numbers may go up to ``max_number`` (default 8)."""
-    try:
-        _read_url(url, max_number or MAX_NUMBER)
-    except Problem as problem:
-        return on_its_line(problem, url)
-    return None
+    return first_problem(lambda: _read_url(url, max_number or MAX_NUMBER), inline=url)
 
 
 def parse_url(text: str, source: str = "<url>", max_number: int | None = None) -> Puzzle:
-    try:
-        rows, cols, islands = _read_url(text, max_number or MAX_NUMBER)
-    except Problem as problem:
-        raise on_its_line(problem, text).error(source) from None
+    rows, cols, islands = trusted(
+        lambda: _read_url(text, max_number or MAX_NUMBER), source, inline=text
+    )
     return Puzzle(rows, cols, islands, source)
 
 
@@ -230,31 +234,18 @@ def is_pzprv3(text: str) -> bool:
 
 def validate_pzprv3(text: str, max_number: int | None = None) -> Problem | None:
     """The first problem in a pzprv3 file (its bridge lines included), or None if it is valid."""
-    try:
-        _read_pzprv3(text, max_number or MAX_NUMBER)
-    except Problem as problem:
-        return problem
-    return None
+    return first_problem(lambda: _read_pzprv3(text, max_number or MAX_NUMBER))
 
 
 def parse_pzprv3(text: str, source: str = "<pzprv3>", max_number: int | None = None) -> Puzzle:
-    rows, cols, islands, _ = _checked_pzprv3(text, source, max_number or MAX_NUMBER)
+    rows, cols, islands, _ = trusted(lambda: _read_pzprv3(text, max_number or MAX_NUMBER), source)
     return Puzzle(rows, cols, islands, source)
 
 
 def parse_pzprv3_solution(text: str, source: str = "<pzprv3>") -> Solution:
     """The bridges drawn in a pzprv3 file (each island number up to 4 * 4 is accepted here:
     the puzzle the solution is checked against decides)."""
-    return _checked_pzprv3(text, source, 16)[3]
-
-
-def _checked_pzprv3(
-    text: str, source: str, max_number: int
-) -> tuple[int, int, dict[Cell, int | None], Solution]:
-    try:
-        return _read_pzprv3(text, max_number)
-    except Problem as problem:
-        raise problem.error(source) from None
+    return trusted(lambda: _read_pzprv3(text, 16), source)[3]
 
 
 class _Row(NamedTuple):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..puzzle import MAX_CELLS, Cell, Puzzle, PuzzleError, Rules
-from .lexing import Problem, on_its_line, one_line
+from .lexing import Problem, first_problem, one_line, trusted
 
 MAX_BRIDGES = 4  # bridges.c: MAX_BRIDGES
 MAX_NUMBER = 16  # the letter G
@@ -48,18 +48,13 @@ def _bad(message: str, column: int | None = None) -> Problem:
 def validate_game_id(game_id: str, max_number: int | None = None) -> Problem | None:
     """The first problem in ``game_id`` as (message, 1-based column), or None if it is valid.
     Island numbers may go up to ``max_number`` (default: 4 times the ID's own ``mK``)."""
-    try:
-        _read(game_id, max_number)
-    except Problem as problem:
-        return on_its_line(problem, game_id)
-    return None
+    return first_problem(lambda: _read(game_id, max_number), inline=game_id)
 
 
 def parse_game_id(text: str, source: str = "<tatham>", max_number: int | None = None) -> Puzzle:
-    try:
-        rows, cols, islands, max_bridges, no_loops = _read(text, max_number)
-    except Problem as problem:
-        raise on_its_line(problem, text).error(source) from None
+    rows, cols, islands, max_bridges, no_loops = trusted(
+        lambda: _read(text, max_number), source, inline=text
+    )
     return Puzzle(rows, cols, dict(islands), source, Rules(max_bridges, no_loops))
 
 
