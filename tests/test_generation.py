@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import small_puzzles
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hashi_asp import Puzzle, PuzzleError, Rules, check, notations, read, read_solutions, solve
 from hashi_asp.cli import main
@@ -319,6 +320,32 @@ def test_deduction_keeps_every_solution_without_loops(case):
         counts = solution.counts()
         for (a, b), values in zip(deduction.ends, deduction.values):
             assert counts.get((cells[a], cells[b]), 0) in values
+
+
+@given(small_puzzles(), st.integers(1, 3), st.data())
+@settings(max_examples=150, deadline=None)
+def test_deduction_keeps_every_solution_of_variants(case, max_bridges, data):
+    """Islands without a number (at least one bridge) and other bridge limits."""
+    from hashi_asp.difficulty import _Deduction
+
+    rows, cols, islands = case
+    blank = data.draw(st.sets(st.sampled_from(sorted(islands))))
+    islands = {cell: None if cell in blank else n for cell, n in islands.items()}
+    puzzle = Puzzle(rows, cols, islands, rules=Rules(max_bridges=max_bridges))
+    solutions = brute(puzzle, max_bridges)
+    deduction = _Deduction(puzzle)
+    try:
+        deduction.run()
+    except PuzzleError:
+        assert not solutions
+        return
+    cells = list(puzzle.islands)
+    for solution in solutions:
+        counts = {((r1, c1), (r2, c2)): k for r1, c1, r2, c2, k in solution}
+        for (a, b), values in zip(deduction.ends, deduction.values):
+            assert counts.get((cells[a], cells[b]), 0) in values
+    if difficulty(puzzle).score == 0:
+        assert len(solutions) <= 1
 
 
 def test_easy_means_deduction_alone_solves_it():
