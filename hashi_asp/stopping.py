@@ -159,6 +159,7 @@ def _handlers(handler: Callable[[int, Any], None]) -> Iterator[bool]:
 # ---------------------------------------------------------------------------- uninterruptible work
 
 _running: set[threading.Event] = set()  # each set when its work ends
+_waits_at_exit = False  # whether the exit waits for _running (registered once, on first use)
 
 
 def uninterruptible(work: Callable[[], None], deadline: Deadline, doing: str) -> None:
@@ -183,8 +184,10 @@ def uninterruptible(work: Callable[[], None], deadline: Deadline, doing: str) ->
     # Registered before it starts, so that however the wait ends the work is accounted for.
     # (An Event, not Thread.join: a join cut short by KeyboardInterrupt marks the thread as
     # ended in Python 3.11 although it is still running.)
-    if not _running:
+    global _waits_at_exit
+    if not _waits_at_exit:
         atexit.register(_wait_for_abandoned)
+        _waits_at_exit = True
     _running.add(done)
     threading.Thread(target=run, name=f"hashi-asp: {doing}", daemon=True).start()
     while not done.wait(POLL_SECONDS):

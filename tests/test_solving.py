@@ -197,3 +197,17 @@ def test_helper_choices_in_added_rules_do_not_repeat_a_solution(puzzles):
     helper = Program(additions=[PROGRAMS / "helper_choice.lp"])
     result = solve(read(puzzles / "prolog-5x5.txt"), 0, program=helper)
     assert (len(result.solutions), result.status) == (2, "multiple")
+
+
+def test_a_process_that_grounds_many_puzzles_waits_for_abandoned_work_once(monkeypatch):
+    # Each grounding runs in a thread the exit may have to wait for; the wait is registered
+    # once, not once per grounding (bench and generate ground thousands of puzzles).
+    from hashi_asp import stopping
+
+    registered = []
+    monkeypatch.setattr(stopping.atexit, "register", registered.append)
+    monkeypatch.setattr(stopping, "_waits_at_exit", False)
+    puzzle = Puzzle(1, 3, {(0, 0): 1, (0, 2): 1})
+    for _ in range(3):
+        assert solve(puzzle).status == "solved"
+    assert registered == [stopping._wait_for_abandoned]
