@@ -115,6 +115,13 @@ def hint(
 
 
 def _hint(puzzle: Puzzle, given: Solution | None, program: Program, deadline: Deadline) -> Hint:
+    complete = False
+    if given is not None:  # the rules are the puzzle's: judged before any grounding
+        broken = check(puzzle, given)
+        illegal = [v for v in broken if v.rule not in _PARTIAL_OK]
+        if illegal:
+            return Hint("unsolvable", {}, given=given, illegal=illegal, exhausted=True)
+        complete = bool(given.bridges) and not broken
     parts = [("base", ()), *([(interface.GIVEN, ())] if given is not None else [])]
     grounded = ground(
         puzzle,
@@ -126,13 +133,6 @@ def _hint(puzzle: Puzzle, given: Solution | None, program: Program, deadline: De
         brave=True,
         deadline=deadline,
     )
-    complete = False
-    if given is not None:
-        broken = check(puzzle, given)
-        illegal = [v for v in broken if v.rule not in _PARTIAL_OK]
-        if illegal:
-            return Hint("unsolvable", {}, given=given, illegal=illegal, exhausted=True)
-        complete = bool(given.bridges) and not broken
     drawn = _drawn_literals(grounded, given)
     if None in drawn:  # a bridge the encoding has no atom for cannot be built
         return Hint(
