@@ -305,12 +305,16 @@ class _Layout:
             self.covered[cell] = 2 if vertical else 1
         self.joined[min(a, b), max(a, b)] = 1
 
-    def geometry(self) -> tuple[Geometry, list[int]]:
-        """Where bridges can go between the islands placed, and for each of its islands (in
-        reading order) the island's number of placement."""
+    def geometry(self) -> tuple[Geometry, list[tuple[int, int]]]:
+        """Where bridges can go between the islands placed, and for each of its pairs the key
+        of :attr:`joined` (the islands' numbers of placement, lower first)."""
         geometry = Geometry(self.rows, self.cols, (divmod(cell, self.cols) for cell in self.cells))
         placed = [self.island_at[r * self.cols + c] for r, c in geometry.cells]
-        return geometry, placed
+        keys = [
+            (placed[a], placed[b]) if placed[a] < placed[b] else (placed[b], placed[a])
+            for a, b in geometry.ends
+        ]
+        return geometry, keys
 
     def puzzle(self) -> Puzzle:
         degree = [0] * len(self.cells)
@@ -392,12 +396,11 @@ def _grow_tree(layout: _Layout, islands: int, rng: random.Random, deadline: Dead
 def _add_cycles(layout: _Layout, wanted: int, rng: random.Random, deadline: Deadline) -> None:
     """Step 2: up to ``wanted`` extra bridges between islands that see each other over water no
     bridge uses."""
-    geometry, placed = layout.geometry()
+    geometry, keys = layout.geometry()
     deadline.check("building a layout")
     covered = layout.covered
     candidates = []  # (island, island, water cells between, vertical)
-    for p, (a, b) in enumerate(geometry.ends):
-        ends = min(placed[a], placed[b]), max(placed[a], placed[b])
+    for p, ends in enumerate(keys):
         between = geometry.span(p)  # the layout numbers cells as the geometry does
         if ends not in layout.joined and not any(covered[cell] for cell in between):
             candidates.append((*ends, between, not geometry.horizontal(p)))
@@ -443,14 +446,9 @@ class _Repair:
         self.layout, self.rng, self.beta, self.deadline = layout, rng, beta, deadline
         self.max_bridges, self.no_loops = layout.rules.max_bridges, layout.rules.no_loops
         deadline.check("preparing the uniqueness repair")
-        self.geometry, self.placed = layout.geometry()
+        self.geometry, self.keys = layout.geometry()
         geometry = self.geometry
-        self.count = [
-            layout.joined.get(
-                (min(self.placed[a], self.placed[b]), max(self.placed[a], self.placed[b])), 0
-            )
-            for a, b in geometry.ends
-        ]
+        self.count = [layout.joined.get(key, 0) for key in self.keys]
         self.number = [0] * len(geometry.cells)
         for (a, b), count in zip(geometry.ends, self.count):
             self.number[a] += count
@@ -487,11 +485,7 @@ class _Repair:
         while True:
             alternative = self._alternative()
             if alternative is None:
-                self.layout.joined = {
-                    (min(self.placed[a], self.placed[b]), max(self.placed[a], self.placed[b])): k
-                    for (a, b), k in zip(self.geometry.ends, self.count)
-                    if k
-                }
+                self.layout.joined = {key: k for key, k in zip(self.keys, self.count) if k}
                 return rounds, repairs
             rounds += 1
             made = self._repair(alternative)
