@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..puzzle import MAX_CELLS, Cell, Puzzle, PuzzleError, Rules
+from ..puzzle import MAX_CELLS, Cell, Puzzle, Rules
 from .lexing import (
     INTEGER,
     TOKEN,
@@ -21,6 +21,7 @@ from .lexing import (
     first_problem,
     integer,
     island_number,
+    standard_rules_only,
     tokens,
     trusted,
 )
@@ -158,12 +159,7 @@ def _value(token: str, line: int, column: int, max_number: int) -> int | None:
 
 
 def write(puzzle: Puzzle) -> str:
-    if not puzzle.rules.standard:
-        raise PuzzleError(
-            f"the dot grid cannot record this puzzle's rules ({puzzle.rules}); "
-            "use json or tatham, which can",
-            puzzle.source,
-        )
+    standard_rules_only(puzzle, "the dot grid")
     lines = [f"{puzzle.rows} {puzzle.cols}"]
     for r in range(puzzle.rows):
         lines.append(

@@ -22,6 +22,7 @@ from .lexing import (
     first_problem,
     integer,
     island_number,
+    standard_rules_only,
     tokens,
     trusted,
 )
@@ -128,12 +129,7 @@ def write(puzzle: Puzzle) -> str:
             f"{unnumbered[0]}); use json, grid or puzzlink",
             puzzle.source,
         )
-    if not puzzle.rules.standard:
-        raise PuzzleError(
-            f"the .has notation cannot record this puzzle's rules ({puzzle.rules}); "
-            "use json or tatham, which can",
-            puzzle.source,
-        )
+    standard_rules_only(puzzle, "the .has notation")
     lines = [f"{puzzle.rows} {puzzle.cols} {len(puzzle.islands)}"]
     for r in range(puzzle.rows):
         lines.append(" ".join(f"{puzzle.islands.get((r, c), 0):2d}" for c in range(puzzle.cols)))

@@ -1,5 +1,6 @@
 """What every reader shares: lines and tokens with their positions, integers and island numbers
-checked with a message, grid sizes checked before anything is allocated.
+checked with a message, grid sizes checked before anything is allocated; and the refusal the
+writers of notations without rules share.
 
 The checks raise :class:`Problem`, a position without a source: each notation has one function
 that finds the first problem in its text, and its reader names the source once (the pattern of
@@ -15,7 +16,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
-from ..puzzle import MAX_CELLS, PuzzleError
+from ..puzzle import MAX_CELLS, Puzzle, PuzzleError
 
 INTEGER = re.compile(r"[+-]?\d+\Z")
 TOKEN = re.compile(r"\S+")
@@ -99,13 +100,19 @@ def integer(token: str, line: int | None, column: int | None, what: str) -> int:
 
 
 def positive(text: str) -> int | None:
-    """A size written in ASCII digits, or None if it is not a positive integer; sizes too large
-    for any grid come back as MAX_CELLS + 1 without converting thousands of digits."""
+    """A size written in ASCII digits, or None if it is not a positive integer (see
+    :func:`size`)."""
     if not DIGITS.match(text):
         return None
-    digits = text.lstrip("0") or "0"
-    value = int(digits) if len(digits) <= 18 else MAX_CELLS + 1
+    value = size(text)
     return value if value >= 1 else None
+
+
+def size(digits: str) -> int:
+    """The value of a size's ASCII digits; one too large for any grid comes back as
+    MAX_CELLS + 1 without converting thousands of digits."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 18 else MAX_CELLS + 1
 
 
 def island_number(value: int, max_number: int, line: int | None, column: int | None) -> int:
@@ -142,3 +149,14 @@ def is_int(value: object) -> bool:
 def is_number(value: object) -> bool:
     # (An int is finite however long: math.isfinite would overflow converting it to float.)
     return is_int(value) or (isinstance(value, float) and math.isfinite(value))
+
+
+def standard_rules_only(puzzle: Puzzle, notation: str) -> None:
+    """Refuse, in the writer of a notation that records the standard rules only, a puzzle posed
+    under others: written there it would silently become another puzzle."""
+    if not puzzle.rules.standard:
+        raise PuzzleError(
+            f"{notation} cannot record this puzzle's rules ({puzzle.rules}); "
+            "use json or tatham, which can",
+            puzzle.source,
+        )

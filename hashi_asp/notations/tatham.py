@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..puzzle import MAX_CELLS, Cell, Puzzle, PuzzleError, Rules
-from .lexing import Problem, first_problem, one_line, trusted
+from .lexing import Problem, first_problem, one_line, size, trusted
 
 MAX_BRIDGES = 4  # bridges.c: MAX_BRIDGES
 MAX_NUMBER = 16  # the letter G
@@ -99,7 +99,7 @@ def _parameters(parameters: str, offset: int) -> tuple[int, int, int, bool]:
     width_text = parameters[: len(parameters) - len(parameters.lstrip("0123456789"))]
     if not width_text:
         raise _bad("game ID must start with the grid width", offset + 1)
-    values = {"w": _number(width_text)}
+    values = {"w": size(width_text)}
     position = len(width_text)
     order = "xiemLd"
     last = -1
@@ -118,7 +118,7 @@ def _parameters(parameters: str, offset: int) -> tuple[int, int, int, bool]:
                 offset + position + 1,
             )
         last = order.index(key)
-        values[key] = _number(match.group(2)) if match.group(2) else True
+        values[key] = size(match.group(2)) if match.group(2) else True
         if key == "m" and not 1 <= values["m"] <= MAX_BRIDGES:
             raise _bad(
                 f"m{match.group(2)}: the most bridges between two islands must be 1..{MAX_BRIDGES}",
@@ -134,13 +134,6 @@ def _parameters(parameters: str, offset: int) -> tuple[int, int, int, bool]:
     if rows * cols > MAX_CELLS:
         raise _bad(f"grid {cols}x{rows} exceeds the limit of {MAX_CELLS} cells", offset + 1)
     return cols, rows, values.get("m", 2), bool(values.get("L"))
-
-
-def _number(digits: str) -> int:
-    """A parameter's value; one too long to be any grid's is read as a number just too large
-    (MAX_CELLS + 1) instead of converting thousands of digits."""
-    digits = digits.lstrip("0") or "0"
-    return int(digits) if len(digits) <= 18 else MAX_CELLS + 1
 
 
 def _description(
