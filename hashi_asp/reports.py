@@ -2,8 +2,8 @@
 and the JSON a program reads.  The command line prints them; a web page can return the same JSON.
 
 Text functions return lines without a final newline; JSON functions return plain dicts (turned
-into text by :func:`dumps`).  Colour comes from a :class:`Palette`: plain by default, and the
-command line passes one that colours for a terminal.
+into text by :func:`~hashi_asp.notations.json.dumps`).  Colour comes from a :class:`Palette`:
+plain by default, and the command line passes one that colours for a terminal.
 """
 
 from __future__ import annotations
