@@ -279,72 +279,59 @@ def test_bands():
     ]
 
 
-@given(small_puzzles())
-@settings(max_examples=200, deadline=None)
-def test_deduction_keeps_every_solution(case):
-    """Each rule only removes counts no solution uses: every brute-force solution survives it."""
+def deduction_keeps(puzzle: Puzzle, solutions: list[dict]) -> bool:
+    """Each rule only removes counts no solution uses: every solution (its bridge counts by pair)
+    survives the deduction, and a contradiction means there is none.  Whether the deduction
+    ran to its end (no contradiction)."""
     from hashi_asp.difficulty import _Deduction
 
-    puzzle = Puzzle(*case)
-    solutions = brute(puzzle)
     deduction = _Deduction(puzzle)
     try:
         deduction.run()
     except PuzzleError:
         assert not solutions  # a contradiction means no solution
-        return
+        return False
     cells = list(puzzle.islands)
-    for solution in solutions:
-        counts = {((r1, c1), (r2, c2)): k for r1, c1, r2, c2, k in solution}
+    for counts in solutions:
         for (a, b), values in zip(deduction.ends, deduction.values):
             assert counts.get((cells[a], cells[b]), 0) in values
-    if difficulty(puzzle).score == 0:  # deduction decided everything
-        assert len(solutions) <= 1
+    return True
+
+
+def brute_counts(puzzle: Puzzle, max_bridges: int = 2) -> list[dict]:
+    """The brute-force solutions as bridge counts by pair."""
+    return [
+        {((r1, c1), (r2, c2)): k for r1, c1, r2, c2, k in solution}
+        for solution in brute(puzzle, max_bridges)
+    ]
+
+
+@given(small_puzzles())
+@settings(max_examples=200, deadline=None)
+def test_deduction_keeps_every_solution(case):
+    puzzle = Puzzle(*case)
+    solutions = brute_counts(puzzle)
+    if deduction_keeps(puzzle, solutions) and difficulty(puzzle).score == 0:
+        assert len(solutions) <= 1  # deduction decided everything
 
 
 @given(small_puzzles())
 @settings(max_examples=100, deadline=None)
 def test_deduction_keeps_every_solution_without_loops(case):
-    from hashi_asp.difficulty import _Deduction
-
     puzzle = Puzzle(*case, rules=Rules(no_loops=True))
-    solutions = solve(puzzle, models=0).solutions
-    deduction = _Deduction(puzzle)
-    try:
-        deduction.run()
-    except PuzzleError:
-        assert not solutions
-        return
-    cells = list(puzzle.islands)
-    for solution in solutions:
-        counts = solution.counts()
-        for (a, b), values in zip(deduction.ends, deduction.values):
-            assert counts.get((cells[a], cells[b]), 0) in values
+    deduction_keeps(puzzle, [s.counts() for s in solve(puzzle, models=0).solutions])
 
 
 @given(small_puzzles(), st.integers(1, 3), st.data())
 @settings(max_examples=150, deadline=None)
 def test_deduction_keeps_every_solution_of_variants(case, max_bridges, data):
     """Islands without a number (at least one bridge) and other bridge limits."""
-    from hashi_asp.difficulty import _Deduction
-
     rows, cols, islands = case
     blank = data.draw(st.sets(st.sampled_from(sorted(islands))))
     islands = {cell: None if cell in blank else n for cell, n in islands.items()}
     puzzle = Puzzle(rows, cols, islands, rules=Rules(max_bridges=max_bridges))
-    solutions = brute(puzzle, max_bridges)
-    deduction = _Deduction(puzzle)
-    try:
-        deduction.run()
-    except PuzzleError:
-        assert not solutions
-        return
-    cells = list(puzzle.islands)
-    for solution in solutions:
-        counts = {((r1, c1), (r2, c2)): k for r1, c1, r2, c2, k in solution}
-        for (a, b), values in zip(deduction.ends, deduction.values):
-            assert counts.get((cells[a], cells[b]), 0) in values
-    if difficulty(puzzle).score == 0:
+    solutions = brute_counts(puzzle, max_bridges)
+    if deduction_keeps(puzzle, solutions) and difficulty(puzzle).score == 0:
         assert len(solutions) <= 1
 
 
