@@ -8,10 +8,21 @@ REPO = Path(__file__).resolve().parent.parent
 PUZZLES = REPO / "puzzles"
 PROGRAMS = Path(__file__).resolve().parent / "programs"  # ASP programs the tests add
 
+PROLOG = PUZZLES / "prolog-5x5.txt"  # two solutions
+MANY = PUZZLES / "coelho" / "Hs_16_100_50_10_001.has"  # about 20 000 solutions
+# Searches that cannot end on their own: 13 pigeons in 12 holes, and a grounding of minutes.
+PIGEONS = PROGRAMS / "pigeons.lp"
+SLOW_GROUNDING = PROGRAMS / "slow_grounding.lp"
+
 
 @pytest.fixture
 def puzzles() -> Path:
     return PUZZLES
+
+
+@pytest.fixture
+def pigeons() -> Path:
+    return PIGEONS
 
 
 def loose_encoding(folder: Path) -> Path:

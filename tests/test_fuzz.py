@@ -16,7 +16,7 @@ import tracemalloc
 import fuzzing
 import processes
 import pytest
-from conftest import PROGRAMS, PUZZLES, loose_encoding
+from conftest import PROGRAMS, PROLOG, loose_encoding
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +25,6 @@ from hashi_asp.files import MAX_FILE_BYTES, decode
 from hashi_asp.notations import has, parse, read_solutions, tatham
 from hashi_asp.puzzle import MAX_CELLS, HashiError, PuzzleError
 
-PROLOG = PUZZLES / "prolog-5x5.txt"
 EXAMPLES = {
     "parse": 400,
     "read argument": 400,

@@ -15,21 +15,9 @@ import textwrap
 
 import processes
 import pytest
-from conftest import PROGRAMS, PUZZLES
+from conftest import MANY, PROLOG, SLOW_GROUNDING
 
 from hashi_asp import Deadline, Program, count, explain, hint, read, solve, unique
-
-PROLOG = PUZZLES / "prolog-5x5.txt"
-MANY = PUZZLES / "coelho" / "Hs_16_100_50_10_001.has"  # about 20 000 solutions
-
-# Searches that cannot end on their own: 13 pigeons in 12 holes, and a grounding of minutes.
-PIGEONS = PROGRAMS / "pigeons.lp"
-SLOW_GROUNDING = PROGRAMS / "slow_grounding.lp"
-
-
-@pytest.fixture
-def pigeons():
-    return PIGEONS
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import json
 import bruteforce
 import pytest
 from click.testing import CliRunner
-from conftest import PUZZLES, small_puzzles
+from conftest import MANY, PROLOG, PUZZLES, small_puzzles
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -16,10 +16,8 @@ from hashi_asp.asp.control import ground
 from hashi_asp.cli import main
 from hashi_asp.reasoning import necessary_checks
 
-PROLOG = PUZZLES / "prolog-5x5.txt"
 SEVEN = PUZZLES / "seven-by-seven-24.json"
 NYT = PUZZLES / "nyt-2022-04-03.json"
-MANY = PUZZLES / "coelho" / "Hs_16_100_50_10_001.has"  # about 20 000 solutions
 
 
 def brute(puzzle: Puzzle) -> set:

@@ -13,21 +13,12 @@ import time
 
 import processes
 import pytest
-from conftest import PROGRAMS, PUZZLES
+from conftest import MANY, PIGEONS, PROLOG, SLOW_GROUNDING
 
 from hashi_asp import read
 
-PROLOG = PUZZLES / "prolog-5x5.txt"
-MANY = PUZZLES / "coelho" / "Hs_16_100_50_10_001.has"  # about 20 000 solutions
-PIGEONS = PROGRAMS / "pigeons.lp"
-SLOW_GROUNDING = PROGRAMS / "slow_grounding.lp"  # minutes of grounding
 EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 WORD = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
-
-
-@pytest.fixture
-def pigeons():
-    return PIGEONS
 
 
 def stopped(args, signum, settle=0.5):
