@@ -13,6 +13,9 @@ The one place that knows the encodings' files and predicate names:
 ``at_least/5``           assumed    a player's bridge as a lower bound (``consequences.lp``)
 ``want/5``, ``number/3`` external   the known solution and changed numbers of the uniqueness
                                     repair (``another_solution.lp``)
+``count/5``              out, asm.  a pair's bridge count, 0 for none (``step.lp``)
+``clue/2``, ``connected``  external the islands of a step's reason, and connectivity on
+                                    (``step.lp``)
 =======================  =========  ========================================================
 
 Python states only the raw puzzle: every rule, including which islands can be joined, lives in
@@ -49,6 +52,7 @@ RULES_BUT_CONNECTIVITY = "bridges.lp"  # what the lazy connectivity propagator c
 RELAX = "relax.lp"
 CONSEQUENCES = "consequences.lp"
 ANOTHER_SOLUTION = "another_solution.lp"
+STEP = "step.lp"  # checks one step of a walkthrough; loaded on its own, not with hashi.lp
 
 CONNECTIVITY = ("reach", "lazy")
 """How connectivity is stated: ``reach``, by reachability in the encoding (``hashi.lp``);
@@ -381,3 +385,17 @@ def bridge_atom(pair: Pair, count: int) -> str:
     """An answer's ``bridge/5`` atom as text, as :func:`str` of the symbol gives it."""
     (r1, c1), (r2, c2) = pair
     return f"bridge({r1},{c1},{r2},{c2},{count})"
+
+
+def count(pair: Pair, k: int) -> clingo.Symbol:
+    """``count/5`` of ``step.lp``: ``pair`` has ``k`` bridges (0 for none)."""
+    (r1, c1), (r2, c2) = pair
+    return clingo.Function("count", [clingo.Number(v) for v in (r1, c1, r2, c2, k)])
+
+
+def clue(cell: Cell) -> clingo.Symbol:
+    """The switch of ``step.lp`` putting the number of island ``cell`` into the reason."""
+    return clingo.Function("clue", [clingo.Number(v) for v in cell])
+
+
+CONNECTED = clingo.Function("connected")  # step.lp: all islands must be connected

@@ -1,0 +1,162 @@
+"""Walkthroughs and their difficulty, measured on Simon Tatham's own puzzles and levels.
+
+    apt-get install sgt-puzzles                                    # his generator
+    python benchmarks/walkthroughs.py make tatham-set              # fixed seeds
+    python benchmarks/walkthroughs.py measure tatham-set           # library calls
+    python benchmarks/walkthroughs.py measure tatham-set --cli     # whole processes too
+
+``make`` writes, for each size (7, 10, 15 and 30 by default) and each of his levels d0 (easy),
+d1 (medium) and d2 (hard), ``--per-level`` puzzles from
+``sgt-bridges --generate 1 SxSi30e10m2dL#hashi-asp-S-L-i`` (the seed after ``#`` makes the same
+puzzles on every machine), one game ID per line, to ``DIR/SxS-dL.txt``.
+
+``measure`` walks each puzzle through with every step checked (clingo confirms that the step
+follows from its reason and that no island of the reason can be dropped; a step that fails
+stops the run with an error) and prints per size and level: puzzles walked to the end, steps,
+largest reason, seconds per walkthrough (mean and maximum), the bands of the difficulty and
+the mean score.  Then per size: the Spearman rank correlation between score and level, and
+the agreement of band and level (easy = d0, medium = d1, hard = d2).  With ``--cli`` it also
+times whole processes: ``hashi-asp steps ID -n 1`` (the next move) and the whole walkthrough.
+Not a test: times depend on the machine and its load, so the load average is printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from hashi_asp import read
+from hashi_asp.steps import steps
+
+GENERATOR = "/usr/games/sgt-bridges"
+LEVELS = (0, 1, 2)
+
+
+def make(folder: Path, sizes: list[int], per_level: int) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for size in sizes:
+        for level in LEVELS:
+            ids = []
+            for i in range(1, per_level + 1):
+                params = f"{size}x{size}i30e10m2d{level}#hashi-asp-{size}-{level}-{i}"
+                made = subprocess.run(
+                    [GENERATOR, "--generate", "1", params],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                ids.append(made.stdout.strip())
+            (folder / f"{size}x{size}-d{level}.txt").write_text("\n".join(ids) + "\n")
+            print(f"{size}x{size} d{level}: {len(ids)} puzzles", file=sys.stderr)
+
+
+def ranks(values: list[float]) -> list[float]:
+    """Ranks from 1, ties sharing their average rank."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    result = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            result[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return result
+
+
+def spearman(x: list[float], y: list[float]) -> float:
+    """Spearman's rank correlation: Pearson's correlation of the ranks (ties averaged)."""
+    rx, ry = ranks(x), ranks(y)
+    mx, my = statistics.fmean(rx), statistics.fmean(ry)
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    spread = (sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry)) ** 0.5
+    return cov / spread if spread else 0.0
+
+
+def process_seconds(game_id: str, *extra: str) -> float:
+    started = time.perf_counter()
+    subprocess.run(
+        ["hashi-asp", "steps", game_id, "--format", "json", *extra],
+        capture_output=True,
+        check=True,
+    )
+    return time.perf_counter() - started
+
+
+def measure(folder: Path, cli: bool) -> None:
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores\n")
+    print(
+        "| size | level | walked to the end | steps (mean) | largest reason | seconds (mean / max)"
+        " | bands | mean score |"
+        + (" next step, process (max) | walkthrough, process (max) |" if cli else "")
+    )
+    print("|---|---|---|---|---|---|---|---|" + ("---|---|" if cli else ""))
+    by_size: dict[str, list[tuple[int, float, str]]] = defaultdict(list)
+    for path in sorted(folder.glob("*-d*.txt"), key=lambda p: (int(p.name.split("x")[0]), p.name)):
+        size, level = path.stem.split("-d")
+        rows = []
+        for game_id in path.read_text().split():
+            puzzle = read(game_id)
+            started = time.perf_counter()
+            walk = steps(puzzle)
+            seconds = time.perf_counter() - started
+            rows.append((walk, seconds, game_id))
+            by_size[size].append((int(level), walk.difficulty.score, walk.difficulty.band))
+        finished = sum(walk.status == "solved" for walk, _, _ in rows)
+        step_counts = [len(walk.steps) for walk, _, _ in rows]
+        largest = max(len(s.reason) for walk, _, _ in rows for s in walk.steps)
+        times = [seconds for _, seconds, _ in rows]
+        bands = Counter(walk.difficulty.band for walk, _, _ in rows)
+        score = statistics.fmean(walk.difficulty.score for walk, _, _ in rows)
+        line = (
+            f"| {size} | d{level} | {finished}/{len(rows)} | {statistics.fmean(step_counts):.0f}"
+            f" | {largest} | {statistics.fmean(times):.3f} / {max(times):.3f}"
+            f" | {', '.join(f'{b} {n}' for b, n in sorted(bands.items()))} | {score:.3f} |"
+        )
+        if cli:
+            ids = [game_id for _, _, game_id in rows]
+            line += f" {max(process_seconds(i, '-n', '1') for i in ids):.3f} |"
+            line += f" {max(process_seconds(i) for i in ids):.3f} |"
+        print(line, flush=True)
+    print("\n| size | puzzles | Spearman (score, level) | band = level | mean score d0 / d1 / d2 |")
+    print("|---|---|---|---|---|")
+    for size, rated in sorted(by_size.items(), key=lambda item: int(item[0].split("x")[0])):
+        levels = [float(level) for level, _, _ in rated]
+        scores = [score for _, score, _ in rated]
+        agree = sum(band == ("easy", "medium", "hard")[level] for level, _, band in rated)
+        means = [
+            statistics.fmean(score for level, score, _ in rated if level == wanted)
+            for wanted in LEVELS
+        ]
+        print(
+            f"| {size} | {len(rated)} | {spearman(levels, scores):.3f} | {agree}/{len(rated)}"
+            f" | {' / '.join(f'{m:.3f}' for m in means)} |"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    making = commands.add_parser("make", help="make the calibration set with sgt-bridges")
+    making.add_argument("folder", type=Path)
+    making.add_argument("--sizes", type=int, nargs="+", default=[7, 10, 15, 30])
+    making.add_argument("--per-level", type=int, default=30)
+    measuring = commands.add_parser("measure", help="walk every puzzle through and rate it")
+    measuring.add_argument("folder", type=Path)
+    measuring.add_argument("--cli", action="store_true", help="also time whole processes")
+    options = parser.parse_args()
+    if options.command == "make":
+        make(options.folder, options.sizes, options.per_level)
+    else:
+        measure(options.folder, options.cli)
+
+
+if __name__ == "__main__":
+    main()
