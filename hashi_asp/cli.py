@@ -9,21 +9,32 @@ two), 2 bad input or usage, 3 time limit reached before the search gave what was
 
 from __future__ import annotations
 
-import functools
 import itertools
-import math
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
 
 import click
 
 from . import notations, reports, stopping
-from .asp.interface import CONNECTIVITY, program_and_rules
+from .asp.interface import program_and_rules
 from .notations.json import dumps
-from .puzzle import MAX_BRIDGES_LIMIT, HashiError, PuzzleError, Rules, Solution
+from .options import (
+    BRIDGES,
+    FILE,
+    PROGRAM,
+    WRITABLE,
+    Finite,
+    Group,
+    echo,
+    finish,
+    look,
+    output_format,
+    read_bridges,
+    time_limit_option,
+    with_puzzle,
+)
+from .puzzle import PuzzleError, Rules, Solution
 
 EXIT_NO_SOLUTION = 1
 EXIT_MULTIPLE = 1  # `unique`: more than one solution
@@ -31,54 +42,7 @@ EXIT_TIME_LIMIT = 3
 EXIT_UNSOLVABLE = 4  # `unique`: no solution (1 is taken by "multiple")
 
 
-class _Group(click.Group):
-    """Turns the library's errors and click's usage errors into one line on stderr and the
-    documented exit code, and Ctrl-C and SIGTERM into a clean stop (see :mod:`.stopping`)."""
-
-    def main(self, *args: Any, **kwargs: Any) -> NoReturn:
-        with stopping.handling_signals():
-            try:
-                code = self._run(*args, **kwargs)
-            except (KeyboardInterrupt, click.Abort):
-                # However late the signal came (only the first one raises), the stop is clean.
-                click.echo(f"hashi-asp: {stopping.stopped_by()}", err=True)
-                code = stopping.exit_code()
-            stopping.leave(code)
-
-    def _run(self, *args: Any, **kwargs: Any) -> int:
-        """The command's exit code; a usage error is one line on stderr."""
-        try:
-            code = super().main(*args, **{**kwargs, "standalone_mode": False})
-        except SystemExit as done:
-            code = done.code
-        except click.exceptions.NoArgsIsHelpError as error:
-            click.echo(error.format_message(), err=True)
-            return 2
-        except click.ClickException as error:
-            ctx = getattr(error, "ctx", None)
-            where = f" (see {ctx.command_path} --help)" if ctx else ""
-            click.echo(f"hashi-asp: {' '.join(error.format_message().split())}{where}", err=True)
-            return error.exit_code
-        return code if isinstance(code, int) else 0 if code is None else 1
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except HashiError as error:
-            click.echo(f"hashi-asp: {error}", err=True)
-            ctx.exit(error.exit_code)
-        except KeyboardInterrupt:
-            click.echo(f"hashi-asp: {stopping.stopped_by()}", err=True)
-            ctx.exit(stopping.exit_code())
-        except MemoryError:
-            click.echo("hashi-asp: out of memory: the input is too large", err=True)
-            ctx.exit(2)
-        except BrokenPipeError:  # the reader went away (e.g. `| head`): say nothing more
-            sys.stderr.close()
-            ctx.exit(0)
-
-
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="hashi-asp")
 def main() -> None:
     """Solve, check, explain and generate Hashiwokakero ("Bridges") puzzles with answer set
@@ -89,117 +53,13 @@ def main() -> None:
     """
 
 
-# ---------------------------------------------------------------------------- options
-
-
-class _Finite(click.FloatRange):
-    """A number in a range, but neither NaN nor infinite (which every comparison lets pass)."""
-
-    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
-        number = super().convert(value, param, ctx)
-        return number if math.isfinite(number) else self.fail(f"{value} is not a finite number")
-
-
-def _time_limit(help: str, *, per_puzzle: bool = False) -> Callable:
-    """--time-limit: for the whole command (one deadline counted from here, before the puzzle is
-    read; grounding still running at the deadline is left behind), or per puzzle (bench)."""
-
-    def deadline(ctx: click.Context, param: click.Parameter, value: float | None) -> Any:
-        return value if per_puzzle else stopping.Deadline(value, abandon_grounding=True)
-
-    seconds = _Finite(min=0, min_open=True)
-    return click.option(
-        "--time-limit", type=seconds, metavar="SECONDS", callback=deadline, help=help
-    )
-
-
-def _options(*decorators: Callable) -> Callable:
-    return lambda command: functools.reduce(lambda c, d: d(c), reversed(decorators), command)
-
-
-_BRIDGES = click.IntRange(1, MAX_BRIDGES_LIMIT)
-_FILE = click.Path(dir_okay=False)
-_WRITABLE = sorted([*notations.NOTATIONS, *notations.ALIASES])
-_RULES = _options(
-    click.option("--max-bridges", type=_BRIDGES, help="Most bridges between two islands [2]."),
-    click.option("--no-loops/--loops", "no_loops", default=None, help="Forbid (allow) cycles."),
-)
-_CONST, _LINKS = "Set a clingo #const (repeatable).", click.Choice(CONNECTIVITY)
-_PROGRAM = _options(
-    click.option("--encoding", type=_FILE, help="Encoding instead of encodings/hashi.lp."),
-    click.option("--add", "additions", type=_FILE, multiple=True, help="Rules to add, repeatable."),
-    click.option("-c", "--const", "constants", metavar="NAME=VALUE", multiple=True, help=_CONST),
-    click.option("--connectivity", type=_LINKS, default="reach", help="reach, or lazy cuts."),
-)
-
-
-def _with_puzzle(*, search: bool = False) -> Callable:
-    """The PUZZLE argument, --notation and the rule options; with ``search``, the program
-    options and --time-limit too.  The command gets ``board`` (the puzzle read, the rules given
-    replacing its own: options first, then -c constants) and ``argument`` (PUZZLE as given), and
-    with ``search`` also ``program`` and ``time_limit``."""
-
-    def decorate(command: Callable) -> Callable:
-        @functools.wraps(command)
-        def run(puzzle: str, notation: str | None, max_bridges: Any, no_loops: Any, **rest: Any):
-            rules: dict[str, Any] = {}
-            if search:
-                names = ("encoding", "additions", "constants", "connectivity")
-                rest["program"], rules = program_and_rules(*(rest.pop(name) for name in names))
-            given = {"max_bridges": max_bridges, "no_loops": no_loops}
-            rules.update((name, value) for name, value in given.items() if value is not None)
-            board = notations.read(puzzle, notation=notation, **rules)
-            return command(board=board, argument=puzzle, **rest)
-
-        notation = click.option("--notation", type=click.Choice(list(notations.NOTATIONS)))
-        extra = (_PROGRAM, _time_limit("Stop after this long (the whole command).")) * search
-        return _options(click.argument("puzzle"), notation, _RULES, *extra)(run)
-
-    return decorate
-
-
-def _format(*choices: str, help: str = "Drawing style, or one JSON document.") -> Callable:
-    kind: dict[str, Any] = {"type": click.Choice(choices), "default": choices[0]}
-    return click.option("--format", "output", help=help, show_default=True, **kind)
-
-
-def _solutions(argument: str) -> list[Solution]:
-    """SOLUTION as given on the command line: a path, '-' for standard input, or the JSON."""
-    solutions = notations.read_solutions(argument)
-    if not solutions:
-        raise PuzzleError("no solutions in it", argument)
-    return solutions
-
-
-def _look(style: str = "text") -> reports.Look:
-    """How text reports are drawn here: colour marks (click.echo drops them when standard output
-    is not a terminal; the lists beside each drawing say the same in plain text)."""
-    highlight = functools.partial(click.style, fg="red", bold=True)
-    undecided = functools.partial(click.style, "?", fg="yellow", bold=True)
-    palette = reports.Palette(highlight, lambda text: undecided())
-    return reports.Look(style if style == "unicode" else "text", palette, stopping.stopped_by())
-
-
-def _echo(text: str, *, err: bool = False, prefix: str = "") -> None:
-    """A report, line by line, each with ``prefix`` (% before facts)."""
-    for line in text.split("\n"):
-        click.echo(prefix + line if line else prefix.rstrip(), err=err)
-
-
-def _finish(output: str, document: dict, text: str, code: int, result: Any) -> NoReturn:
-    """Print the JSON document or the text report, and end with ``code`` (with the signal's
-    when one stopped the search)."""
-    click.echo(dumps(document)) if output == "json" else _echo(text)
-    sys.exit(stopping.exit_code() if result.interrupted else code)
-
-
 # ---------------------------------------------------------------------------- solve
 
 
 @main.command("solve")
-@_with_puzzle(search=True)
+@with_puzzle(search=True)
 @click.option("-n", "--models", type=click.IntRange(min=0), default=1, help="Solutions (0: all).")
-@_format("text", "unicode", "json", "facts", "svg", "pzprv3", help="How to print solutions.")
+@output_format("text", "unicode", "json", "facts", "svg", "pzprv3", help="How to print solutions.")
 @click.option("--stats", is_flag=True, help="Print clingo's choices, conflicts and times.")
 def solve_command(board, argument, program, time_limit, models, output, stats):
     """Solve PUZZLE and print its solutions as they are found (-n 0: all of them); the last line
@@ -219,7 +79,7 @@ def solve_command(board, argument, program, time_limit, models, output, stats):
     def show(solution: Solution) -> None:
         if drawn:
             numbered = {"numbered": models != 1, "style": output}
-            _echo(reports.solution_text(board, solution, next(numbers), **numbered))
+            echo(reports.solution_text(board, solution, next(numbers), **numbered))
 
     search = {"program": program, "time_limit": time_limit, "explained": True}
     result = solve(board, models, on_solution=show, **search)
@@ -228,8 +88,8 @@ def solve_command(board, argument, program, time_limit, models, output, stats):
     else:  # svg and pzprv3: stdout holds just the file of the first solution, if there is one
         if not drawn and result.solutions:
             click.echo(reports.solution_file(board, result.solutions[0], output), nl=False)
-        text = reports.solve_text(board, result, models, stats=stats, look=_look(output))
-        _echo(text, err=not drawn, prefix="% " if output == "facts" else "")
+        text = reports.solve_text(board, result, models, stats=stats, look=look(output))
+        echo(text, err=not drawn, prefix="% " if output == "facts" else "")
     unsolvable = result.status == "unsolvable"
     code = EXIT_NO_SOLUTION if unsolvable else EXIT_TIME_LIMIT if result.timed_out else 0
     sys.exit(stopping.exit_code() if result.interrupted else code)
@@ -239,7 +99,7 @@ def solve_command(board, argument, program, time_limit, models, output, stats):
 
 
 @main.command("check")
-@_with_puzzle()
+@with_puzzle()
 @click.argument("solution")
 def check_command(board, argument, solution):
     """Check SOLUTION against PUZZLE without clingo, naming every broken rule.  Exit 0 if all
@@ -251,13 +111,13 @@ def check_command(board, argument, solution):
     """
     from .checking import check
 
-    checked = [check(board, candidate) for candidate in _solutions(solution)]
-    _echo("\n".join(reports.check_lines(checked)))
+    checked = [check(board, candidate) for candidate in read_bridges(solution)]
+    echo("\n".join(reports.check_lines(checked)))
     sys.exit(EXIT_NO_SOLUTION if any(checked) else 0)
 
 
 @main.command("facts")
-@_with_puzzle()
+@with_puzzle()
 def facts_command(board, argument):
     """Print PUZZLE as ASP facts, the input of encodings/hashi.lp: python -m clingo
     encodings/hashi.lp facts.lp runs it (for other than the standard rules, a comment line says
@@ -268,10 +128,10 @@ def facts_command(board, argument):
 
 
 @main.command("render")
-@_with_puzzle()
+@with_puzzle()
 @click.argument("solution", required=False)
-@click.option("-o", "--output", type=_FILE, help="Picture file, .svg or .png [default: stdout].")
-@click.option("--cell-size", type=_Finite(4, 1000), default=40, help="Pixels per cell [40].")
+@click.option("-o", "--output", type=FILE, help="Picture file, .svg or .png [default: stdout].")
+@click.option("--cell-size", type=Finite(4, 1000), default=40, help="Pixels per cell [40].")
 def render_command(board, argument, solution, output, cell_size):
     """Draw PUZZLE, with the bridges of SOLUTION if given, as a picture: SVG on standard output,
     or the .svg or .png file -o names (PNG needs the [png] extra).  SOLUTION is what `check`
@@ -281,7 +141,7 @@ def render_command(board, argument, solution, output, cell_size):
     from .drawing import render
     from .files import not_the_input
 
-    drawn = _solutions(solution)[0] if solution is not None else None
+    drawn = read_bridges(solution)[0] if solution is not None else None
     if output is not None:
         not_the_input(output, argument)
     picture = render(board, drawn, cell=cell_size, output=output, source=str(solution))
@@ -294,9 +154,9 @@ def render_command(board, argument, solution, output, cell_size):
 
 
 @main.command("convert")
-@_with_puzzle()
-@click.option("--to", "target", required=True, type=click.Choice(_WRITABLE), help="txt: grid.")
-@click.option("-o", "--output", type=_FILE, help="File to write [default: standard output].")
+@with_puzzle()
+@click.option("--to", "target", required=True, type=click.Choice(WRITABLE), help="txt: grid.")
+@click.option("-o", "--output", type=FILE, help="File to write [default: standard output].")
 def convert_command(board, argument, target, output):
     """Write PUZZLE in another notation (txt is the dot grid).  A notation that cannot hold the
     puzzle (an island without a number in .has, rules other than the standard ones anywhere but
@@ -316,8 +176,8 @@ def convert_command(board, argument, target, output):
 
 
 @main.command("unique")
-@_with_puzzle(search=True)
-@_format("text", "unicode", "json")
+@with_puzzle(search=True)
+@output_format("text", "unicode", "json")
 def unique_command(board, argument, program, time_limit, output):
     """Decide whether PUZZLE has exactly one solution, by searching for two: for two, draw both
     and list the pairs of islands where they differ; for none, say why.  Exit 0 unique,
@@ -325,15 +185,15 @@ def unique_command(board, argument, program, time_limit, output):
     from .solving import unique
 
     result = unique(board, program=program, time_limit=time_limit, explained=True)
-    text = reports.unique_text(board, result, _look(output))
+    text = reports.unique_text(board, result, look(output))
     codes = {"unique": 0, "multiple": EXIT_MULTIPLE, "unsolvable": EXIT_UNSOLVABLE}
     code = codes.get(result.status, EXIT_TIME_LIMIT)
-    _finish(output, reports.unique_json(board, result), text, code, result)
+    finish(output, reports.unique_json(board, result), text, code, result)
 
 
 @main.command("count")
-@_with_puzzle(search=True)
-@_format("text", "json", help="One line of text, or one JSON document.")
+@with_puzzle(search=True)
+@output_format("text", "json", help="One line of text, or one JSON document.")
 @click.option("--check/--no-check", "verify", default=True, help="Check each (about 2 ms).")
 def count_command(board, argument, program, time_limit, output, verify):
     """Count the solutions of PUZZLE by enumerating them all, each checked by the independent
@@ -348,13 +208,13 @@ def count_command(board, argument, program, time_limit, output, verify):
         result = count(board, on_solution=lambda n: progress.update(), **search)
     code = EXIT_TIME_LIMIT if not result.exhausted else 0 if result.count else EXIT_NO_SOLUTION
     document = reports.count_json(board, result, checked=verify)
-    _finish(output, document, reports.count_text(result, _look()), code, result)
+    finish(output, document, reports.count_text(result, look()), code, result)
 
 
 @main.command("hint")
-@_with_puzzle(search=True)
+@with_puzzle(search=True)
 @click.option("--given", metavar="BRIDGES", help="Bridges drawn so far, as `check` reads them.")
-@_format("text", "unicode", "json")
+@output_format("text", "unicode", "json")
 def hint_command(board, argument, program, time_limit, given, output):
     """Draw the bridges every solution of PUZZLE has, '?' where solutions differ, and list
     those pairs of islands with the counts they take.  --given takes the bridges a player has
@@ -366,14 +226,14 @@ def hint_command(board, argument, program, time_limit, given, output):
 
     drawn = None
     if given is not None:
-        solutions = _solutions(given)
+        solutions = read_bridges(given)
         if len(solutions) != 1:
             raise PuzzleError(f"expected one set of bridges, found {len(solutions)}", given)
         drawn = solutions[0]
     found = hint(board, drawn, program=program, time_limit=time_limit, explained=True)
-    text = reports.hint_text(board, found, _look(output))
+    text = reports.hint_text(board, found, look(output))
     code = {"unique": 0, "multiple": 0, "unsolvable": EXIT_NO_SOLUTION}.get(found.status, 3)
-    _finish(output, reports.hint_json(board, found), text, code, found)
+    finish(output, reports.hint_json(board, found), text, code, found)
 
 
 # ---------------------------------------------------------------------------- generate
@@ -393,16 +253,16 @@ _ISLANDS = "Islands in each puzzle; the number of puzzles is --count."
 @click.option("--seed", type=click.IntRange(min=0), default=1, help="Random seed [default: 1].")
 @click.option("--count", type=click.IntRange(min=1), default=1, help="Puzzles [default: 1].")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Folder to write.")
-@click.option("--format", "notation", type=click.Choice(_WRITABLE), default="has", help="Notation.")
+@click.option("--format", "notation", type=click.Choice(WRITABLE), default="has", help="Notation.")
 @click.option("--force", is_flag=True, help="Replace files that exist in --out.")
 @click.option("--solution", "with_solution", is_flag=True, help="Also NAME.solution.json.")
 @click.option("--unique", is_flag=True, help="Repair each puzzle until it has one solution.")
 @click.option("--difficulty", metavar="BAND|X|X-Y", help="easy, medium, hard, or scores.")
-@click.option("--max-bridges", type=_BRIDGES, default=2, help="Most bridges between two islands.")
+@click.option("--max-bridges", type=BRIDGES, default=2, help="Most bridges between two islands.")
 @click.option("--no-loops", is_flag=True, help="Variant without cycles: build a tree.")
 @click.option("--attempts", type=click.IntRange(min=1), default=20, help="Layouts per puzzle.")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line per puzzle.")
-@_time_limit("Stop after this long (all puzzles together), keeping the puzzles finished.")
+@time_limit_option("Stop after this long (all puzzles together), keeping the puzzles finished.")
 def generate_command(islands, count, out, notation, quiet, force, with_solution, **options):
     """Generate puzzles with the method of Coelho, Laporte, Lindbeck & Vidal (2019): grow a tree
     of islands joined by bridges, add floor(alpha * islands) extra bridges, make each bridge
@@ -452,10 +312,10 @@ def generate_command(islands, count, out, notation, quiet, force, with_solution,
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, help="Worker processes.")
 @click.option("--unique", is_flag=True, help="Time the uniqueness verdict, not a first solution.")
-@_time_limit("Time limit per puzzle.", per_puzzle=True)
-@click.option("--csv", "csv_file", type=_FILE, help="Write one row per puzzle.")
-@click.option("--json", "json_file", type=_FILE, help="Write one object per puzzle.")
-@_PROGRAM
+@time_limit_option("Time limit per puzzle.", per_puzzle=True)
+@click.option("--csv", "csv_file", type=FILE, help="Write one row per puzzle.")
+@click.option("--json", "json_file", type=FILE, help="Write one object per puzzle.")
+@PROGRAM
 def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, **program_options):
     """Solve every puzzle in PATHS (files, or folders searched for .has, .txt and .json) and
     report the times: per puzzle in --csv/--json, grouped like Table 1 of Coelho et al. (islands,

@@ -442,7 +442,7 @@ class _Board:
         narrows, the counts left (bit set); None when they cannot all be met.  Cached until the
         counts it depends on change."""
         pairs, crossers, ends = self._touching_pairs(reason)
-        key = (
+        key: tuple = (
             tuple(self.domain[p] for p in pairs),
             tuple(self.present(q) for q in crossers),
         )
@@ -734,7 +734,10 @@ class _Checker:
 
     def __init__(self, puzzle: Puzzle, deadline: Deadline):
         program = Program(encoding=interface.encoding_path(interface.STEP))
-        self.grounded: Grounded = ground(puzzle, program, deadline=deadline)
+        # No failed-literal round before each search: it pays on a whole puzzle, not on the
+        # thousands of small questions a walkthrough asks (it doubled their time).
+        options = ["--lookahead=no"]
+        self.grounded: Grounded = ground(puzzle, program, options=options, deadline=deadline)
         self.puzzle = puzzle
         geometry = puzzle.geometry
         self.count = [
@@ -763,13 +766,17 @@ class _Checker:
             for k, literal in enumerate(self.count[p])
             if literal is not None and not (mask >> k & 1 and not (p == pair and keep >> k & 1))
         ]
-        assumed += [self.clue[i] for i in reason if self.clue[i] is not None]
+        assumed += [literal for i in reason if (literal := self.clue[i]) is not None]
         if connectivity and self.connected is not None:
             assumed.append(self.connected)
         return assumed
 
-    def _search(self, assumed: list[int], deadline: Deadline, seen: list[int] | None) -> bool:
-        """Whether there is an assignment under ``assumed``; its counts are added to ``seen``."""
+    def _search(
+        self, assumed: list[int], deadline: Deadline, seen: list[int] | None, quick: bool = False
+    ) -> bool:
+        """Whether there is an assignment under ``assumed``; its counts are added to ``seen``.
+        ``quick`` for a question about a step, which propagation mostly settles: asked in this
+        thread (a search over the whole board runs in clingo's, watched for the deadline)."""
 
         def record(model: clingo.Model) -> bool:
             for p, literals in enumerate(self.count):
@@ -778,6 +785,10 @@ class _Checker:
                         seen[p] |= 1 << k  # type: ignore[index]
             return False
 
+        if quick:
+            if deadline.expired():
+                raise _OutOfTime
+            return self.grounded.settle(assumed) is None
         outcome = self.grounded.search(
             record if seen is not None else lambda model: False,
             assumptions=assumed,
@@ -788,6 +799,27 @@ class _Checker:
         if outcome.timed_out:
             raise _OutOfTime
         return not outcome.exhausted
+
+    def blamed(
+        self,
+        domain: list[int],
+        reason: Iterable[int],
+        connectivity: bool,
+        pair: int,
+        keep: int,
+        deadline: Deadline,
+    ) -> list[int] | None:
+        """Like :meth:`follows`, but when it does: the islands of ``reason`` whose numbers
+        clingo needed (its unsatisfiable core); None when it does not follow."""
+        reason = list(reason)
+        assumed = self._assumptions(domain, reason, connectivity, pair, keep)
+        if deadline.expired():
+            raise _OutOfTime
+        core = self.grounded.settle(assumed)
+        if core is None:
+            return None
+        needed = set(core)
+        return [i for i in reason if self.clue[i] in needed]
 
     def follows(
         self,
@@ -801,7 +833,7 @@ class _Checker:
         """Whether every assignment within ``domain`` meeting the numbers of ``reason`` (and
         connectivity) gives ``pair`` a count in ``keep``."""
         assumed = self._assumptions(domain, reason, connectivity, pair, keep)
-        return not self._search(assumed, deadline, None)
+        return not self._search(assumed, deadline, None, quick=True)
 
     def confirm(self, found: _Found, domain: list[int], deadline: Deadline) -> _Found:
         """The step, once clingo confirms that it follows from its reason and needs every island
@@ -852,13 +884,22 @@ class _Checker:
     def _minimal(
         self, domain: list[int], everyone: list[int], pair: int, keep: int, deadline: Deadline
     ) -> tuple[bool, tuple[int, ...]]:
-        """Connectivity only if needed, and the islands needed, dropped one by one."""
-        connectivity = not self.follows(domain, everyone, False, pair, keep, deadline)
-        reason = list(everyone)
-        for i in everyone:
-            smaller = [j for j in reason if j != i]
-            if self.follows(domain, smaller, connectivity, pair, keep, deadline):
-                reason = smaller
+        """Connectivity only if needed, and the islands needed: clingo's core, then each island
+        dropped in turn while the rest still forces the step (continuing from the rest's core,
+        often smaller).  An island whose drop breaks the step stays, and stays needed in every
+        subset, so one pass leaves a minimal reason."""
+        without = self.blamed(domain, everyone, False, pair, keep, deadline)
+        connectivity = without is None
+        reason = without or self.blamed(domain, everyone, True, pair, keep, deadline) or everyone
+        i = 0
+        while i < len(reason):
+            smaller = reason[:i] + reason[i + 1 :]
+            core = self.blamed(domain, smaller, connectivity, pair, keep, deadline)
+            if core is None:
+                i += 1
+            else:
+                reason = core
+                i = min(i, len(reason))
         return connectivity, tuple(reason)
 
 
@@ -888,10 +929,11 @@ def _explain(board: _Board, found: _Found) -> tuple[str, str]:
     p = found.pair
     if technique == "contradiction":
         if found.kind == "crossing":
-            other = next(q for q in board.crossing[p] if board.present(q))
+            certain = next(q for q in board.crossing[p] if board.present(q))
             return (
                 technique,
-                f"the bridges {between(p)} and {between(other)} would cross: no solution from here",
+                f"the bridges {between(p)} and {between(certain)} would cross: "
+                "no solution from here",
             )
         if found.kind == "loop":
             return (
@@ -908,19 +950,19 @@ def _explain(board: _Board, found: _Found) -> tuple[str, str]:
         return technique, f"{reason} cannot all get their numbers{connected}: no solution from here"
     a, z = board.ends[p]
     if len(found.reason) == 1:
-        (i,) = found.reason
-        other = cell_name(cells[z if a == i else a])
+        (only,) = found.reason
+        other = cell_name(cells[z if a == only else a])
         sentences = {
-            "complete": f"{island(i)} already has all its bridges: {what} to {other}",
-            "all-bridges": f"{island(i)} needs every bridge it can still get: {what} to {other}",
-            "low-number": f"{island(i)} has room for {what} to {other}",
-            "at-most": f"{island(i)} has room for only {what} more: {what} to {other}",
-            "one-each-way": f"{island(i)} needs more than its other neighbours can give: "
+            "complete": f"{island(only)} already has all its bridges: {what} to {other}",
+            "all-bridges": f"{island(only)} needs every bridge it can still get: {what} to {other}",
+            "low-number": f"{island(only)} has room for {what} to {other}",
+            "at-most": f"{island(only)} has room for only {what} more: {what} to {other}",
+            "one-each-way": f"{island(only)} needs more than its other neighbours can give: "
             f"{what} to {other}",
-            "at-least": f"even with every other bridge it can get, {island(i)} needs {what} "
+            "at-least": f"even with every other bridge it can get, {island(only)} needs {what} "
             f"to {other}",
-            "count": f"{island(i)} leaves room for {what} to {other}",
-            "isolation": f"{what} to {other}: anything else leaves {island(i)} in a group cut "
+            "count": f"{island(only)} leaves room for {what} to {other}",
+            "isolation": f"{what} to {other}: anything else leaves {island(only)} in a group cut "
             "off from the other islands (all islands must be connected)",
         }
         return technique, sentences[technique]
@@ -952,10 +994,10 @@ def _say(mask: int, top: int) -> str:
         return f"{low} to {high} bridges"
     if values == (0, 2):
         return "no bridge or a double one"
-    return ", ".join(map(str, values[:-1])) + f" or {values[-1]} bridges"
+    *most, last = values
+    return ", ".join(map(str, most)) + f" or {last} bridges"
 
 
 def _listing(items: list[str]) -> str:
-    if len(items) <= 2:
-        return " and ".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    *most, last = items
+    return f"{', '.join(most)} and {last}" if most else last

@@ -28,13 +28,15 @@ def pigeons() -> Path:
 def loose_encoding(folder: Path) -> Path:
     """The bundled rules without connectivity (bridges.lp, not loaded with reachability.lp) and
     without the redundant block that also forbids the smallest closed groups: an edited encoding
-    that admits wrong answers.  Blocks are found by their heading comments."""
+    that admits wrong answers.  Blocks are found by their heading comments; the geometry it
+    includes is copied beside it."""
     text = (REPO / "encodings" / "bridges.lp").read_text()
     heading = "% ---------------------------------------------------------------- redundant"
     assert heading in text, "bridges.lp no longer has its redundant block"
     kept, _, rest = text.partition(heading)
     path = folder / "loose.lp"
     path.write_text(kept + "#show bridge/5.\n")
+    (folder / "geometry.lp").write_text((REPO / "encodings" / "geometry.lp").read_text())
     assert "#show bridge/5." in rest
     return path
 

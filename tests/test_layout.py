@@ -36,11 +36,11 @@ LAYERS = [
         "drawing",
     },
     {"asp", "asp.interface", "asp.connectivity", "asp.control"},
-    {"reasoning", "difficulty"},
+    {"reasoning", "difficulty", "steps"},
     {"solving"},
     {"generation", "bench"},
     {"reports"},
-    {"cli", "__main__", "__init__"},
+    {"cli", "options", "__main__", "__init__"},
 ]
 
 

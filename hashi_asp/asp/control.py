@@ -205,6 +205,16 @@ class Grounded:
         """Search for one model under the assumptions: ``exhausted`` means there is none."""
         return self.search(lambda model: False, assumptions=assumptions, deadline=deadline)
 
+    def settle(self, assumptions: Iterable[int]) -> list[int] | None:
+        """None if there is a model under the assumptions, else the ones clingo blamed (its
+        core), found in this thread without polling: for the many small questions that
+        propagation alone mostly answers (a step of a walkthrough), where starting and
+        watching a search thread would cost more than the search.  Ctrl-C and deadlines are
+        honoured between calls, not during one."""
+        core: list[int] = []
+        found = self.control.solve(assumptions=list(assumptions), on_core=core.extend)
+        return None if found.satisfiable else core
+
     def minimal_core(self, core: list[int], deadline: Deadline | None = None) -> Core:
         """Shrink a set of assumptions with no model to a minimal one, by deletion: drop each in
         turn and keep it out if the rest still has no model (then continue from clingo's core of

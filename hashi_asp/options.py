@@ -1,0 +1,172 @@
+"""What every ``hashi-asp`` command shares: the click group that turns errors into one line on
+stderr and the documented exit code, the options several commands take (the puzzle and its
+rules, the program, the time limit, the output format), and how reports are printed.
+
+:mod:`.cli` holds the commands themselves, each a thin wrapper over a library function.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+import click
+
+from . import notations, reports, stopping
+from .asp.interface import CONNECTIVITY, program_and_rules
+from .notations.json import dumps
+from .puzzle import MAX_BRIDGES_LIMIT, HashiError, PuzzleError, Solution
+
+
+class Group(click.Group):
+    """Turns the library's errors and click's usage errors into one line on stderr and the
+    documented exit code, and Ctrl-C and SIGTERM into a clean stop (see :mod:`.stopping`)."""
+
+    def main(self, *args: Any, **kwargs: Any) -> NoReturn:
+        with stopping.handling_signals():
+            try:
+                code = self._run(*args, **kwargs)
+            except (KeyboardInterrupt, click.Abort):
+                # However late the signal came (only the first one raises), the stop is clean.
+                click.echo(f"hashi-asp: {stopping.stopped_by()}", err=True)
+                code = stopping.exit_code()
+            stopping.leave(code)
+
+    def _run(self, *args: Any, **kwargs: Any) -> int:
+        """The command's exit code; a usage error is one line on stderr."""
+        try:
+            code = super().main(*args, **{**kwargs, "standalone_mode": False})
+        except SystemExit as done:
+            code = done.code
+        except click.exceptions.NoArgsIsHelpError as error:
+            click.echo(error.format_message(), err=True)
+            return 2
+        except click.ClickException as error:
+            ctx = getattr(error, "ctx", None)
+            where = f" (see {ctx.command_path} --help)" if ctx else ""
+            click.echo(f"hashi-asp: {' '.join(error.format_message().split())}{where}", err=True)
+            return error.exit_code
+        return code if isinstance(code, int) else 0 if code is None else 1
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except HashiError as error:
+            click.echo(f"hashi-asp: {error}", err=True)
+            ctx.exit(error.exit_code)
+        except KeyboardInterrupt:
+            click.echo(f"hashi-asp: {stopping.stopped_by()}", err=True)
+            ctx.exit(stopping.exit_code())
+        except MemoryError:
+            click.echo("hashi-asp: out of memory: the input is too large", err=True)
+            ctx.exit(2)
+        except BrokenPipeError:  # the reader went away (e.g. `| head`): say nothing more
+            sys.stderr.close()
+            ctx.exit(0)
+
+
+# ---------------------------------------------------------------------------- options
+
+
+class Finite(click.FloatRange):
+    """A number in a range, but neither NaN nor infinite (which every comparison lets pass)."""
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        number = super().convert(value, param, ctx)
+        return number if math.isfinite(number) else self.fail(f"{value} is not a finite number")
+
+
+def time_limit_option(help: str, *, per_puzzle: bool = False) -> Callable:
+    """--time-limit: for the whole command (one deadline counted from here, before the puzzle is
+    read; grounding still running at the deadline is left behind), or per puzzle (bench)."""
+
+    def deadline(ctx: click.Context, param: click.Parameter, value: float | None) -> Any:
+        return value if per_puzzle else stopping.Deadline(value, abandon_grounding=True)
+
+    seconds = Finite(min=0, min_open=True)
+    return click.option(
+        "--time-limit", type=seconds, metavar="SECONDS", callback=deadline, help=help
+    )
+
+
+def stacked(*decorators: Callable) -> Callable:
+    return lambda command: functools.reduce(lambda c, d: d(c), reversed(decorators), command)
+
+
+BRIDGES = click.IntRange(1, MAX_BRIDGES_LIMIT)
+FILE = click.Path(dir_okay=False)
+WRITABLE = sorted([*notations.NOTATIONS, *notations.ALIASES])
+RULES = stacked(
+    click.option("--max-bridges", type=BRIDGES, help="Most bridges between two islands [2]."),
+    click.option("--no-loops/--loops", "no_loops", default=None, help="Forbid (allow) cycles."),
+)
+_CONST, _LINKS = "Set a clingo #const (repeatable).", click.Choice(CONNECTIVITY)
+PROGRAM = stacked(
+    click.option("--encoding", type=FILE, help="Encoding instead of encodings/hashi.lp."),
+    click.option("--add", "additions", type=FILE, multiple=True, help="Rules to add, repeatable."),
+    click.option("-c", "--const", "constants", metavar="NAME=VALUE", multiple=True, help=_CONST),
+    click.option("--connectivity", type=_LINKS, default="reach", help="reach, or lazy cuts."),
+)
+
+
+def with_puzzle(*, search: bool = False) -> Callable:
+    """The PUZZLE argument, --notation and the rule options; with ``search``, the program
+    options and --time-limit too.  The command gets ``board`` (the puzzle read, the rules given
+    replacing its own: options first, then -c constants) and ``argument`` (PUZZLE as given), and
+    with ``search`` also ``program`` and ``time_limit``."""
+
+    def decorate(command: Callable) -> Callable:
+        @functools.wraps(command)
+        def run(puzzle: str, notation: str | None, max_bridges: Any, no_loops: Any, **rest: Any):
+            rules: dict[str, Any] = {}
+            if search:
+                names = ("encoding", "additions", "constants", "connectivity")
+                rest["program"], rules = program_and_rules(*(rest.pop(name) for name in names))
+            given = {"max_bridges": max_bridges, "no_loops": no_loops}
+            rules.update((name, value) for name, value in given.items() if value is not None)
+            board = notations.read(puzzle, notation=notation, **rules)
+            return command(board=board, argument=puzzle, **rest)
+
+        notation = click.option("--notation", type=click.Choice(list(notations.NOTATIONS)))
+        extra = (PROGRAM, time_limit_option("Stop after this long (the whole command).")) * search
+        return stacked(click.argument("puzzle"), notation, RULES, *extra)(run)
+
+    return decorate
+
+
+def output_format(*choices: str, help: str = "Drawing style, or one JSON document.") -> Callable:
+    kind: dict[str, Any] = {"type": click.Choice(choices), "default": choices[0]}
+    return click.option("--format", "output", help=help, show_default=True, **kind)
+
+
+def read_bridges(argument: str) -> list[Solution]:
+    """SOLUTION as given on the command line: a path, '-' for standard input, or the JSON."""
+    solutions = notations.read_solutions(argument)
+    if not solutions:
+        raise PuzzleError("no solutions in it", argument)
+    return solutions
+
+
+def look(style: str = "text") -> reports.Look:
+    """How text reports are drawn here: colour marks (click.echo drops them when standard output
+    is not a terminal; the lists beside each drawing say the same in plain text)."""
+    highlight = functools.partial(click.style, fg="red", bold=True)
+    undecided = functools.partial(click.style, "?", fg="yellow", bold=True)
+    palette = reports.Palette(highlight, lambda text: undecided())
+    return reports.Look(style if style == "unicode" else "text", palette, stopping.stopped_by())
+
+
+def echo(text: str, *, err: bool = False, prefix: str = "") -> None:
+    """A report, line by line, each with ``prefix`` (% before facts)."""
+    for line in text.split("\n"):
+        click.echo(prefix + line if line else prefix.rstrip(), err=err)
+
+
+def finish(output: str, document: dict, text: str, code: int, result: Any) -> NoReturn:
+    """Print the JSON document or the text report, and end with ``code`` (with the signal's
+    when one stopped the search)."""
+    click.echo(dumps(document)) if output == "json" else echo(text)
+    sys.exit(stopping.exit_code() if result.interrupted else code)
