@@ -27,7 +27,9 @@ from .reasoning import Explanation, Hint
 from .solving import Result
 
 if TYPE_CHECKING:  # the generator's modules cost start-up time; only their type is needed
+    from .difficulty import Difficulty
     from .generation import Generated
+    from .steps import Walkthrough
 
 
 @dataclass(frozen=True)
@@ -286,6 +288,96 @@ def hint_json(puzzle: Puzzle, found: Hint) -> dict:
         )
     document["puzzle"] = puzzle.to_json()
     return _with_explanation(document, puzzle, found.explanation)
+
+
+# ---------------------------------------------------------------------------- steps
+
+
+def steps_text(puzzle: Puzzle, walk: Walkthrough, look: Look = TEXT) -> str:
+    """Each step numbered, with its sentence, the counts it leaves and the board after it (the
+    step's pair and its reason's islands marked); then how the walkthrough ended."""
+    blocks = []
+    for number, (step, board) in enumerate(walk.boards(), 1):
+        marks: dict = dict.fromkeys(step.reason, look.palette.highlight)
+        if step.pair is not None:
+            marks[step.pair] = look.palette.highlight
+        blocks.append(
+            f"Step {number}: {step.text}.\n"
+            + (
+                f"  {pair_name(*step.pair)}: {_counts_or_one(step.before)} -> "
+                f"{_counts_or_one(step.bridges)}\n"
+                if step.pair is not None
+                else ""
+            )
+            + draw(puzzle, board, look.style, marks=marks)
+            + "\n\n"
+        )
+    return "".join(blocks) + steps_verdict(walk, look)
+
+
+def _counts_or_one(counts: tuple[int, ...]) -> str:
+    return "none" if not counts else str(counts[0]) if len(counts) == 1 else _counts(counts)
+
+
+def steps_verdict(walk: Walkthrough, look: Look = TEXT) -> str:
+    """How the walkthrough ended, and the difficulty when it ran to its end."""
+    done = _plural(len(walk.steps), "step")
+    open_pairs = walk.open
+    listed = "".join(f"\n  {pair_name(*pair)}: {_counts(ks)}" for pair, ks in open_pairs.items())
+    verdict = {
+        "solved": f"solved: {done}, each forced by its reason",
+        "stuck": f"stuck after {done}: no further step follows, the puzzle has several "
+        f"solutions from here; pairs still open ({len(open_pairs)}):{listed}",
+        "contradiction": f"contradiction after {done}: no solution"
+        + (
+            f" (the islands in conflict: {', '.join(map(cell_name, walk.conflict))})"
+            if walk.conflict
+            else ""
+        ),
+        "unfinished": f"{done} shown, as asked; {_plural(len(open_pairs), 'pair')} still open",
+    }.get(walk.status, f"unknown: {_stopped(walk.timed_out, look.signal)} after {done}")
+    rated = f"\ndifficulty: {difficulty_line(walk.difficulty)}" if walk.difficulty else ""
+    return verdict + rated
+
+
+def difficulty_line(rated: Difficulty) -> str:
+    """``0.62 (hard; steps: 40 easy, 3 medium, 2 hard, 0 expert)``."""
+    per_band = ", ".join(f"{n} {band}" for band, n in rated.to_json()["steps"].items())
+    unfinished = "" if rated.finished else "; the easiest-technique walkthrough does not finish"
+    return f"{rated.score:.2f} ({rated.band}; steps: {per_band}{unfinished})"
+
+
+def steps_json(puzzle: Puzzle, walk: Walkthrough) -> dict:
+    """The document ``steps --format json`` prints."""
+    return {
+        "status": walk.status,
+        "steps": [step.to_json() for step in walk.steps],
+        "open": [[*a, *b, list(ks)] for (a, b), ks in walk.open.items()],
+        "conflict": None if walk.conflict is None else [list(cell) for cell in walk.conflict],
+        "solution": walk.solution.to_json() if walk.solution else None,
+        "difficulty": walk.difficulty.to_json() if walk.difficulty else None,
+        "checked": walk.checked,
+        "timed_out": walk.timed_out,
+        "puzzle": puzzle.to_json(),
+    }
+
+
+def step_pictures(puzzle: Puzzle, walk: Walkthrough) -> list[tuple[str, str]]:
+    """One SVG picture per step, as (file name, picture): the board after the step, the step's
+    pair and its reason's islands highlighted, the sentence as the title."""
+    pictures = []
+    for number, (step, board) in enumerate(walk.boards(), 1):
+        ends = step.pair if step.pair is not None else ()
+        highlighted = [b for b in board.bridges if b.ends == step.pair]
+        picture = svg(
+            puzzle,
+            board,
+            highlight_bridges=highlighted,
+            highlight_islands=[*step.reason, *ends],
+            title=f"Step {number}: {step.text}",
+        )
+        pictures.append((f"step-{number:03d}.svg", picture))
+    return pictures
 
 
 # ---------------------------------------------------------------------------- explanations

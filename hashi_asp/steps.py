@@ -36,7 +36,7 @@ A final state with every pair decided is a solution the independent checker pass
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -139,6 +139,7 @@ class Walkthrough:
     steps: list[Step]
     status: str
     possible: dict[Pair, tuple[int, ...]]
+    given: Solution | None = None  # the bridges the walkthrough started from
     solution: Solution | None = None
     conflict: tuple[Cell, ...] | None = None
     difficulty: Difficulty | None = None
@@ -157,6 +158,15 @@ class Walkthrough:
         return Solution.of(
             bridge(*pair, ks[0]) for pair, ks in self.possible.items() if ks and ks[0]
         )
+
+    def boards(self) -> Iterator[tuple[Step, Solution]]:
+        """Each step with the bridges certain after it (the start's, then each step's least
+        count): the board a player has drawn so far."""
+        least = {b.ends: b.count for b in (self.given.bridges if self.given else ())}
+        for step in self.steps:
+            if step.pair is not None and step.bridges:
+                least[step.pair] = step.bridges[0]
+            yield step, Solution.of(bridge(*pair, k) for pair, k in least.items() if k)
 
 
 # ---------------------------------------------------------------------------- the walkthrough
@@ -178,7 +188,7 @@ def steps(
     start = _starting_counts(puzzle, given)
     board = _Board(puzzle, list(start))
     checker = _Checker(puzzle, deadline) if checked else None
-    walk = Walkthrough(puzzle, [], "unknown", {}, checked=checked)
+    walk = Walkthrough(puzzle, [], "unknown", {}, given=given, checked=checked)
     try:
         while limit is None or len(walk.steps) < limit:
             if deadline.expired():
@@ -205,7 +215,7 @@ def steps(
         broken = check(puzzle, walk.solution)
         if broken:
             raise InvalidStep(f"the walkthrough ends in a state that breaks the rules: {broken[0]}")
-    if walk.status in ("solved", "stuck", "contradiction"):
+    if walk.status in ("solved", "stuck"):  # a puzzle with no solution has no difficulty
         walk.difficulty = _rated(puzzle, start, deadline)
     return walk
 
@@ -329,7 +339,20 @@ class _Board:
         return {self.geometry.pair(p): _values(mask) for p, mask in enumerate(self.domain)}
 
     def solved(self) -> bool:
-        return all(mask and _single(mask) for mask in self.domain)
+        """Every pair decided and every island given its number (connectivity and loops are
+        the levels of no island's concern: they have found nothing wrong when this is asked)."""
+        return all(mask and _single(mask) for mask in self.domain) and not any(
+            map(self.unsettled, range(len(self.cells)))
+        )
+
+    def unsettled(self, island: int) -> bool:
+        """The island has an undecided pair, or its decided pairs miss its number."""
+        masks = [self.domain[p] for p in self.at[island]]
+        if any(not _single(mask) for mask in masks):
+            return True
+        total = sum(_low(mask) for mask in masks)
+        number = self.number[island]
+        return total == 0 if number is None else total != number
 
     def apply(self, found: _Found) -> None:
         if found.pair >= 0:
@@ -402,9 +425,9 @@ class _Board:
         return None
 
     def _candidates(self, size: int) -> list[tuple[int, ...]]:
-        """Sets of ``size`` islands near each other, each with an undecided pair."""
+        """Sets of ``size`` islands near each other, each unsettled (:meth:`unsettled`)."""
         undecided = [not _single(mask) for mask in self.domain]
-        active = [i for i, pairs in enumerate(self.at) if any(undecided[p] for p in pairs)]
+        active = [i for i in range(len(self.cells)) if self.unsettled(i)]
         if size == 1:
             return [(i,) for i in active]
         near: dict[int, set[int]] = {i: set() for i in active}
@@ -563,6 +586,8 @@ class _Board:
                     return True
             return False
 
+        if any(not slots and need[s] != 0 for s, slots in enumerate(own)):
+            return None  # an island with no pair left to give it its number
         assign(0)
         if not found:
             return None
@@ -923,8 +948,6 @@ def _explain(board: _Board, found: _Found) -> tuple[str, str]:
         a, z = board.ends[p]
         return f"between {cell_name(cells[a])} and {cell_name(cells[z])}"
 
-    top = board.puzzle.rules.max_bridges
-    what = _say(found.new, top)
     reason = _listing([island(i) for i in found.reason])
     p = found.pair
     if technique == "contradiction":
@@ -949,6 +972,7 @@ def _explain(board: _Board, found: _Found) -> tuple[str, str]:
         connected = ", with all islands connected," if found.connectivity else ""
         return technique, f"{reason} cannot all get their numbers{connected}: no solution from here"
     a, z = board.ends[p]
+    what = _say(found.new, board.puzzle.rules.max_bridges)
     if len(found.reason) == 1:
         (only,) = found.reason
         other = cell_name(cells[z if a == only else a])
