@@ -1,0 +1,380 @@
+"""Walkthroughs: every step checked against an independent enumeration of assignments (the step
+follows from its reason, and needs every island of it), the outcome against the brute-force
+solutions, a player's bridges, the next move alone, repeatability, the bundled puzzles and the
+difficulty rating.
+
+The enumeration below is written from the definition of a step in hashi_asp.steps, not from
+its code: every pair of neighbours gets a count within what the earlier steps left, no two
+bridges cross, loops only where the rules allow them, the islands of the reason get their
+numbers (the others' numbers are not used) and, for a step that says so, all islands are
+connected.
+"""
+
+import bruteforce
+import pytest
+from conftest import PROLOG, small_puzzles
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from hashi_asp import Puzzle, PuzzleError, Rules, Solution, bridge, read, solve
+from hashi_asp.difficulty import BANDS, band_of
+from hashi_asp.steps import Walkthrough, difficulty, steps
+
+MAX_PAIRS = 12  # keeps the exhaustive enumeration of every step fast
+
+# ---------------------------------------------------------------------------- the enumeration
+
+
+def pairs_of(puzzle: Puzzle) -> list:
+    return bruteforce.neighbour_pairs(puzzle.rows, puzzle.cols, dict(puzzle.islands))
+
+
+def assignment(puzzle: Puzzle, domains: dict, reason, connectivity: bool, pair=None, counts=()):
+    """An assignment of a count to every pair of neighbours, within ``domains`` (pair -> counts
+    left), that obeys the rules, gives each island of ``reason`` its number and, with
+    ``connectivity``, connects all islands; with ``pair``, one that gives that pair one of
+    ``counts``.  None when there is none.
+
+    Exhaustive depth-first search, pruned by crossings and by the numbers of the reason.  A pair
+    at no island of the reason (other than ``pair``) counts for no rule except by having a
+    bridge or not, so only its least count and its least count above 0 are tried."""
+    islands = puzzle.islands
+    wanted = set(reason)
+    every = pairs_of(puzzle)
+    near = [p for p in every if p == pair or p[0] in wanted or p[1] in wanted]
+    order = near + [p for p in every if p not in near]
+    options = []
+    for p in order:
+        values = sorted(domains[p])
+        if p == pair:
+            values = [k for k in values if k in counts]
+        elif p not in near:
+            values = [k for k in values if k == 0] + [k for k in values if k][:1]
+        options.append(values)
+    earlier_crossing = [
+        [j for j, q in enumerate(order[:i]) if bruteforce._between(*p) & bruteforce._between(*q)]
+        for i, p in enumerate(order)
+    ]
+    # The least and most the pairs from position i on can still add at each island of the reason.
+    low = {cell: [0] * (len(order) + 1) for cell in wanted}
+    high = {cell: [0] * (len(order) + 1) for cell in wanted}
+    for cell in wanted:
+        for i in range(len(order) - 1, -1, -1):
+            touches = cell in order[i] and options[i]
+            low[cell][i] = low[cell][i + 1] + (min(options[i]) if touches else 0)
+            high[cell][i] = high[cell][i + 1] + (max(options[i]) if touches else 0)
+    value = [0] * len(order)
+    total = dict.fromkeys(wanted, 0)
+
+    def possible(cell, i: int) -> bool:
+        most = total[cell] + high[cell][i]
+        if islands[cell] is None:
+            return most >= 1
+        return total[cell] + low[cell][i] <= islands[cell] <= most
+
+    def valid() -> bool:
+        sums = dict.fromkeys(islands, 0)
+        for (a, b), k in zip(order, value):
+            sums[a] += k
+            sums[b] += k
+        for cell in wanted:
+            if (sums[cell] < 1) if islands[cell] is None else (sums[cell] != islands[cell]):
+                return False
+        parent = {cell: cell for cell in islands}
+
+        def root(cell):
+            while parent[cell] != cell:
+                cell = parent[cell]
+            return cell
+
+        groups = len(islands)
+        for (a, b), k in zip(order, value):
+            if k:
+                ra, rb = root(a), root(b)
+                if ra == rb:
+                    if puzzle.rules.no_loops:
+                        return False
+                    continue
+                parent[ra] = rb
+                groups -= 1
+        return groups == 1 or not connectivity
+
+    def search(i: int) -> bool:
+        if i == len(order):
+            return valid()
+        ends = [cell for cell in order[i] if cell in wanted]
+        for k in options[i]:
+            if k and any(value[j] for j in earlier_crossing[i]):
+                continue
+            value[i] = k
+            for cell in ends:
+                total[cell] += k
+            fits = all(possible(cell, i + 1) for cell in ends)
+            if fits and search(i + 1):
+                return True
+            for cell in ends:
+                total[cell] -= k
+        value[i] = 0
+        return False
+
+    if not all(possible(cell, 0) for cell in wanted) or not search(0):
+        return None
+    return dict(zip(order, value))
+
+
+# ---------------------------------------------------------------------------- checking a walk
+
+
+def start_of(puzzle: Puzzle, bridges=()) -> dict:
+    """The counts each pair can take at the start: 0..K, at least the count drawn."""
+    top = puzzle.rules.max_bridges
+    domains = {pair: tuple(range(top + 1)) for pair in pairs_of(puzzle)}
+    for drawn in bridges:
+        domains[drawn.ends] = tuple(range(drawn.count, top + 1))
+    return domains
+
+
+def check_steps(puzzle: Puzzle, walk: Walkthrough, domains: dict) -> dict:
+    """Replays the steps from ``domains``, checking each against the state before it; returns
+    the counts left after the last."""
+    domains = dict(domains)
+    for number, step in enumerate(walk.steps):
+        where = f"step {number}: {step}"
+        assert all(cell in puzzle.islands for cell in step.reason), where
+        assert list(step.reason) == sorted(set(step.reason)), where
+        assert step.bridges == tuple(sorted(set(step.bridges))), where
+        if step.pair is None:  # a contradiction at islands with no neighbours
+            assert (step.before, step.bridges) == ((), ()), where
+            assert assignment(puzzle, domains, step.reason, step.connectivity) is None, where
+            for cell in step.reason:
+                fewer = [other for other in step.reason if other != cell]
+                assert assignment(puzzle, domains, fewer, step.connectivity) is not None, where
+            continue
+        a, b = step.pair
+        assert a < b and step.pair in domains, where
+        assert step.before == domains[step.pair], where
+        assert set(step.bridges) < set(step.before), where
+        ruled_out = set(step.before) - set(step.bridges)
+        question = (step.connectivity, step.pair, ruled_out)
+        assert assignment(puzzle, domains, step.reason, *question) is None, f"{where}: insufficient"
+        for cell in step.reason:
+            fewer = [other for other in step.reason if other != cell]
+            witness = assignment(puzzle, domains, fewer, *question)
+            assert witness is not None, f"{where}: {cell} is not needed"
+        domains[step.pair] = step.bridges
+    return domains
+
+
+def brute_solutions(puzzle: Puzzle) -> list[dict]:
+    """The brute-force solutions, each as a count for every pair."""
+    found = bruteforce.solutions(
+        puzzle.rows,
+        puzzle.cols,
+        dict(puzzle.islands),
+        max_bridges=puzzle.rules.max_bridges,
+        no_loops=puzzle.rules.no_loops,
+    )
+    pairs = pairs_of(puzzle)
+    solutions = []
+    for solution in sorted(found, key=sorted):
+        counts = {((r1, c1), (r2, c2)): k for r1, c1, r2, c2, k in solution}
+        solutions.append({pair: counts.get(pair, 0) for pair in pairs})
+    return solutions
+
+
+def verify(puzzle: Puzzle, bridges=()) -> Walkthrough:
+    """Walks ``puzzle`` through from ``bridges`` (lower bounds), checks every step and the
+    outcome against the brute-force solutions that keep those bridges."""
+    walk = steps(puzzle, Solution.of(bridges) if bridges else None)
+    start = start_of(puzzle, bridges)
+    left = check_steps(puzzle, walk, start)
+    assert walk.possible == left
+    solutions = [s for s in brute_solutions(puzzle) if all(s[p] in start[p] for p in start)]
+    for solution in solutions:  # no step removes a count a solution uses
+        assert all(step.pair is None or solution[step.pair] in step.bridges for step in walk.steps)
+    if walk.status != "contradiction":  # (every pair decided, for a puzzle with none)
+        assert (walk.status == "solved") == all(len(counts) == 1 for counts in left.values())
+    if not solutions:
+        assert walk.status == "contradiction"
+        assert walk.steps and walk.steps[-1].bridges == ()
+        assert walk.conflict == walk.steps[-1].reason
+    elif len(solutions) == 1:
+        assert walk.status == "solved"
+        (solution,) = solutions
+        expected = Solution.of(bridge(*pair, k) for pair, k in solution.items() if k)
+        assert walk.solution == expected
+    else:
+        # No step follows: every count left is used by some solution.
+        assert walk.status == "stuck"
+        used = {pair: tuple(sorted({s[pair] for s in solutions})) for pair in start}
+        assert walk.possible == used
+        assert set(walk.open) == {pair for pair, counts in used.items() if len(counts) > 1}
+    if walk.difficulty is not None:
+        assert 0 <= walk.difficulty.score <= 1
+        assert walk.difficulty.band == band_of(walk.difficulty.score)
+    return walk
+
+
+# ---------------------------------------------------------------------------- puzzles
+
+
+@st.composite
+def variant_puzzles(
+    draw, max_bridges: int = 2, no_loops: bool = False, unnumbered: bool = False, layout=None
+):
+    """Grids and islands from ``small_puzzles``; half of them (all with ``layout``) renumbered
+    from a random layout under the rules asked for (0..K bridges a pair, a forest for no loops),
+    so that many are solvable; with ``unnumbered`` some islands lose their number."""
+    rows, cols, islands = draw(small_puzzles(max_side=4, max_islands=7))
+    if layout or draw(st.booleans()):
+        degree = dict.fromkeys(islands, 0)
+        group = {cell: cell for cell in islands}
+        used: set = set()
+        for a, b in draw(st.permutations(bruteforce.neighbour_pairs(rows, cols, degree))):
+            k = draw(st.integers(0, max_bridges))
+            between = bruteforce._between(a, b)
+            if not k or between & used or (no_loops and group[a] == group[b]):
+                continue
+            used |= between
+            degree[a] += k
+            degree[b] += k
+            joined, into = group[a], group[b]
+            group = {cell: into if g == joined else g for cell, g in group.items()}
+        islands = {cell: degree[cell] or draw(st.integers(1, 4)) for cell in islands}
+    if unnumbered:
+        islands = {cell: None if draw(st.integers(0, 2)) == 0 else n for cell, n in islands.items()}
+    puzzle = Puzzle(rows, cols, islands, rules=Rules(max_bridges, no_loops))
+    assume(len(pairs_of(puzzle)) <= MAX_PAIRS)
+    return puzzle
+
+
+# ---------------------------------------------------------------------------- every step
+
+
+@given(small_puzzles(max_side=4, max_islands=7))
+@settings(max_examples=150, deadline=None)
+def test_every_step_follows_from_a_minimal_reason_and_the_walk_ends_as_brute_force_says(case):
+    puzzle = Puzzle(*case)
+    assume(len(pairs_of(puzzle)) <= MAX_PAIRS)
+    verify(puzzle)
+
+
+@pytest.mark.parametrize(
+    "max_bridges, no_loops, unnumbered",
+    [(1, False, False), (3, False, False), (2, True, False), (2, False, True), (3, True, True)],
+)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_every_step_under_the_variants(max_bridges, no_loops, unnumbered, data):
+    verify(data.draw(variant_puzzles(max_bridges, no_loops, unnumbered)))
+
+
+def test_an_unsolvable_pair_ends_in_a_contradiction():
+    # Two 3s with one pair between them: at most 2 bridges there.
+    walk = verify(Puzzle(1, 3, {(0, 0): 3, (0, 2): 3}))
+    assert walk.status == "contradiction"
+
+
+def test_an_island_whose_number_its_decided_pairs_miss_is_a_contradiction():
+    # The 1 decides the only pair; the 2 at its other end then has 1 bridge, not 2.
+    walk = verify(Puzzle(1, 2, {(0, 0): 1, (0, 1): 2}))
+    assert walk.status == "contradiction"
+
+
+@pytest.mark.parametrize(
+    "rows, cols, islands",
+    [(1, 1, {(0, 0): 1}), (2, 2, {(0, 0): 1, (1, 1): 1})],
+    ids=["alone", "two-apart"],
+)
+def test_islands_without_neighbours_are_a_contradiction(rows, cols, islands):
+    assert verify(Puzzle(rows, cols, islands)).status == "contradiction"
+
+
+# ---------------------------------------------------------------------------- a player's bridges
+
+
+@st.composite
+def solvable_with_bridges(draw):
+    """A solvable puzzle and some bridges of one of its solutions, each with at most the
+    count that solution has."""
+    rules = draw(st.sampled_from([Rules(), Rules(1), Rules(3), Rules(no_loops=True)]))
+    unnumbered = draw(st.booleans())
+    puzzle = draw(variant_puzzles(rules.max_bridges, rules.no_loops, unnumbered, layout=True))
+    solutions = brute_solutions(puzzle)
+    assume(solutions)
+    solution = draw(st.sampled_from(solutions))
+    bridged = [pair for pair, k in solution.items() if k]
+    chosen = draw(st.lists(st.sampled_from(bridged), unique=True)) if bridged else []
+    drawn = [bridge(*pair, draw(st.integers(1, solution[pair]))) for pair in chosen]
+    return puzzle, drawn
+
+
+@given(solvable_with_bridges())
+@settings(max_examples=80, deadline=None)
+def test_bridges_of_a_solution_never_lead_to_a_contradiction(case):
+    puzzle, drawn = case
+    assert verify(puzzle, drawn).status != "contradiction"
+
+
+def test_a_given_bridge_between_islands_that_are_not_neighbours_is_refused():
+    puzzle = Puzzle(1, 3, {(0, 0): 1, (0, 1): 2, (0, 2): 1})
+    for ends in [((0, 0), (0, 2)), ((0, 1), (1, 1)), ((0, 0), (1, 1))]:
+        with pytest.raises(PuzzleError, match="neighbouring"):
+            steps(puzzle, Solution.of([bridge(*ends, 1)]))
+
+
+# ---------------------------------------------------------------------------- one step, and again
+
+
+@given(small_puzzles(max_side=4, max_islands=7))
+@settings(max_examples=60, deadline=None)
+def test_the_next_move_is_the_first_step_and_walks_repeat(case):
+    puzzle = Puzzle(*case)
+    assume(len(pairs_of(puzzle)) <= MAX_PAIRS)
+    whole, again, first = steps(puzzle), steps(puzzle), steps(puzzle, limit=1)
+    assert again.steps == whole.steps and again.status == whole.status
+    assert first.steps == whole.steps[:1]
+    finished = whole.status in ("solved", "contradiction") and len(whole.steps) <= 1
+    assert first.status == (whole.status if finished or not whole.steps else "unfinished")
+
+
+# ---------------------------------------------------------------------------- bundled puzzles
+
+
+def test_the_new_york_times_puzzle_is_walked_to_its_solution(puzzles):
+    puzzle = read(puzzles / "nyt-2022-04-03.json")
+    walk = steps(puzzle)
+    assert walk.status == "solved" and walk.open == {}
+    assert walk.solution == solve(puzzle).solutions[0]
+    assert steps(puzzle).steps == walk.steps
+
+
+def test_the_prolog_puzzle_with_two_solutions_is_stuck():
+    walk = verify(read(PROLOG))
+    assert walk.status == "stuck" and walk.solution is None and walk.open
+
+
+# ---------------------------------------------------------------------------- difficulty
+
+
+@pytest.mark.parametrize(
+    "islands",
+    [{(0, 0): 3, (0, 2): 3}, {(0, 0): 1, (0, 1): 2}, {(0, 0): 1, (0, 2): None, (2, 2): 5}],
+)
+def test_the_difficulty_of_a_puzzle_with_no_solution_is_refused(islands):
+    with pytest.raises(PuzzleError):
+        difficulty(Puzzle(3, 3, islands))
+
+
+@given(small_puzzles(max_side=4, max_islands=7))
+@settings(max_examples=80, deadline=None)
+def test_the_difficulty_score_lies_in_its_band(case):
+    puzzle = Puzzle(*case)
+    assume(len(pairs_of(puzzle)) <= MAX_PAIRS)
+    if not brute_solutions(puzzle):
+        with pytest.raises(PuzzleError):
+            difficulty(puzzle)
+        return
+    rated = difficulty(puzzle)
+    assert 0 <= rated.score <= 1 and rated.band in BANDS
+    assert rated.band == band_of(rated.score)
