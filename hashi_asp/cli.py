@@ -29,6 +29,7 @@ from .options import (
     echo,
     finish,
     look,
+    one_given,
     output_format,
     read_bridges,
     time_limit_option,
@@ -224,16 +225,65 @@ def hint_command(board, argument, program, time_limit, given, output):
     3 if the time limit came first."""
     from .reasoning import hint
 
-    drawn = None
-    if given is not None:
-        solutions = read_bridges(given)
-        if len(solutions) != 1:
-            raise PuzzleError(f"expected one set of bridges, found {len(solutions)}", given)
-        drawn = solutions[0]
+    drawn = one_given(given) if given is not None else None
     found = hint(board, drawn, program=program, time_limit=time_limit, explained=True)
     text = reports.hint_text(board, found, look(output))
     code = {"unique": 0, "multiple": 0, "unsolvable": EXIT_NO_SOLUTION}.get(found.status, 3)
     finish(output, reports.hint_json(board, found), text, code, found)
+
+
+# ---------------------------------------------------------------------------- steps, difficulty
+
+
+@main.command("steps")
+@with_puzzle()
+@click.option("--given", metavar="BRIDGES", help="Bridges drawn so far, as `hint` reads them.")
+@click.option("-n", "--steps", "limit", type=click.IntRange(min=1), help="Stop after N steps.")
+@output_format("text", "unicode", "json", "svg", help="Boards as text, JSON, or SVG pictures.")
+@click.option("-o", "--out", type=click.Path(file_okay=False, path_type=Path), help="SVG folder.")
+@click.option("--force", is_flag=True, help="Replace pictures that exist in --out.")
+@time_limit_option("Stop after this long, keeping the steps found.")
+def steps_command(board, argument, given, limit, output, out, force, time_limit):
+    """Walk through PUZZLE one step at a time, from the empty board or the bridges --given: each
+    step narrows the bridge counts of one pair of islands, with the smallest set of island
+    numbers that forces it (and whether it needs all islands connected), easiest first; each is
+    confirmed by clingo before it is shown.  -n 1 is the next move.  --format svg writes one
+    picture per step into --out.  Ends with the difficulty.  Exit 0 when solved (or after the -n
+    steps asked), 1 when stuck (several solutions) or in a contradiction (none), 3 at the time
+    limit."""
+    from .files import prepare_folder, write_atomically
+    from .steps import steps
+
+    if (output == "svg") != (out is not None):
+        raise click.UsageError("--format svg writes pictures: give it --out FOLDER, and only it")
+    drawn = one_given(given) if given is not None else None
+    walk = steps(board, drawn, limit=limit, time_limit=time_limit)
+    if out is not None:
+        pictures = reports.step_pictures(board, walk)
+        prepare_folder(out, [name for name, _ in pictures], force=force)
+        for name, picture in pictures:
+            write_atomically(out / name, picture.encode("utf-8"))
+        text = reports.steps_verdict(walk, look()) + f"\n{len(pictures)} pictures in {out}"
+    else:
+        text = reports.steps_text(board, walk, look(output))
+    codes = {"solved": 0, "unfinished": 0, "stuck": EXIT_NO_SOLUTION}
+    code = codes.get(walk.status, EXIT_TIME_LIMIT if walk.timed_out else EXIT_NO_SOLUTION)
+    finish(output, reports.steps_json(board, walk), text, code, walk)
+
+
+@main.command("difficulty")
+@with_puzzle()
+@output_format("text", "json", help="One line of text, or one JSON document.")
+@time_limit_option("Stop after this long.")
+def difficulty_command(board, argument, output, time_limit):
+    """Rate how hard PUZZLE is for a person: the walkthrough of a solver who always uses the
+    easiest technique that applies, from easy (the patterns a beginner sees) through medium and
+    hard (Simon Tatham's levels) to expert.  Exit 1 if the puzzle has no solution."""
+    from .steps import difficulty
+
+    rated = difficulty(board, time_limit=time_limit)
+    document = {**rated.to_json(), "puzzle": board.to_json()}
+    click.echo(dumps(document) if output == "json" else reports.difficulty_line(rated))
 
 
 # ---------------------------------------------------------------------------- generate

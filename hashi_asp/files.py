@@ -77,6 +77,24 @@ def not_the_input(path: str | os.PathLike, source: str | os.PathLike) -> None:
         raise HashiError(f"{path}: is the puzzle being read; choose another output file")
 
 
+def prepare_folder(folder: Path, names: list[str], *, force: bool = False) -> None:
+    """Create ``folder`` if missing; refuse, before any time is spent, if a file to be written
+    there already exists (unless ``force``)."""
+    existing = [name for name in names if (folder / name).exists()]
+    if existing and not force:
+        raise FileExists(f"{folder / existing[0]}: file exists (use --force to replace it)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise FileExists(f"{folder}: cannot create folder: {error.strerror or error}") from None
+
+
+class FileExists(HashiError):
+    """A file the command would write is there already, or its folder cannot be made."""
+
+    exit_code = 2
+
+
 def write_atomically(path: str | os.PathLike, data: bytes, *, replace: bool = True) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename: the
     file appears whole or not at all, and an existing file stays intact until the end.

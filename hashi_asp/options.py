@@ -150,6 +150,14 @@ def read_bridges(argument: str) -> list[Solution]:
     return solutions
 
 
+def one_given(argument: str) -> Solution:
+    """--given: the one set of bridges a player has drawn."""
+    solutions = read_bridges(argument)
+    if len(solutions) != 1:
+        raise PuzzleError(f"expected one set of bridges, found {len(solutions)}", argument)
+    return solutions[0]
+
+
 def look(style: str = "text") -> reports.Look:
     """How text reports are drawn here: colour marks (click.echo drops them when standard output
     is not a terminal; the lists beside each drawing say the same in plain text)."""

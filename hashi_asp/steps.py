@@ -216,15 +216,25 @@ def steps(
         if broken:
             raise InvalidStep(f"the walkthrough ends in a state that breaks the rules: {broken[0]}")
     if walk.status in ("solved", "stuck"):  # a puzzle with no solution has no difficulty
-        walk.difficulty = _rated(puzzle, start, deadline)
+        try:
+            walk.difficulty = _rated(puzzle, start, deadline)
+        except _OutOfTime:
+            walk.timed_out = True
+        except KeyboardInterrupt:
+            walk.interrupted = True
     return walk
 
 
 def difficulty(puzzle: Puzzle, time_limit: float | Deadline | None = None) -> Difficulty:
     """How hard ``puzzle`` is for a person (:mod:`.difficulty`): the walkthrough of a solver
     who always uses the easiest technique that applies, rated.  Raises :class:`PuzzleError`
-    for a puzzle that walkthrough shows to have no solution."""
-    return _rated(puzzle, _starting_counts(puzzle, None), Deadline.of(time_limit))
+    for a puzzle that walkthrough shows to have no solution, and
+    :class:`~hashi_asp.stopping.TimeLimitReached` at the time limit."""
+    deadline = Deadline.of(time_limit)
+    try:
+        return _rated(puzzle, _starting_counts(puzzle, None), deadline)
+    except _OutOfTime:
+        raise deadline.reached("rating the puzzle") from None
 
 
 def _rated(puzzle: Puzzle, start: list[int], deadline: Deadline) -> Difficulty:
@@ -994,8 +1004,8 @@ def _explain(board: _Board, found: _Found) -> tuple[str, str]:
         "crossing": f"a bridge {between(p)} would cross a certain bridge: {what} there",
         "loop": f"{cell_name(cells[a])} and {cell_name(cells[z])} are already joined, and "
         f"loops are not allowed: {what} between them",
-        "cut": f"the pair {between(p)} is the only link left between two parts of the puzzle: "
-        f"{what} (all islands must be connected)",
+        "cut": f"{cell_name(cells[a])} and {cell_name(cells[z])} are the only link left between "
+        f"two parts of the puzzle, and all islands must be connected: {what} between them",
         "combined": f"together, {reason} leave room for {what} {between(p)}",
         "isolation": f"together, {reason} leave room for {what} {between(p)}: anything else "
         "cuts a group off from the other islands (all islands must be connected)",
@@ -1023,5 +1033,7 @@ def _say(mask: int, top: int) -> str:
 
 
 def _listing(items: list[str]) -> str:
+    if not items:
+        return "the rules alone"
     *most, last = items
     return f"{', '.join(most)} and {last}" if most else last
