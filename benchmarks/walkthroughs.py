@@ -32,7 +32,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from hashi_asp import read
-from hashi_asp.steps import steps
+from hashi_asp.walkthrough import steps
 
 GENERATOR = "/usr/games/sgt-bridges"
 LEVELS = (0, 1, 2)

@@ -11,8 +11,8 @@ The layers, bottom up (each imports only from the layers below it):
    ``clingo.Control``;
 4. the capabilities, each a function with the name of its command: :func:`solve`,
    :func:`unique`, :func:`count` (:mod:`.solving`), :func:`hint`, :func:`explain`
-   (:mod:`.reasoning`), :func:`generate`, and in their modules ``difficulty.difficulty`` and
-   ``bench.bench`` (modules of the same name);
+   (:mod:`.reasoning`), :func:`steps` (:mod:`.walkthrough`, which also has ``difficulty``
+   on the scale of :mod:`.difficulty`), :func:`generate`, and ``bench.bench``;
 5. :mod:`.reports`, every text and JSON document a command prints; :mod:`.cli`, click wiring.
 
 ``import hashi_asp`` is cheap: each name below is imported from its module on first use.
@@ -46,6 +46,7 @@ _HOMES = {
     "solving": ["Difference", "Result", "count", "solve", "unique"],
     "reasoning": ["Explanation", "Hint", "explain", "hint"],
     "difficulty": ["Difficulty"],
+    "walkthrough": ["Step", "Walkthrough", "steps"],
     "generation": ["Generated", "GenerationError", "generate"],
     "bench": ["Row"],
 }
@@ -73,8 +74,10 @@ __all__ = [
     "Row",
     "Rules",
     "Solution",
+    "Step",
     "TimeLimitReached",
     "Violation",
+    "Walkthrough",
     "bridge",
     "check",
     "count",
@@ -89,6 +92,7 @@ __all__ = [
     "read",
     "read_solutions",
     "solve",
+    "steps",
     "svg",
     "unique",
     "write",
@@ -133,3 +137,4 @@ if TYPE_CHECKING:
     from .reasoning import Explanation, Hint, explain, hint
     from .solving import Difference, Result, count, solve, unique
     from .stopping import Deadline, TimeLimitReached
+    from .walkthrough import Step, Walkthrough, steps

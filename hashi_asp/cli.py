@@ -252,7 +252,7 @@ def steps_command(board, argument, given, limit, output, out, force, time_limit)
     steps asked), 1 when stuck (several solutions) or in a contradiction (none), 3 at the time
     limit."""
     from .files import prepare_folder, write_atomically
-    from .steps import steps
+    from .walkthrough import steps
 
     if (output == "svg") != (out is not None):
         raise click.UsageError("--format svg writes pictures: give it --out FOLDER, and only it")
@@ -279,7 +279,7 @@ def difficulty_command(board, argument, output, time_limit):
     """Rate how hard PUZZLE is for a person: the walkthrough of a solver who always uses the
     easiest technique that applies, from easy (the patterns a beginner sees) through medium and
     hard (Simon Tatham's levels) to expert.  Exit 1 if the puzzle has no solution."""
-    from .steps import difficulty
+    from .walkthrough import difficulty
 
     rated = difficulty(board, time_limit=time_limit)
     document = {**rated.to_json(), "puzzle": board.to_json()}

@@ -1,7 +1,7 @@
 """Difficulty: how hard a puzzle is for a person, rated from its walkthrough.
 
 The walkthrough rated is the one of a solver who always uses the easiest technique that applies
-(:data:`hashi_asp.steps.EFFORT`).  Each step has a tier:
+(:data:`hashi_asp.walkthrough.EFFORT`).  Each step has a tier:
 
 0. **easy**: the patterns a beginner sees at once (a bridge over a certain one, a finished
    island, an island that needs every bridge it can get, a number below the most bridges a pair

@@ -88,8 +88,8 @@ from .puzzle import (
     connected_groups,
 )
 from .solving import solve
-from .steps import difficulty as measure_difficulty
 from .stopping import Deadline
+from .walkthrough import difficulty as measure_difficulty
 
 if TYPE_CHECKING:
     import clingo

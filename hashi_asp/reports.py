@@ -29,7 +29,7 @@ from .solving import Result
 if TYPE_CHECKING:  # the generator's modules cost start-up time; only their type is needed
     from .difficulty import Difficulty
     from .generation import Generated
-    from .steps import Walkthrough
+    from .walkthrough import Walkthrough
 
 
 @dataclass(frozen=True)

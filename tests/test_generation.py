@@ -15,7 +15,7 @@ from hashi_asp.cli import main
 from hashi_asp.difficulty import band_of, rate
 from hashi_asp.generation import GenerationError, batch, default_size, file_name, generate
 from hashi_asp.notations.has import write as format_has
-from hashi_asp.steps import difficulty, steps
+from hashi_asp.walkthrough import difficulty, steps
 
 
 def run(*args, input=None):

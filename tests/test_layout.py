@@ -36,7 +36,7 @@ LAYERS = [
         "drawing",
     },
     {"asp", "asp.interface", "asp.connectivity", "asp.control"},
-    {"reasoning", "difficulty", "steps"},
+    {"reasoning", "difficulty", "walkthrough"},
     {"solving"},
     {"generation", "bench"},
     {"reports"},

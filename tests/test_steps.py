@@ -3,22 +3,26 @@ follows from its reason, and needs every island of it), the outcome against the 
 solutions, a player's bridges, the next move alone, repeatability, the bundled puzzles and the
 difficulty rating.
 
-The enumeration below is written from the definition of a step in hashi_asp.steps, not from
+The enumeration below is written from the definition of a step in hashi_asp.walkthrough, not from
 its code: every pair of neighbours gets a count within what the earlier steps left, no two
 bridges cross, loops only where the rules allow them, the islands of the reason get their
 numbers (the others' numbers are not used) and, for a step that says so, all islands are
 connected.
 """
 
+import json
+
 import bruteforce
 import pytest
+from click.testing import CliRunner
 from conftest import PROLOG, small_puzzles
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from hashi_asp import Puzzle, PuzzleError, Rules, Solution, bridge, read, solve
+from hashi_asp.cli import main
 from hashi_asp.difficulty import BANDS, band_of
-from hashi_asp.steps import Walkthrough, difficulty, steps
+from hashi_asp.walkthrough import Walkthrough, difficulty, steps
 
 MAX_PAIRS = 12  # keeps the exhaustive enumeration of every step fast
 
@@ -378,3 +382,90 @@ def test_the_difficulty_score_lies_in_its_band(case):
     rated = difficulty(puzzle)
     assert 0 <= rated.score <= 1 and rated.band in BANDS
     assert rated.band == band_of(rated.score)
+
+
+# ---------------------------------------------------------------------------- the commands
+
+
+def run(*args: object, input: str | None = None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def test_the_walkthrough_command_prints_checked_steps_as_json(puzzles):
+    nyt = puzzles / "nyt-2022-04-03.json"
+    result = run("steps", nyt, "--format", "json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    assert document["status"] == "solved" and document["checked"] is True
+    assert {b[:4]: b[4] for b in map(tuple, document["solution"]["bridges"])} == {
+        (*b.ends[0], *b.ends[1]): b.count for b in solve(read(nyt)).solutions[0].bridges
+    }
+    for step in document["steps"]:
+        r1, c1, r2, c2 = step["pair"]
+        assert (r1, c1) < (r2, c2) and step["bridges"] == sorted(step["bridges"])
+        assert set(step["bridges"]) < set(step["before"]) and step["text"]
+    assert document["difficulty"]["band"] in ("easy", "medium", "hard", "expert")
+    first = json.loads(run("steps", nyt, "-n", 1, "--format", "json").output)
+    assert first["status"] == "unfinished" and first["steps"] == document["steps"][:1]
+    assert first["difficulty"] is None
+
+
+def test_the_text_walkthrough_numbers_steps_and_draws_the_board(puzzles):
+    result = run("steps", puzzles / "nyt-2022-04-03.json")
+    assert result.exit_code == 0
+    assert "Step 1: " in result.output and "solved: " in result.output
+    assert result.output.count("Step ") == len(steps(read(puzzles / "nyt-2022-04-03.json")).steps)
+    stuck = run("steps", puzzles / "prolog-5x5.txt")
+    assert stuck.exit_code == 1 and "stuck after" in stuck.output
+    assert "(0, 0)-(0, 2): 0 or 1" in stuck.output  # a pair the two solutions differ on
+
+
+def test_a_contradiction_names_the_islands_in_conflict():
+    result = run("steps", "-", "--format", "json", input="1.2\n")
+    assert result.exit_code == 1
+    document = json.loads(result.output)
+    assert document["status"] == "contradiction" and document["steps"][-1]["bridges"] == []
+    assert document["conflict"] and document["difficulty"] is None
+    refused = run("difficulty", "-", input="1.2\n")
+    assert refused.exit_code == 1 and refused.output.startswith("hashi-asp: ")
+
+
+def test_given_bridges_start_the_walkthrough(puzzles):
+    nyt = puzzles / "nyt-2022-04-03.json"
+    answer = solve(read(nyt)).solutions[0]
+    drawn = json.dumps({"bridges": [list(answer.bridges[0])]})
+    document = json.loads(run("steps", nyt, "--given", drawn, "--format", "json").output)
+    assert document["status"] == "solved"
+    assert all(
+        s["pair"] != [*answer.bridges[0].ends[0], *answer.bridges[0].ends[1]]
+        or 0 not in s["before"]
+        for s in document["steps"]
+    )
+    wrong = run("steps", nyt, "--given", '{"bridges": [[0, 0, 3, 3, 1]]}')
+    assert wrong.exit_code == 2 and wrong.output.count("\n") == 1
+    assert "does not join two neighbouring islands" in wrong.output
+
+
+def test_svg_pictures_go_to_a_folder_and_are_not_overwritten(tmp_path, puzzles):
+    nyt = puzzles / "nyt-2022-04-03.json"
+    assert run("steps", nyt, "--format", "svg").exit_code == 2  # no folder
+    out = tmp_path / "walk"
+    result = run("steps", nyt, "--format", "svg", "--out", out)
+    assert result.exit_code == 0, result.output
+    pictures = sorted(out.iterdir())
+    assert len(pictures) == len(steps(read(nyt)).steps)
+    assert pictures[0].name == "step-001.svg" and "<svg" in pictures[0].read_text()
+    before = pictures[0].read_text()
+    pictures[0].write_text("mine")
+    again = run("steps", nyt, "--format", "svg", "--out", out)
+    assert again.exit_code == 2 and "file exists" in again.output
+    assert pictures[0].read_text() == "mine"
+    assert run("steps", nyt, "--format", "svg", "--out", out, "--force").exit_code == 0
+    assert pictures[0].read_text() == before
+
+
+def test_the_difficulty_command(puzzles):
+    result = run("difficulty", puzzles / "nyt-2022-04-03.json", "--format", "json")
+    assert result.exit_code == 0
+    assert json.loads(result.output)["band"] == "easy"
+    assert run("difficulty", puzzles / "prolog-5x5.txt").output.startswith("0.")

@@ -90,6 +90,12 @@ bridges leave several); contradiction: the last step shows there is no solution;
 stopped after the number of steps asked for; unknown: the time limit came first."""
 
 
+class Unsolvable(PuzzleError):
+    """A puzzle the walkthrough shows to have no solution, where a rating was asked for."""
+
+    exit_code = 1
+
+
 class InvalidStep(HashiError):
     """A step the checker does not confirm: a fault in the program, never shown as a step."""
 
@@ -242,7 +248,7 @@ def _rated(puzzle: Puzzle, start: list[int], deadline: Deadline) -> Difficulty:
     tiers = []
     while (found := board.next_step(None, deadline, EFFORT)) is not None:
         if not found.new:
-            raise PuzzleError("no solution: the walkthrough reaches a contradiction", puzzle.source)
+            raise Unsolvable("no solution: the walkthrough reaches a contradiction", puzzle.source)
         tiers.append(board.tier(found))
         board.apply(found)
     return rate(tiers, board.solved())
@@ -980,7 +986,10 @@ def _explain(board: _Board, found: _Found) -> tuple[str, str]:
                 "islands must be connected: no solution from here"
             )
         connected = ", with all islands connected," if found.connectivity else ""
-        return technique, f"{reason} cannot all get their numbers{connected}: no solution from here"
+        cannot = (
+            "cannot get its number" if len(found.reason) == 1 else "cannot all get their numbers"
+        )
+        return technique, f"{reason} {cannot}{connected}: no solution from here"
     a, z = board.ends[p]
     what = _say(found.new, board.puzzle.rules.max_bridges)
     if len(found.reason) == 1:
