@@ -241,9 +241,10 @@ def hint_command(board, argument, program, time_limit, given, output):
 @click.option("-n", "--steps", "limit", type=click.IntRange(min=1), help="Stop after N steps.")
 @output_format("text", "unicode", "json", "svg", help="Boards as text, JSON, or SVG pictures.")
 @click.option("-o", "--out", type=click.Path(file_okay=False, path_type=Path), help="SVG folder.")
+@click.option("--brief", is_flag=True, help="One line per step, no boards.")
 @click.option("--force", is_flag=True, help="Replace pictures that exist in --out.")
 @time_limit_option("Stop after this long, keeping the steps found.")
-def steps_command(board, argument, given, limit, output, out, force, time_limit):
+def steps_command(board, argument, given, limit, output, out, brief, force, time_limit):
     """Walk through PUZZLE one step at a time, from the empty board or the bridges --given: each
     step narrows the bridge counts of one pair of islands, with the smallest set of island
     numbers that forces it (and whether it needs all islands connected), easiest first; each is
@@ -265,7 +266,7 @@ def steps_command(board, argument, given, limit, output, out, force, time_limit)
             write_atomically(out / name, picture.encode("utf-8"))
         text = reports.steps_verdict(walk, look()) + f"\n{len(pictures)} pictures in {out}"
     else:
-        text = reports.steps_text(board, walk, look(output))
+        text = reports.steps_text(board, walk, look(output), brief=brief)
     codes = {"solved": 0, "unfinished": 0, "stuck": EXIT_NO_SOLUTION}
     code = codes.get(walk.status, EXIT_TIME_LIMIT if walk.timed_out else EXIT_NO_SOLUTION)
     finish(output, reports.steps_json(board, walk), text, code, walk)

@@ -293,9 +293,13 @@ def hint_json(puzzle: Puzzle, found: Hint) -> dict:
 # ---------------------------------------------------------------------------- steps
 
 
-def steps_text(puzzle: Puzzle, walk: Walkthrough, look: Look = TEXT) -> str:
+def steps_text(puzzle: Puzzle, walk: Walkthrough, look: Look = TEXT, *, brief: bool = False) -> str:
     """Each step numbered, with its sentence, the counts it leaves and the board after it (the
-    step's pair and its reason's islands marked); then how the walkthrough ended."""
+    step's pair and its reason's islands marked); then how the walkthrough ended.  ``brief``:
+    one line per step, no boards."""
+    if brief:
+        lines = [f"{n:3d}. {step.text}." for n, step in enumerate(walk.steps, 1)]
+        return "\n".join([*lines, ""]) + steps_verdict(walk, look)
     blocks = []
     for number, (step, board) in enumerate(walk.boards(), 1):
         marks: dict = dict.fromkeys(step.reason, look.palette.highlight)

@@ -310,7 +310,7 @@ class _Found:
     connectivity: bool
     pair: int
     new: int
-    kind: str = ""  # set for steps of no island: crossing, loop, cut, closed
+    kind: str = ""  # set for steps of no island: crossing, loop, only-link, closed
 
 
 def _values(mask: int) -> tuple[int, ...]:
@@ -683,7 +683,7 @@ class _Board:
                             cuts.append(via)
         if cuts:
             p = min(cuts)
-            return _Found((), True, p, self.domain[p] & ~1, "cut")
+            return _Found((), True, p, self.domain[p] & ~1, "only-link")
         return None
 
     # ------------------------------------------------------------------ minimal reasons
@@ -995,29 +995,32 @@ def _explain(board: _Board, found: _Found) -> tuple[str, str]:
     if len(found.reason) == 1:
         (only,) = found.reason
         other = cell_name(cells[z if a == only else a])
+        missing = (numbers[only] or 0) - sum(_low(board.domain[q]) for q in board.at[only])
         sentences = {
             "complete": f"{island(only)} already has all its bridges: {what} to {other}",
             "all-bridges": f"{island(only)} needs every bridge it can still get: {what} to {other}",
             "low-number": f"{island(only)} has room for {what} to {other}",
-            "at-most": f"{island(only)} has room for only {what} more: {what} to {other}",
+            "at-most": f"{island(only)} needs only {_plural(missing, 'more bridge')}: "
+            f"{what} to {other}",
             "one-each-way": f"{island(only)} needs more than its other neighbours can give: "
             f"{what} to {other}",
             "at-least": f"even with every other bridge it can get, {island(only)} needs {what} "
             f"to {other}",
-            "count": f"{island(only)} leaves room for {what} to {other}",
-            "isolation": f"{what} to {other}: anything else leaves {island(only)} in a group cut "
-            "off from the other islands (all islands must be connected)",
+            "count": f"{island(only)} forces {what} to {other}",
+            "isolation": f"{what} to {other}, or {island(only)} ends up in a group cut off "
+            "from the other islands (all islands must be connected)",
         }
         return technique, sentences[technique]
     sentences = {
         "crossing": f"a bridge {between(p)} would cross a certain bridge: {what} there",
         "loop": f"{cell_name(cells[a])} and {cell_name(cells[z])} are already joined, and "
         f"loops are not allowed: {what} between them",
-        "cut": f"{cell_name(cells[a])} and {cell_name(cells[z])} are the only link left between "
-        f"two parts of the puzzle, and all islands must be connected: {what} between them",
-        "combined": f"together, {reason} leave room for {what} {between(p)}",
-        "isolation": f"together, {reason} leave room for {what} {between(p)}: anything else "
-        "cuts a group off from the other islands (all islands must be connected)",
+        "only-link": f"{cell_name(cells[a])} and {cell_name(cells[z])} are the only link left "
+        f"between two parts of the puzzle, and all islands must be connected: {what} between "
+        "them",
+        "combined": f"together, {reason} force {what} {between(p)}",
+        "isolation": f"together, {reason} force {what} {between(p)}: anything else cuts a "
+        "group off from the other islands (all islands must be connected)",
     }
     return technique, sentences[technique]
 
@@ -1039,6 +1042,11 @@ def _say(mask: int, top: int) -> str:
         return "no bridge or a double one"
     *most, last = values
     return ", ".join(map(str, most)) + f" or {last} bridges"
+
+
+def _plural(count: int, words: str) -> str:
+    """``1 more bridge``, ``2 more bridges``."""
+    return f"{count} {words}{'s' * (count != 1)}"
 
 
 def _listing(items: list[str]) -> str:
