@@ -75,7 +75,6 @@ from .asp import interface
 from .asp.control import ground
 from .checking import check
 from .difficulty import BANDS, Difficulty, parse_request
-from .difficulty import difficulty as measure_difficulty
 from .files import write_atomically
 from .notations.json import dumps
 from .puzzle import (
@@ -89,6 +88,7 @@ from .puzzle import (
     connected_groups,
 )
 from .solving import solve
+from .steps import difficulty as measure_difficulty
 from .stopping import Deadline
 
 if TYPE_CHECKING:

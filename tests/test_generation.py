@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from hashi_asp import Puzzle, PuzzleError, Rules, check, notations, read, read_solutions, solve
 from hashi_asp.cli import main
-from hashi_asp.difficulty import band_of, difficulty
+from hashi_asp.difficulty import band_of
 from hashi_asp.generation import GenerationError, batch, default_size, file_name, generate
 from hashi_asp.notations.has import write as format_has
+from hashi_asp.steps import difficulty
 
 
 def run(*args, input=None):

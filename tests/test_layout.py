@@ -36,7 +36,7 @@ LAYERS = [
         "drawing",
     },
     {"asp", "asp.interface", "asp.connectivity", "asp.control"},
-    {"reasoning", "difficulty"},
+    {"reasoning", "difficulty", "steps"},
     {"solving"},
     {"generation", "bench"},
     {"reports"},
