@@ -179,17 +179,25 @@ def convert_command(board, argument, target, output):
 @main.command("unique")
 @with_puzzle(search=True)
 @output_format("text", "unicode", "json")
-def unique_command(board, argument, program, time_limit, output):
-    """Decide whether PUZZLE has exactly one solution, by searching for two: for two, draw both
-    and list the pairs of islands where they differ; for none, say why.  Exit 0 unique,
-    1 multiple, 4 unsolvable, 3 time limit before a verdict."""
+@click.option("--difficulty", "rate", is_flag=True, help="Also rate a unique puzzle's difficulty.")
+def unique_command(board, argument, program, time_limit, output, rate):
+    """Decide whether PUZZLE has exactly one solution, by searching for two: for two, draw both,
+    list the pairs of islands where they differ, name the smallest region of them and propose
+    one number to change or island to add that leaves one solution (checked first); for none,
+    say why.  --difficulty rates a unique puzzle (as `difficulty`).  Exit 0 unique, 1 multiple,
+    4 unsolvable, 3 time limit before a verdict."""
+    from .generation import fix
     from .solving import unique
+    from .walkthrough import difficulty
 
     result = unique(board, program=program, time_limit=time_limit, explained=True)
-    text = reports.unique_text(board, result, look(output))
+    sought = result.status == "multiple" and not program.own_rules  # fix: the bundled rules
+    found = fix(board, result, time_limit=time_limit) if sought else None
+    rated = difficulty(board, time_limit) if rate and result.status == "unique" else None
+    text = reports.unique_text(board, result, look(output), fix=found, sought=sought, rated=rated)
+    document = reports.unique_json(board, result, fix=found, sought=sought, rated=rated)
     codes = {"unique": 0, "multiple": EXIT_MULTIPLE, "unsolvable": EXIT_UNSOLVABLE}
-    code = codes.get(result.status, EXIT_TIME_LIMIT)
-    finish(output, reports.unique_json(board, result), text, code, result)
+    finish(output, document, text, codes.get(result.status, EXIT_TIME_LIMIT), result)
 
 
 @main.command("count")

@@ -54,6 +54,27 @@ without it (the alternative would need fewer than none); or a new bridge is adde
 only the alternative uses (the alternative would have to cross it).  Every group is repaired in the
 same round, then clingo looks again, keeping what it learnt, until it proves that no other solution
 exists.  A final independent ``solve(puzzle, models=2)`` confirms it.
+
+Fixing a puzzle someone wrote (:func:`fix`).  The same control answers a puzzle author's
+question: which one change makes my puzzle unique?  The intended solution is the first one
+found; it is the known solution, and each candidate is a question to clingo without grounding
+again:
+
+* changing one island's number (switched like the repair's numbers) makes the puzzle unique if
+  the changed puzzle has exactly one solution.  Smallest changes first (a number moves by 2, as
+  the numbers add up to twice the bridges), on the islands of the region where two solutions
+  differ (:func:`hashi_asp.solving.region`) and those within two pairs of it.  The changed
+  puzzle's solution is not the intended one: the island's bridges must add up to its new number;
+* adding one island keeps the intended solution only on a water cell under one of its bridges,
+  with twice that bridge's count (the bridge split in two: an island elsewhere would need
+  bridges its neighbours' numbers have no room for).  It can work only under a pair where every
+  other solution differs from the intended one, as any other that agrees there stays a solution
+  of the new puzzle: clingo is asked, pair by pair, for another solution that agrees, and each
+  one it finds rules out every pair it agrees on.  The puzzles with the new island are then
+  solved afresh.
+
+A change is proposed only once :func:`~hashi_asp.solving.unique` proves the fixed puzzle has
+exactly one solution and the checker passes it.
 """
 
 from __future__ import annotations
@@ -79,16 +100,19 @@ from .files import write_atomically
 from .notations.json import dumps
 from .puzzle import (
     MAX_CELLS,
+    Cell,
     Geometry,
     HashiError,
+    Pair,
     Puzzle,
     Rules,
     Solution,
     bridge,
+    cell_name,
     connected_groups,
 )
-from .solving import solve
-from .stopping import Deadline
+from .solving import Result, differences, region, solve, unique
+from .stopping import Deadline, TimeLimitReached
 from .walkthrough import difficulty as measure_difficulty
 
 if TYPE_CHECKING:
@@ -295,6 +319,19 @@ class _Layout:
         self.joined: dict[tuple[int, int], int] = {}  # (island, island), lower first -> count
         self.extra_bridges = 0
 
+    @classmethod
+    def of(cls, puzzle: Puzzle, solution: Solution) -> _Layout:
+        """A finished layout: the islands of ``puzzle``, placed in reading order, and the bridges
+        of ``solution`` between them."""
+        layout = cls(puzzle.rows, puzzle.cols, puzzle.rules)
+        placed = {(r, c): layout.place(r * puzzle.cols + c) for r, c in puzzle.islands}
+        for drawn in solution.bridges:
+            a, b = (placed[end] for end in drawn.ends)
+            water = (r * puzzle.cols + c for r, c in drawn.cells_between())
+            layout.join(a, b, water, vertical=not drawn.horizontal)
+            layout.joined[a, b] = drawn.count
+        return layout
+
     def place(self, cell: int) -> int:
         self.island_at[cell] = len(self.cells)
         self.cells.append(cell)
@@ -442,7 +479,18 @@ class _Repair:
     ``encodings/another_solution.lp``.
     """
 
-    def __init__(self, layout: _Layout, rng: random.Random, beta: Fraction, deadline: Deadline):
+    def __init__(
+        self,
+        layout: _Layout,
+        rng: random.Random,
+        beta: Fraction,
+        deadline: Deadline,
+        *,
+        puzzle: Puzzle | None = None,
+        models: int = 1,
+    ):
+        """``puzzle`` is the puzzle grounded (default: the layout's, numbered by its bridges);
+        ``models`` the most answers one search may give."""
         self.layout, self.rng, self.beta, self.deadline = layout, rng, beta, deadline
         self.max_bridges, self.no_loops = layout.rules.max_bridges, layout.rules.no_loops
         deadline.check("preparing the uniqueness repair")
@@ -460,8 +508,9 @@ class _Repair:
         # progress saving off altogether does that too, but makes large searches 5x slower.)
         deadline.check("preparing the uniqueness repair")
         self.grounded = ground(
-            layout.puzzle(),
+            layout.puzzle() if puzzle is None else puzzle,
             extra=[interface.ANOTHER_SOLUTION],
+            models=models,
             options=["--forget-on-step=2"],
             deadline=deadline,
         )
@@ -496,6 +545,14 @@ class _Repair:
     def _alternative(self) -> list[int] | None:
         """Counts per pair of a solution other than the known one, or None when clingo proves
         there is none.  (Not checked here: the finished puzzle is, by ``_confirm_unique``.)"""
+        found, _ = self._others(1)
+        return found[0] if found else None
+
+    def _others(self, limit: int, assumptions: Iterable[int] = ()) -> tuple[list[list[int]], bool]:
+        """Up to ``limit`` solutions other than the known one under the current numbers (and
+        ``assumptions``, program literals), as counts per pair, and whether the search was
+        exhausted: then they are all there are.  ``limit`` must not exceed the control's
+        ``models``."""
         self._renumber()
         found: list[list[int]] = []
 
@@ -505,14 +562,14 @@ class _Repair:
                 pair, count = self.atom[str(symbol)]
                 counts[pair] = count
             found.append(counts)
-            return False
+            return len(found) < limit
 
-        outcome = self.grounded.search(keep, deadline=self.deadline)
+        outcome = self.grounded.search(keep, assumptions=assumptions, deadline=self.deadline)
         if outcome.interrupted:
             raise KeyboardInterrupt
         if outcome.timed_out:
             raise self.deadline.reached("making the puzzle unique")
-        return found[0] if found else None
+        return found, outcome.exhausted
 
     def _repair(self, other: list[int]) -> int:
         """Change the known solution once in every group of pairs where ``other`` differs from
@@ -637,6 +694,207 @@ def _confirm_unique(puzzle: Puzzle, solution: Solution, deadline: Deadline) -> N
             "with the built solution",
             exit_code=5,
         )
+
+
+# ---------------------------------------------------------------------------- fixing a puzzle
+
+
+@dataclass(frozen=True)
+class Fix:
+    """One change that leaves a puzzle with exactly one solution: ``kind`` ``change`` (the island
+    at ``cell`` gets ``number`` instead of ``old``, None for an island without a number) or
+    ``add`` (a new island ``number`` at ``cell``; ``old`` is None).  ``puzzle`` is the fixed
+    puzzle and ``solution`` its only solution, proven unique and checked.  ``intended`` is the
+    solution of the original puzzle the fix was made for (the first one found): an added island
+    splits one of its bridges, so ``solution`` is ``intended`` with that bridge in two halves; a
+    changed number changes the solution around that island.  ``region`` holds the pairs of the
+    smallest region where the intended solution and another one differ
+    (:func:`hashi_asp.solving.region`)."""
+
+    kind: str
+    cell: Cell
+    number: int
+    old: int | None
+    puzzle: Puzzle
+    solution: Solution
+    intended: Solution
+    region: tuple[Pair, ...]
+
+
+def fix(
+    puzzle: Puzzle, result: Result | None = None, *, time_limit: float | Deadline | None = None
+) -> Fix | None:
+    """One island number to change, or failing that one island to add, that makes a puzzle with
+    several solutions unique (see the module docstring), checked before it is returned; None for
+    a puzzle that is not ``multiple``, or when no single change was found (within
+    ``time_limit``, seconds or a :class:`Deadline`).  ``result`` is the puzzle's
+    :func:`~hashi_asp.solving.unique` result, if already known: its first solution is the
+    intended one.  Uses the bundled encoding under the puzzle's rules."""
+    deadline = Deadline.of(time_limit)
+    try:
+        if result is None:
+            result = unique(puzzle, time_limit=deadline)
+        if result.status != "multiple" or len(result.solutions) < 2:
+            return None
+        intended, other = result.solutions[:2]
+        return _Fixing(puzzle, intended, deadline).find(other)
+    except TimeLimitReached:
+        return None
+
+
+class _Fixing(_Repair):
+    """The repair's control asked for one change instead of a loop of them: the known solution
+    is the intended one; a candidate number is switched on, asked about and switched off, and
+    the pairs a new island could stand on are asked about under assumptions."""
+
+    def __init__(self, puzzle: Puzzle, intended: Solution, deadline: Deadline):
+        # A fix draws nothing at random: the generator and beta are never used.
+        layout = _Layout.of(puzzle, intended)
+        super().__init__(layout, random.Random(0), Fraction(0), deadline, puzzle=puzzle, models=2)
+        self.puzzle, self.intended = puzzle, intended
+        self.degree = list(self.number)  # each island's bridges in the intended solution
+
+    def find(self, other: Solution) -> Fix | None:
+        """The first change that works, those keeping the intended solution (which becomes the
+        only one) first: an island without a number given its count in it, then a new island
+        on one of its bridges; then a changed number, which changes the solution around it.
+        ``other`` is a second solution, which names the region and rules out the pairs it
+        agrees on."""
+        where = tuple(d.pair for d in region(differences(self.intended, other)))
+        changes = self._changes(where)
+        kept = [change for change in changes if change[0] == 0]
+        found = self._first_change(kept, where)
+        if found is not None:
+            return found
+        counts = other.counts()
+        known = [[counts.get(pair, 0) for pair in self.geometry.pairs]]
+        for cell, number in self._additions(where, known):
+            made = self._fixed("add", cell, number, None, where)
+            if made is not None:
+                return made
+        return self._first_change([change for change in changes if change[0] != 0], where)
+
+    def _first_change(
+        self, changes: list[tuple[int, int, int, int]], where: tuple[Pair, ...]
+    ) -> Fix | None:
+        cells = self.geometry.cells
+        for _, _, island, number in changes:
+            if self._only_one(island, number):
+                cell = cells[island]
+                made = self._fixed("change", cell, number, self.puzzle.islands[cell], where)
+                if made is None:  # the switched control and a fresh solve disagree
+                    raise GenerationError(
+                        f"internal error: changing {cell_name(cell)} to {number} leaves one "
+                        "solution, but a fresh solve does not agree",
+                        exit_code=5,
+                    )
+                return made
+        return None
+
+    # ------------------------------------------------------------------ changing a number
+
+    def _changes(self, where: tuple[Pair, ...]) -> list[tuple[int, int, int, int]]:
+        """The numbers to try, in order, as (change, distance, island, number): islands within two
+        pairs of the region, smallest change first, nearest first.  Numbers add up to twice the
+        bridges, so they move by 2, unless an island without a number can take up the odd one;
+        an island without a number is offered its bridges in the intended solution (change 0:
+        the intended solution stays one)."""
+        index, at, ends = self.geometry.index, self.geometry.at, self.geometry.ends
+        distance = {index[cell]: 0 for pair in where for cell in pair}
+        frontier = list(distance)
+        for far in (1, 2):  # breadth first over the pairs of neighbours
+            reached = []
+            for island in frontier:
+                for nearby in (end for pair in at[island] for end in ends[pair]):
+                    if nearby not in distance:
+                        distance[nearby] = far
+                        reached.append(nearby)
+            frontier = reached
+        numbers = self.puzzle.islands
+        step = 1 if None in numbers.values() else 2
+        options = []
+        for island, far in distance.items():
+            old = numbers[self.geometry.cells[island]]
+            if old is None:
+                options.append((0, far, island, self.degree[island]))
+                continue
+            most = self.max_bridges * len(at[island])
+            options += [
+                (abs(number - old), far, island, number)
+                for number in range(1, most + 1)
+                if number != old and (number - old) % step == 0
+            ]
+        return sorted(options)
+
+    def _only_one(self, island: int, number: int) -> bool:
+        """Whether the puzzle with this island's number changed has exactly one solution."""
+        self.number[island] = number
+        self.renumbered.add(island)
+        try:
+            found, exhausted = self._others(2)
+        finally:
+            self._restore(island)
+        # The intended solution is never among those found; it solves the changed puzzle too
+        # when the number is its own there.
+        solutions = len(found) + (number == self.degree[island])
+        return exhausted and solutions == 1
+
+    def _restore(self, island: int) -> None:
+        """Back to the puzzle's own number: the switched rule and relax off."""
+        cell = self.geometry.cells[island]
+        self.renumbered.discard(island)
+        if island in self.rule:
+            self.grounded.switch(interface.number(cell, self.rule.pop(island)), False)
+        self.grounded.switch(interface.relax(cell), False)
+        self.number[island] = self.degree[island]
+
+    # ------------------------------------------------------------------ adding an island
+
+    def _additions(
+        self, where: tuple[Pair, ...], known: list[list[int]]
+    ) -> Iterator[tuple[Cell, int]]:
+        """New islands that keep the intended solution, each (cell, number): the water cells under
+        its bridge on a pair where no other solution has the same count, the region's pairs
+        first.  ``known`` are other solutions found so far (counts per pair); clingo finds the
+        rest."""
+        numbered = {pair: p for p, pair in enumerate(self.geometry.pairs)}
+        first = {numbered[pair] for pair in where}
+        order = sorted(range(len(self.count)), key=lambda p: (p not in first, p))
+        pairs = [p for p in order if self.count[p] and self.geometry.span(p)]
+        literal = {
+            self.atom[str(symbol)]: number for symbol, number in self.grounded.atoms("bridge", 5)
+        }
+        while pairs:
+            pairs = [p for p in pairs if all(other[p] != self.count[p] for other in known)]
+            if not pairs:
+                return
+            pair = pairs.pop(0)
+            found, _ = self._others(1, [literal[pair, self.count[pair]]])
+            if found:  # another solution with this count here: the island would leave it
+                known.append(found[0])
+                continue
+            for cell in self.geometry.between(pair):
+                yield cell, 2 * self.count[pair]
+
+    # ------------------------------------------------------------------ the proof
+
+    def _fixed(
+        self, kind: str, cell: Cell, number: int, old: int | None, where: tuple[Pair, ...]
+    ) -> Fix | None:
+        """The fix, once a fresh solve proves the fixed puzzle has exactly one solution and the
+        checker passes it; None if it has more."""
+        puzzle = self.puzzle
+        fixed = Puzzle(
+            puzzle.rows, puzzle.cols, {**puzzle.islands, cell: number}, puzzle.source, puzzle.rules
+        )
+        result = unique(fixed, time_limit=self.deadline)
+        if result.interrupted:
+            raise KeyboardInterrupt
+        if result.timed_out:
+            raise self.deadline.reached("checking a fix")
+        if result.status != "unique" or check(fixed, result.solutions[0]):
+            return None
+        return Fix(kind, cell, number, old, fixed, result.solutions[0], self.intended, where)
 
 
 # ---------------------------------------------------------------------------- arguments, errors

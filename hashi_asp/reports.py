@@ -24,11 +24,11 @@ from .drawing import draw, svg
 from .notations import puzzlink
 from .puzzle import Puzzle, Solution, bridge, cell_name, pair_name
 from .reasoning import Explanation, Hint
-from .solving import Result
+from .solving import Result, differences, region
 
 if TYPE_CHECKING:  # the generator's modules cost start-up time; only their type is needed
     from .difficulty import Difficulty
-    from .generation import Generated
+    from .generation import Fix, Generated
     from .walkthrough import Walkthrough
 
 
@@ -138,9 +138,19 @@ def result_json(puzzle: Puzzle, result: Result, *, stats: bool = False) -> dict:
 # ---------------------------------------------------------------------------- unique
 
 
-def unique_text(puzzle: Puzzle, result: Result, look: Look = TEXT) -> str:
-    """The solutions found (the differing pairs marked), where two solutions differ, why there
-    is none (if so), and the verdict."""
+def unique_text(
+    puzzle: Puzzle,
+    result: Result,
+    look: Look = TEXT,
+    *,
+    fix: Fix | None = None,
+    sought: bool = False,
+    rated: Difficulty | None = None,
+) -> str:
+    """The solutions found (the differing pairs marked), where two solutions differ and the
+    smallest region of them, the ``fix`` (from :func:`hashi_asp.generation.fix`; with
+    ``sought``, None says none was found), why there is none (if so), the verdict, and the
+    difficulty when ``rated``."""
     marks = {d.pair: look.palette.highlight for d in result.differences}
     blocks = []
     for number, solution in enumerate(result.solutions, 1):
@@ -155,6 +165,7 @@ def unique_text(puzzle: Puzzle, result: Result, look: Look = TEXT) -> str:
             )
             + "\n"
         )
+        blocks.append(_fix_text(result, fix, sought))
     stopped = _stopped(result.timed_out, look.signal)
     verdict = {
         "unique": "unique: exactly 1 solution; search exhausted",
@@ -163,14 +174,74 @@ def unique_text(puzzle: Puzzle, result: Result, look: Look = TEXT) -> str:
         "unsolvable": "unsolvable: no solution; search exhausted",
         "solved": f"solved: 1 solution found; {stopped} before a second was ruled out",
     }.get(result.status, f"unknown: {stopped} before any solution was found")
-    return "".join(blocks) + _explained(puzzle, result.explanation, look) + verdict
+    rating = f"\ndifficulty: {difficulty_line(rated)}" if rated is not None else ""
+    return "".join(blocks) + _explained(puzzle, result.explanation, look) + verdict + rating
 
 
-def unique_json(puzzle: Puzzle, result: Result) -> dict:
+def _fix_text(result: Result, fix: Fix | None, sought: bool) -> str:
+    """The smallest region where the two solutions differ, and the fix (or that none was
+    found, when one was sought)."""
+    where = ", ".join(pair_name(*d.pair) for d in region(result.differences))
+    lines = [f"The smallest region where they differ (pairs sharing islands): {where}"]
+    if fix is not None:
+        lines.append(f"To make it unique (checked): {fix_words(fix)}")
+    elif sought:
+        lines.append("No single island to add or number to change was found that makes it unique.")
+    return "\n".join(lines) + "\n\n"
+
+
+def fix_words(fix: Fix) -> str:
+    """The fix in a sentence, with what becomes of solution 1 (the intended solution)."""
+    place = cell_name(fix.cell)
+    if fix.kind == "add":
+        return (
+            f"add an island {fix.number} at {place}; solution 1, its bridge there split in two, "
+            "is then the only solution"
+        )
+    if fix.old is None:
+        return (
+            f"give the island at {place} the number {fix.number}; solution 1 is then the only "
+            "solution"
+        )
+    moved = _plural(len(differences(fix.intended, fix.solution)), "pair")
+    return (
+        f"change the {fix.old} at {place} to {fix.number}; the only solution then differs from "
+        f"solution 1 at {moved}"
+    )
+
+
+def unique_json(
+    puzzle: Puzzle,
+    result: Result,
+    *,
+    fix: Fix | None = None,
+    sought: bool = False,
+    rated: Difficulty | None = None,
+) -> dict:
+    """The document ``unique --format json`` prints: ``result_json``'s, with the
+    ``differences``, the smallest ``region`` of them, the ``fix`` when given or sought, and
+    the ``difficulty`` when ``rated``."""
     document = result_json(puzzle, result)
     explanation = document.pop("explanation", None)
     document["differences"] = [list(d) for d in result.differences]
+    document["region"] = [[*a, *b] for a, b in (d.pair for d in region(result.differences))]
+    if fix is not None or sought:
+        document["fix"] = None if fix is None else fix_json(fix)
+    if rated is not None:
+        document["difficulty"] = rated.to_json()
     return {**document, **({"explanation": explanation} if explanation else {})}
+
+
+def fix_json(fix: Fix) -> dict:
+    """A fix as JSON: ``kind``, ``cell``, ``number``, ``old`` (null for an added island or one
+    without a number) and the fixed puzzle's only ``solution``."""
+    return {
+        "kind": fix.kind,
+        "cell": list(fix.cell),
+        "number": fix.number,
+        "old": fix.old,
+        "solution": fix.solution.to_json(),
+    }
 
 
 # ---------------------------------------------------------------------------- count

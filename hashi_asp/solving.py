@@ -1,5 +1,6 @@
 """Finding solutions: :func:`solve` (the first, or all), :func:`unique` (one, or two and where
-they differ), :func:`count` (how many).
+they differ: :func:`differences`, and the smallest :func:`region` of them), :func:`count` (how
+many).
 
 All three are one enumeration: ground the puzzle with its program, search, and take each answer
 set as it comes, checked by the independent checker before it is kept, counted or passed on.
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .asp.control import ground
 from .asp.interface import Program
-from .puzzle import Pair, Puzzle, Solution
+from .puzzle import Cell, Pair, Puzzle, Solution, connected_groups
 from .reasoning import Explanation, explain
 from .stopping import Deadline
 
@@ -134,6 +135,23 @@ def differences(first: Solution, second: Solution) -> list[Difference]:
         for p, q in sorted(a.keys() | b.keys())
         if a.get((p, q)) != b.get((p, q))
     ]
+
+
+def region(found: list[Difference]) -> list[Difference]:
+    """The smallest region where two solutions differ: the differing pairs (``found``, from
+    :func:`differences`) fall into connected groups, two pairs being connected when they share an
+    island; the region is the group with the fewest pairs (of equals, the first in reading order).
+    Inside a group the bridges change together (every island keeps its number, so a bridge lost
+    at an island is made up at the same island), which makes a group one place where the puzzle
+    leaves a choice open.  Empty when nothing differs."""
+    at: dict[Cell, list[int]] = {}
+    for i, difference in enumerate(found):
+        for cell in difference.pair:
+            at.setdefault(cell, []).append(i)
+    groups = connected_groups(
+        range(len(found)), lambda i: (j for cell in found[i].pair for j in at[cell])
+    )
+    return [found[i] for i in min(groups, key=len, default=[])]
 
 
 def status_of(found: int, exhausted: bool, models: int) -> str:
