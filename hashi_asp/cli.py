@@ -335,6 +335,7 @@ def generate_command(islands, count, out, notation, quiet, force, with_solution,
     --max-bridges or --no-loops (has, grid, puzzlink, pzprv3) is refused.
     """
     from . import generation
+    from .files import prepare_folder
 
     finished = 0  # puzzles written whole: said however the command ends
     try:
@@ -345,7 +346,7 @@ def generate_command(islands, count, out, notation, quiet, force, with_solution,
         folder = out
         if folder is not None:
             solutions = [generation.solution_name(name) for name in names] * with_solution
-            generation.prepare_folder(folder, names + solutions, force=force)
+            prepare_folder(folder, names + solutions, force=force)
         keeping = {"with_solution": with_solution, "force": force}
         for name, made, text in puzzles:
             with stopping.deferred():  # a signal waits until the puzzle is whole and counted

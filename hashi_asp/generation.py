@@ -1066,20 +1066,6 @@ def batch(
     return names, made()
 
 
-def prepare_folder(folder: Path, names: list[str], *, force: bool = False) -> None:
-    """Create ``folder`` if missing; refuse, before any time is spent, if a file to be written
-    there already exists (unless ``force``)."""
-    existing = [name for name in names if (folder / name).exists()]
-    if existing and not force:
-        raise GenerationError(f"{folder / existing[0]}: file exists (use --force to replace it)")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise GenerationError(
-            f"{folder}: cannot create folder: {error.strerror or error}"
-        ) from None
-
-
 def keep(
     folder: Path,
     name: str,

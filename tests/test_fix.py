@@ -2,14 +2,17 @@
 (proven by the brute-force enumerator and by a separate solve), it is made for a solution of the
 original puzzle, the region is where two solutions differ, and the reports show both."""
 
+import json
 from dataclasses import replace
 
 import bruteforce
+from click.testing import CliRunner
 from conftest import PROLOG, PUZZLES
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from hashi_asp import Puzzle, Rules, Solution, bridge, check, read, solve, unique
+from hashi_asp.cli import main
 from hashi_asp.generation import Fix, GenerationError, fix, generate
 from hashi_asp.notations.json import dumps
 from hashi_asp.reports import unique_json, unique_text
@@ -245,3 +248,17 @@ def test_a_unique_puzzle_has_no_region_and_no_fix_line(puzzles):
     result = unique(puzzle)
     assert unique_json(puzzle, result)["region"] == []
     assert "region" not in unique_text(puzzle, result, sought=True)
+
+
+def test_the_unique_command_proposes_the_fix_and_rates_unique_puzzles(puzzles):
+    runner = CliRunner()
+    result = runner.invoke(main, ["unique", str(PROLOG)])
+    assert result.exit_code == 1
+    assert "To make it unique (checked): add an island 4 at (1, 0)" in result.output
+    rated = runner.invoke(
+        main, ["unique", str(puzzles / "nyt-2022-04-03.json"), "--difficulty", "--format", "json"]
+    )
+    assert rated.exit_code == 0
+    assert json.loads(rated.output)["difficulty"]["band"] == "easy"
+    plain = runner.invoke(main, ["unique", str(puzzles / "nyt-2022-04-03.json")])
+    assert "difficulty" not in plain.output  # only when asked: rating takes time on big puzzles
