@@ -812,29 +812,18 @@ class _Checker:
             assumed.append(self.connected)
         return assumed
 
-    def _search(
-        self, assumed: list[int], deadline: Deadline, seen: list[int] | None, quick: bool = False
-    ) -> bool:
-        """Whether there is an assignment under ``assumed``; its counts are added to ``seen``.
-        ``quick`` for a question about a step, which propagation mostly settles: asked in this
-        thread (a search over the whole board runs in clingo's, watched for the deadline)."""
+    def _search(self, assumed: list[int], deadline: Deadline, seen: list[int]) -> bool:
+        """Whether there is an assignment under ``assumed`` (a search over the whole board, in
+        clingo's thread, watched for the deadline); its counts are added to ``seen``."""
 
         def record(model: clingo.Model) -> bool:
             for p, literals in enumerate(self.count):
                 for k, literal in enumerate(literals):
                     if literal is not None and model.is_true(literal):
-                        seen[p] |= 1 << k  # type: ignore[index]
+                        seen[p] |= 1 << k
             return False
 
-        if quick:
-            if deadline.expired():
-                raise _OutOfTime
-            return self.grounded.settle(assumed) is None
-        outcome = self.grounded.search(
-            record if seen is not None else lambda model: False,
-            assumptions=assumed,
-            deadline=deadline,
-        )
+        outcome = self.grounded.search(record, assumptions=assumed, deadline=deadline)
         if outcome.interrupted:
             raise KeyboardInterrupt
         if outcome.timed_out:
@@ -850,8 +839,10 @@ class _Checker:
         keep: int,
         deadline: Deadline,
     ) -> list[int] | None:
-        """Like :meth:`follows`, but when it does: the islands of ``reason`` whose numbers
-        clingo needed (its unsatisfiable core); None when it does not follow."""
+        """When every assignment within ``domain`` that meets the numbers of ``reason`` (and
+        connectivity) gives ``pair`` a count in ``keep``: the islands of ``reason`` whose
+        numbers clingo needed for that (its unsatisfiable core); None when some assignment does
+        not.  A question about a step, which propagation mostly settles: asked in this thread."""
         reason = list(reason)
         assumed = self._assumptions(domain, reason, connectivity, pair, keep)
         if deadline.expired():
@@ -862,19 +853,11 @@ class _Checker:
         needed = set(core)
         return [i for i in reason if self.clue[i] in needed]
 
-    def follows(
-        self,
-        domain: list[int],
-        reason: Iterable[int],
-        connectivity: bool,
-        pair: int,
-        keep: int,
-        deadline: Deadline,
-    ) -> bool:
+    def follows(self, domain: list[int], reason: Iterable[int], *question) -> bool:
         """Whether every assignment within ``domain`` meeting the numbers of ``reason`` (and
-        connectivity) gives ``pair`` a count in ``keep``."""
-        assumed = self._assumptions(domain, reason, connectivity, pair, keep)
-        return not self._search(assumed, deadline, None, quick=True)
+        connectivity) gives ``pair`` a count in ``keep`` (``question``: connectivity, pair,
+        keep, deadline, as for :meth:`blamed`)."""
+        return self.blamed(domain, reason, *question) is not None
 
     def confirm(self, found: _Found, domain: list[int], deadline: Deadline) -> _Found:
         """The step, once clingo confirms that it follows from its reason and needs every island
