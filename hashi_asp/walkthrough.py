@@ -30,8 +30,9 @@ in reading order of their islands, then the pair in reading order.
 
 **Checking** steps (:class:`_Checker`, clingo with ``encodings/step.lp``, its own reading of
 the rules and of which islands see each other): before a step is shown, the assignments the
-step rules out must not exist with its reason, and must exist once any one island is dropped.
-A final state with every pair decided is a solution the independent checker passes.
+step rules out must not exist with its reason (else it is a fault, and raises); islands whose
+drop keeps it so are dropped, so that the reason shown is minimal by clingo's account.  A final
+state with every pair decided is a solution the independent checker passes.
 """
 
 from __future__ import annotations
@@ -483,7 +484,7 @@ class _Board:
         pairs, crossers, ends = self._touching_pairs(reason)
         key: tuple = (
             tuple(self.domain[p] for p in pairs),
-            tuple(self.present(q) for q in crossers),
+            tuple(self.domain[q] for q in crossers),
         )
         if connectivity or self.no_loops:
             group, size, open_ends = self.groups()
@@ -499,8 +500,12 @@ class _Board:
         """Every assignment of counts to the pairs at the islands of ``reason`` that gives those
         islands their numbers, crosses nothing certain and nothing else assigned, closes no loop
         (where forbidden) and, with ``connectivity``, closes no group off: the counts each pair
-        takes across them."""
-        pairs, _, _ = self._touching_pairs(reason)
+        takes across them; and a pair crossing them that every assignment crosses can have no
+        bridge."""
+        pairs, crossers, _ = self._touching_pairs(reason)
+        # Pairs crossing the reason's pairs that may or may not get a bridge, with the slots
+        # they cross: each is free once an assignment leaves all of those without a bridge.
+        open_crossers = [q for q in crossers if self.domain[q] & 1 and self.domain[q] > 1]
         domain = [self.domain[p] for p in pairs]
         slot = {p: k for k, p in enumerate(pairs)}
         value = [-1] * len(pairs)
@@ -523,6 +528,8 @@ class _Board:
                 rest_high[s][k] = rest_high[s][k + 1] + high
         blocked = [any(self.present(q) for q in self.crossing[p] if q not in slot) for p in pairs]
         crossing_slots = [[slot[q] for q in self.crossing[p] if q in slot] for p in pairs]
+        crossed_by = [[slot[p] for p in self.crossing[q] if p in slot] for q in open_crossers]
+        free = [False] * len(open_crossers)
         total = [0] * len(reason)
         check_groups = connectivity or self.no_loops
         groups = self.groups() if check_groups else None
@@ -572,6 +579,9 @@ class _Board:
                 for j, v in enumerate(value):
                     seen[j] |= 1 << v
                     done = done and seen[j] == domain[j]
+                for c, slots in enumerate(crossed_by):
+                    free[c] = free[c] or all(value[j] <= 0 for j in slots)
+                    done = done and free[c]
                 return done
             mask = domain[k]
             for v in range(mask.bit_length()):
@@ -607,7 +617,9 @@ class _Board:
         assign(0)
         if not found:
             return None
-        return {p: seen[k] for k, p in enumerate(pairs) if seen[k] != domain[k]}
+        forced = {p: seen[k] for k, p in enumerate(pairs) if seen[k] != domain[k]}
+        forced.update((q, 1) for q, is_free in zip(open_crossers, free) if not is_free)
+        return forced
 
     # ------------------------------------------------------------------ steps of no island
 
@@ -728,6 +740,8 @@ class _Board:
         if found.connectivity:
             return "isolation"
         (island,) = found.reason
+        if found.pair not in self.at[island]:
+            return "crossed"  # a pair the island's bridges cross, whichever they are
         number, pairs = self.number[island], self.at[island]
         before = self.domain[found.pair]
         low, high = _low(before), before.bit_length() - 1
@@ -860,9 +874,11 @@ class _Checker:
         return self.blamed(domain, reason, *question) is not None
 
     def confirm(self, found: _Found, domain: list[int], deadline: Deadline) -> _Found:
-        """The step, once clingo confirms that it follows from its reason and needs every island
-        of it.  An island clingo finds unneeded is dropped from a connectivity step (the finder
-        reads connectivity only near the reason); anything else is a fault and raises."""
+        """The step, once clingo confirms that it follows from its reason (else a fault: it
+        raises), with the islands clingo finds unneeded dropped, one at a time, so that the
+        reason shown is minimal by clingo's account.  (The finder reads connectivity only near
+        the reason, and a loop or crossing that a smaller set forces on a pair away from its
+        own islands it does not see; such an island is dropped here.)"""
         question = (found.connectivity, found.pair, found.new, deadline)
         if not self.follows(domain, found.reason, *question):
             raise InvalidStep(self._fault(found, "does not follow from its reason"))
@@ -870,8 +886,6 @@ class _Checker:
         for i in found.reason:
             smaller = [j for j in reason if j != i]
             if self.follows(domain, smaller, *question):
-                if not found.connectivity:
-                    raise InvalidStep(self._fault(found, "has an island its reason does not need"))
                 reason = smaller
         return _Found(tuple(reason), found.connectivity, found.pair, found.new, found.kind)
 
@@ -975,6 +989,12 @@ def _explain(board: _Board, found: _Found) -> tuple[str, str]:
         return technique, f"{reason} {cannot}{connected}: no solution from here"
     a, z = board.ends[p]
     what = _say(found.new, board.puzzle.rules.max_bridges)
+    if technique == "crossed":
+        (only,) = found.reason
+        return technique, (
+            f"whichever way {island(only)} gets its number, one of its bridges crosses the pair "
+            f"{between(p)}: {what} there"
+        )
     if len(found.reason) == 1:
         (only,) = found.reason
         other = cell_name(cells[z if a == only else a])
