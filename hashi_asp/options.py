@@ -104,11 +104,13 @@ RULES = stacked(
     click.option("--no-loops/--loops", "no_loops", default=None, help="Forbid (allow) cycles."),
 )
 _CONST, _LINKS = "Set a clingo #const (repeatable).", click.Choice(CONNECTIVITY)
+_CLINGO = "clingo's options, e.g. '--configuration=handy -t 2'."
 PROGRAM = stacked(
     click.option("--encoding", type=FILE, help="Encoding instead of encodings/hashi.lp."),
     click.option("--add", "additions", type=FILE, multiple=True, help="Rules to add, repeatable."),
     click.option("-c", "--const", "constants", metavar="NAME=VALUE", multiple=True, help=_CONST),
-    click.option("--connectivity", type=_LINKS, default="reach", help="reach, or lazy cuts."),
+    click.option("--connectivity", type=_LINKS, default="reach", help="reach, tree or lazy."),
+    click.option("--clingo", "solver_options", metavar="OPTIONS", help=_CLINGO),
 )
 
 
@@ -123,7 +125,7 @@ def with_puzzle(*, search: bool = False) -> Callable:
         def run(puzzle: str, notation: str | None, max_bridges: Any, no_loops: Any, **rest: Any):
             rules: dict[str, Any] = {}
             if search:
-                names = ("encoding", "additions", "constants", "connectivity")
+                names = ("encoding", "additions", "constants", "connectivity", "solver_options")
                 rest["program"], rules = program_and_rules(*(rest.pop(name) for name in names))
             given = {"max_bridges": max_bridges, "no_loops": no_loops}
             rules.update((name, value) for name, value in given.items() if value is not None)

@@ -180,9 +180,10 @@ def _enumerate(
     (0 = all), each checked (unless not ``verify``), kept if ``keep``."""
     deadline = Deadline.of(time_limit)  # one limit for grounding and search
     # Solutions are sets of bridges: an encoding with helper choices must not list one twice, so
-    # a user's rules are enumerated projected onto the shown atoms.  The bundled encodings choose
-    # nothing but lines, which the bridges determine, and save projection's cost (3 % at n=400).
-    project = models != 1 and program.own_rules
+    # a user's rules and the tree's parent links are enumerated projected onto the shown atoms.
+    # The other bundled encodings choose nothing but lines, which the bridges determine, and
+    # save projection's cost (3 % at n=400).
+    project = models != 1 and program.helper_choices
     grounded = ground(puzzle, program, models=models, project=project, deadline=deadline)
     solutions: list[Solution] = []
     found = 0

@@ -85,21 +85,23 @@ def ground(
 
     ``models`` answers to find per search (0 = all), ``project`` counts answers as sets of shown
     atoms (an encoding with helper choices cannot then report one solution twice), ``brave``
-    enumerates brave consequences; ``options`` are further clingo options, replacing the
-    defaults of the same name.  A deadline with ``abandon_grounding`` leaves grounding behind in
-    its thread when it passes, raising :class:`~hashi_asp.stopping.TimeLimitReached`."""
+    enumerates brave consequences; the program's ``options`` and ``options`` are further clingo
+    options, replacing the defaults of the same name.  A deadline with ``abandon_grounding``
+    leaves grounding behind in its thread when it passes, raising
+    :class:`~hashi_asp.stopping.TimeLimitReached`."""
     deadline = Deadline.of(deadline)
     wanted = [
         f"--models={models}",
         *(["--project=show"] if project else []),
         *(["--enum-mode=brave"] if brave else []),
+        *program.options,
         *options,
     ]
     # clingo refuses an option given twice: the caller's choice replaces the default.
     defaults = [
         option
         for option in SOLVER_OPTIONS
-        if not any(given.startswith(option.split("=")[0] + "=") for given in wanted)
+        if not any(given.split("=")[0] == option.split("=")[0] for given in wanted)
     ]
     files = [*program.files(), *map(interface.encoding_path, extra)]
     words = interface.read_rules(files)  # every file loadable; the names they use

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,8 +55,11 @@ CONSEQUENCES = "consequences.lp"
 ANOTHER_SOLUTION = "another_solution.lp"
 STEP = "step.lp"  # checks one step of a walkthrough; loaded on its own, not with hashi.lp
 
-CONNECTIVITY = ("reach", "lazy")
+TREE = "tree.lp"  # connectivity as a spanning tree, loaded with bridges.lp
+
+CONNECTIVITY = ("reach", "tree", "lazy")
 """How connectivity is stated: ``reach``, by reachability in the encoding (``hashi.lp``);
+``tree``, by a spanning tree under clasp's acyclicity check (``bridges.lp`` and ``tree.lp``);
 ``lazy``, by cuts a propagator adds when a candidate falls apart (``bridges.lp`` and
 :mod:`.connectivity`)."""
 
@@ -91,17 +95,26 @@ def encoding_path(name: str = ENCODING) -> Path:
 @dataclass(frozen=True)
 class Program:
     """The rules clingo is given besides the puzzle: ``encoding`` replaces the bundled
-    ``hashi.lp``, ``additions`` are rule files loaded with it, ``constants`` are clingo
-    ``#const`` values (other than the puzzle's rules, which the puzzle carries), and
-    ``connectivity`` is one of :data:`CONNECTIVITY`."""
+        ``hashi.lp``, ``additions`` are rule files loaded with it, ``constants`` are clingo
+        ``#const`` values (other than the puzzle's rules, which the puzzle carries), and
+        ``connectivity`` is one of :data:`CONNECTIVITY`; ``options`` are clingo's own options (for
+    the search: ``--configuration``, ``--parallel-mode``/``-t``, ``--seed``...), which replace
+    hashi-asp's defaults of the same name."""
 
     encoding: str | os.PathLike | None = None
     additions: tuple[str | os.PathLike, ...] = ()
     constants: Mapping[str, str | int] = field(default_factory=dict)
     connectivity: str = "reach"
+    options: tuple[str, ...] = ()  # clingo's own options (--configuration=handy, -t 2, ...)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "additions", tuple(self.additions))
+        object.__setattr__(self, "options", tuple(self.options))
+        if self.options:
+            try:  # clingo judges its own options, with its own message, before any work
+                clingo.Control(list(self.options))
+            except RuntimeError as error:
+                raise EncodingError(f"clingo options {' '.join(self.options)!r}: {error}") from None
         object.__setattr__(self, "constants", {str(k): str(v) for k, v in self.constants.items()})
         if self.connectivity not in CONNECTIVITY:
             raise EncodingError(
@@ -120,17 +133,27 @@ class Program:
         return self.connectivity == "lazy"
 
     @property
+    def helper_choices(self) -> bool:
+        """Whether the program chooses more than the bridges (a user's rules may; the tree's
+        parent links do), so that one solution can come as several answers."""
+        return self.own_rules or self.connectivity == "tree"
+
+    @property
     def own_rules(self) -> bool:
         """Whether rules of the user's are loaded (a replacement encoding, or additions)."""
         return self.encoding is not None or bool(self.additions)
 
     def files(self) -> list[Path]:
-        """The rule files clingo loads, in order."""
+        """The rule files clingo loads, in order: with ``tree``, the spanning tree is added to
+        the encoding (which then must leave connectivity out, as with ``lazy``)."""
         if self.encoding is not None:
             main = Path(self.encoding)
         else:
-            main = encoding_path(RULES_BUT_CONNECTIVITY if self.lazy else ENCODING)
-        return [main, *map(Path, self.additions)]
+            main = encoding_path(
+                ENCODING if self.connectivity == "reach" else RULES_BUT_CONNECTIVITY
+            )
+        tree = [encoding_path(TREE)] if self.connectivity == "tree" else []
+        return [main, *tree, *map(Path, self.additions)]
 
 
 # ---------------------------------------------------------------------------- input
@@ -178,10 +201,12 @@ def program_and_rules(
     additions: Iterable[str | os.PathLike] = (),
     constants: Iterable[str] = (),
     connectivity: str = "reach",
+    solver_options: str | None = None,
 ) -> tuple[Program, dict[str, int | bool]]:
     """The program from options as users give them (constants as ``NAME=VALUE`` strings, as in
-    clingo's ``-c``), and the rules set among the constants (``max_bridges=3``, ``no_loops=1``),
-    as keyword arguments of :meth:`Puzzle.with_rules`."""
+    clingo's ``-c``; clingo's options as one string, split as a shell would), and the rules set
+    among the constants (``max_bridges=3``, ``no_loops=1``), as keyword arguments of
+    :meth:`Puzzle.with_rules`."""
     named = {}
     for pair in constants:
         name, equals, value = pair.partition("=")
@@ -190,7 +215,11 @@ def program_and_rules(
         named[name] = value
     rules = rules_of_constants(named)
     others = {name: value for name, value in named.items() if name not in RULE_CONSTANTS}
-    return Program(encoding, tuple(additions), others, connectivity), rules
+    try:
+        options = tuple(shlex.split(solver_options or ""))
+    except ValueError as error:  # an unclosed quote
+        raise EncodingError(f"clingo options {solver_options!r}: {error}") from None
+    return Program(encoding, tuple(additions), others, connectivity, options), rules
 
 
 def rules_of_constants(constants: Mapping[str, str]) -> dict[str, int | bool]:
