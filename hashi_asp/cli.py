@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from . import notations, reports, stopping
+from .asp.control import judge_options
 from .asp.interface import program_and_rules
 from .notations.json import dumps
 from .options import (
@@ -388,6 +389,7 @@ def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, **progra
     from .files import write_atomically
 
     program, rules = program_and_rules(**program_options)  # -c max_bridges=K: every puzzle's
+    judge_options(program.options)
     files = bench.puzzle_files(paths)
     if not files:
         raise PuzzleError("no puzzle files found", " ".join(paths))

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 import click
 
 from . import notations, reports, stopping
+from .asp.control import judge_options
 from .asp.interface import CONNECTIVITY, program_and_rules
 from .notations.json import dumps
 from .puzzle import MAX_BRIDGES_LIMIT, HashiError, PuzzleError, Solution
@@ -109,7 +110,7 @@ PROGRAM = stacked(
     click.option("--encoding", type=FILE, help="Encoding instead of encodings/hashi.lp."),
     click.option("--add", "additions", type=FILE, multiple=True, help="Rules to add, repeatable."),
     click.option("-c", "--const", "constants", metavar="NAME=VALUE", multiple=True, help=_CONST),
-    click.option("--connectivity", type=_LINKS, default="reach", help="reach, tree or lazy."),
+    click.option("--connectivity", type=_LINKS, default="auto", help="auto, reach, tree, lazy."),
     click.option("--clingo", "solver_options", metavar="OPTIONS", help=_CLINGO),
 )
 
@@ -127,6 +128,7 @@ def with_puzzle(*, search: bool = False) -> Callable:
             if search:
                 names = ("encoding", "additions", "constants", "connectivity", "solver_options")
                 rest["program"], rules = program_and_rules(*(rest.pop(name) for name in names))
+                judge_options(rest["program"].options)
             given = {"max_bridges": max_bridges, "no_loops": no_loops}
             rules.update((name, value) for name, value in given.items() if value is not None)
             board = notations.read(puzzle, notation=notation, **rules)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from .asp import interface
 from .asp.control import ground
 from .asp.interface import Program
 from .puzzle import Cell, Pair, Puzzle, Solution, connected_groups
@@ -183,6 +184,7 @@ def _enumerate(
     # a user's rules and the tree's parent links are enumerated projected onto the shown atoms.
     # The other bundled encodings choose nothing but lines, which the bridges determine, and
     # save projection's cost (3 % at n=400).
+    program = interface.chosen(program, puzzle)
     project = models != 1 and program.helper_choices
     grounded = ground(puzzle, program, models=models, project=project, deadline=deadline)
     solutions: list[Solution] = []

@@ -1,5 +1,6 @@
-"""Connectivity as lazy cuts (--connectivity lazy): the same solutions as reachability, and
-plain clingo never runs the rules without a connectivity part."""
+"""Connectivity stated three ways (reachability, a spanning tree under clasp's acyclicity
+check, lazy cuts) and chosen per puzzle (auto): the same solutions every way; plain clingo
+never runs the rules without a connectivity part; clingo's own options pass through."""
 
 import bruteforce
 import clingo
@@ -9,11 +10,13 @@ from conftest import small_puzzles
 from hypothesis import given, settings
 
 from hashi_asp import EncodingError, Program, Puzzle, encoding_path, facts, notations, solve
+from hashi_asp.asp import interface
 from hashi_asp.asp.connectivity import LazyConnectivity
 from hashi_asp.bench import bench
 from hashi_asp.cli import main
 
 LAZY = Program(connectivity="lazy")
+TREE = Program(connectivity="tree")
 
 
 def answers(puzzle: Puzzle, propagator: LazyConnectivity | None) -> int:
@@ -62,6 +65,30 @@ def test_lazy_cuts_find_exactly_the_brute_force_solutions(case):
     assert found == bruteforce.solutions(puzzle.rows, puzzle.cols, dict(puzzle.islands))
 
 
+@given(small_puzzles())
+@settings(max_examples=100, deadline=None)
+def test_the_spanning_tree_finds_exactly_the_brute_force_solutions_each_once(case):
+    puzzle = Puzzle(*case)
+    result = solve(puzzle, models=0, program=TREE)
+    assert result.exhausted
+    found = [frozenset(tuple(b) for b in s.bridges) for s in result.solutions]
+    assert len(found) == len(set(found))  # many trees per solution, each solution once
+    assert set(found) == bruteforce.solutions(puzzle.rows, puzzle.cols, dict(puzzle.islands))
+
+
+def test_auto_takes_the_tree_only_for_few_double_bridges():
+    singles = Puzzle(1, 5, {(0, 0): 1, (0, 2): 2, (0, 4): 1})  # 2 bridges, 3 islands: 0.67
+    doubles = Puzzle(1, 3, {(0, 0): 2, (0, 2): 2})  # one double bridge, yet 1.0 per island
+    heavy = Puzzle(1, 5, {(0, 0): 2, (0, 2): 4, (0, 4): 2})  # 4 bridges on 3 islands: 1.33
+    assert interface.chosen(Program(), singles).connectivity == "tree"
+    assert interface.chosen(Program(), doubles).connectivity == "tree"
+    assert interface.chosen(Program(), heavy).connectivity == "reach"
+    assert interface.chosen(LAZY, singles) == LAZY  # only auto is resolved
+    mine = Program(encoding=encoding_path())  # a user's encoding keeps its own connectivity
+    assert interface.chosen(mine, singles).connectivity == "reach"
+    assert interface.chosen(Program(), singles).files()[-1].name == "tree.lp"
+
+
 @pytest.mark.parametrize(
     "game_id",
     [
@@ -71,14 +98,36 @@ def test_lazy_cuts_find_exactly_the_brute_force_solutions(case):
 )
 def test_tatham_rules_give_the_same_solutions(game_id):
     puzzle = notations.parse(game_id)
-    reach, lazy = solve(puzzle, models=0), solve(puzzle, models=0, program=LAZY)
-    assert reach.exhausted and lazy.exhausted
-    assert [s.bridges for s in lazy.solutions] == [s.bridges for s in reach.solutions]
+    reach = solve(puzzle, models=0, program=Program(connectivity="reach"))
+    assert reach.exhausted
+    for other in (LAZY, TREE, Program()):
+        found = solve(puzzle, models=0, program=other)
+        assert found.exhausted and [s.bridges for s in found.solutions] == [
+            s.bridges for s in reach.solutions
+        ]
 
 
-def test_only_reach_or_lazy():
-    with pytest.raises(EncodingError, match="connectivity must be one of reach, lazy"):
+def test_only_the_known_formulations():
+    with pytest.raises(EncodingError, match="connectivity must be one of auto, reach, tree, lazy"):
         Program(connectivity="cuts")
+
+
+def test_clingo_options_pass_through_and_clingo_judges_them(puzzles):
+    prolog = str(puzzles / "prolog-5x5.txt")
+    result = CliRunner().invoke(main, ["count", prolog, "--clingo", "--configuration=handy -t 2"])
+    assert result.exit_code == 0 and "2 solutions; search exhausted" in result.stdout
+    for bad, message in (
+        ("--configuration=bogus", "Could not open config file 'bogus'"),
+        ("--frobnicate", "unknown option: 'frobnicate'"),
+        ("-t x", "'x' invalid value for: 'parallel-mode'"),
+        ("'--seed=1", "No closing quotation"),
+    ):
+        refused = CliRunner().invoke(main, ["solve", prolog, "--clingo", bad])
+        assert refused.exit_code == 2 and refused.stderr.count("\n") == 1
+        assert refused.stderr.startswith("hashi-asp: clingo options") and message in refused.stderr
+    # A default of the tool's is replaced, not given twice (clingo would refuse that).
+    same = CliRunner().invoke(main, ["solve", prolog, "--clingo", "--sign-def=neg"])
+    assert same.exit_code == 0
 
 
 def test_command_line_and_bench(puzzles):

@@ -67,6 +67,17 @@ class Core:
     cut: Search | None = None
 
 
+def judge_options(options: Iterable[str]) -> None:
+    """clingo judges its own options, with its own message (raised as an
+    :class:`~hashi_asp.asp.interface.EncodingError`), before any work is done."""
+    options = list(options)
+    if options:
+        try:
+            clingo.Control(options)
+        except RuntimeError as error:
+            raise EncodingError(f"clingo options {' '.join(options)!r}: {error}") from None
+
+
 def ground(
     puzzle: Puzzle,
     program: Program = Program(),
@@ -90,6 +101,8 @@ def ground(
     leaves grounding behind in its thread when it passes, raising
     :class:`~hashi_asp.stopping.TimeLimitReached`."""
     deadline = Deadline.of(deadline)
+    program = interface.chosen(program, puzzle)
+    judge_options(program.options)
     wanted = [
         f"--models={models}",
         *(["--project=show"] if project else []),

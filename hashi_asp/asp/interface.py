@@ -29,7 +29,7 @@ import os
 import re
 import shlex
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import clingo
@@ -57,11 +57,28 @@ STEP = "step.lp"  # checks one step of a walkthrough; loaded on its own, not wit
 
 TREE = "tree.lp"  # connectivity as a spanning tree, loaded with bridges.lp
 
-CONNECTIVITY = ("reach", "tree", "lazy")
+CONNECTIVITY = ("auto", "reach", "tree", "lazy")
 """How connectivity is stated: ``reach``, by reachability in the encoding (``hashi.lp``);
 ``tree``, by a spanning tree under clasp's acyclicity check (``bridges.lp`` and ``tree.lp``);
 ``lazy``, by cuts a propagator adds when a candidate falls apart (``bridges.lp`` and
-:mod:`.connectivity`)."""
+:mod:`.connectivity`); ``auto``, the one the puzzle's numbers suggest (:func:`chosen`)."""
+
+FEW_DOUBLES = 1.15
+"""Bridges per island (half the numbers' sum over the islands) up to which ``auto`` takes the
+tree: a puzzle with no double bridge has 1 + alpha (1.1 for the generator's default), one
+with a tenth of them doubled about 1.21.  Measured on the generator's puzzles of 2 000 islands
+(docs/benchmarks.md): the tree needs 2.5 times fewer conflicts without doubles, and more as
+soon as a tenth are doubled; the Coelho et al. instances have 1.23 to 1.89."""
+
+
+def chosen(program: Program, puzzle: Puzzle) -> Program:
+    """``program`` with ``auto`` connectivity resolved for ``puzzle``: ``tree`` for puzzles with
+    few double bridges (:data:`FEW_DOUBLES`) and the bundled encoding, else ``reach``."""
+    if program.connectivity != "auto":
+        return program
+    numbers = sum(n or 1 for n in puzzle.islands.values())
+    few = program.encoding is None and numbers <= 2 * FEW_DOUBLES * len(puzzle.islands)
+    return replace(program, connectivity="tree" if few else "reach")
 
 
 class EncodingError(HashiError):
@@ -104,17 +121,12 @@ class Program:
     encoding: str | os.PathLike | None = None
     additions: tuple[str | os.PathLike, ...] = ()
     constants: Mapping[str, str | int] = field(default_factory=dict)
-    connectivity: str = "reach"
+    connectivity: str = "auto"
     options: tuple[str, ...] = ()  # clingo's own options (--configuration=handy, -t 2, ...)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "additions", tuple(self.additions))
         object.__setattr__(self, "options", tuple(self.options))
-        if self.options:
-            try:  # clingo judges its own options, with its own message, before any work
-                clingo.Control(list(self.options))
-            except RuntimeError as error:
-                raise EncodingError(f"clingo options {' '.join(self.options)!r}: {error}") from None
         object.__setattr__(self, "constants", {str(k): str(v) for k, v in self.constants.items()})
         if self.connectivity not in CONNECTIVITY:
             raise EncodingError(
@@ -200,7 +212,7 @@ def program_and_rules(
     encoding: str | os.PathLike | None = None,
     additions: Iterable[str | os.PathLike] = (),
     constants: Iterable[str] = (),
-    connectivity: str = "reach",
+    connectivity: str = "auto",
     solver_options: str | None = None,
 ) -> tuple[Program, dict[str, int | bool]]:
     """The program from options as users give them (constants as ``NAME=VALUE`` strings, as in
