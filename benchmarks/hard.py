@@ -76,19 +76,21 @@ def solve(path: Path, variant: str, time_limit: float) -> dict:
     return {"status": document["status"], "seconds": seconds, "conflicts": stats.get("conflicts")}
 
 
-def measure(folder: Path, variants: list[str], sizes: list[int], time_limit: float) -> None:
+def measure(
+    folder: Path, variants: list[str], sizes: list[int], betas: list[str], time_limit: float
+) -> None:
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; limit {time_limit} s")
     named = [variant.partition("=")[::2] for variant in variants]
     for islands in sizes:
         cells: dict[tuple[str, str], list[dict]] = defaultdict(list)
-        for beta in BETAS:
+        for beta in betas:
             for path in sorted((folder / f"{islands}-{beta}").glob("*.has")):
                 for name, variant in named:
                     cells[(beta, name)].append(solve(path, variant, time_limit))
         print(f"\n{islands} islands: median / max seconds, median conflicts, solved\n")
         print("| beta | " + " | ".join(name for name, _ in named) + " |")
         print("|---|" + "---|" * len(named))
-        for beta in BETAS:
+        for beta in betas:
             row = []
             for name, _ in named:
                 runs = cells.get((beta, name), [])
@@ -117,15 +119,15 @@ def main() -> None:
     measuring = commands.add_parser("measure", help="solve it with each variant")
     measuring.add_argument("folder", type=Path)
     measuring.add_argument("--islands", type=int, nargs="+", default=list(SIZES))
+    measuring.add_argument("--beta", nargs="+", default=list(BETAS))
     measuring.add_argument("--variant", action="append", help="NAME=CONNECTIVITY [OPTIONS]")
     measuring.add_argument("--time-limit", type=float, default=120)
     options = parser.parse_args()
     if options.command == "make":
         make(options.folder, options.islands, options.beta, options.count)
     else:
-        measure(
-            options.folder, options.variant or list(VARIANTS), options.islands, options.time_limit
-        )
+        variants = options.variant or list(VARIANTS)
+        measure(options.folder, variants, options.islands, options.beta, options.time_limit)
 
 
 if __name__ == "__main__":
