@@ -8,3 +8,9 @@
   unsatisfiable cores, report statistics.
 - :mod:`.connectivity`: connectivity as lazy cuts, a clingo propagator.
 """
+
+CONNECTIVITY = ("reach", "lazy")
+"""How connectivity is stated: ``reach``, by reachability in the encoding (``hashi.lp``);
+``lazy``, by cuts a propagator adds when a candidate falls apart (``bridges.lp`` and
+:mod:`.connectivity`).  Here, not in :mod:`.interface`, so that the command line can offer the
+choice without importing clingo."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import clingo
 
@@ -21,8 +22,10 @@ from ..checking import Violation, check
 from ..puzzle import Puzzle, Solution
 from ..stopping import POLL_SECONDS, Deadline, uninterruptible
 from . import interface
-from .connectivity import LazyConnectivity
 from .interface import EncodingError, InvalidAnswer, Program
+
+if TYPE_CHECKING:
+    from .connectivity import LazyConnectivity
 
 # Solver settings measured on the Coelho et al. set, on 1 000 to 100 000 islands and on 2 000
 # islands with few doubled bridges, where the search (not grounding) takes the time:
@@ -110,6 +113,8 @@ def ground(
     )
     propagator = None
     if program.lazy:
+        from .connectivity import LazyConnectivity  # (only this option needs it)
+
         # The encoding leaves connectivity out; the propagator adds it back as lazy cuts.
         propagator = LazyConnectivity(puzzle)
         # It has only the methods it needs, which are all clingo calls (not the whole interface).

@@ -44,6 +44,7 @@ from ..puzzle import (
     Solution,
     bridge,
 )
+from . import CONNECTIVITY
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -53,11 +54,6 @@ RELAX = "relax.lp"
 CONSEQUENCES = "consequences.lp"
 ANOTHER_SOLUTION = "another_solution.lp"
 STEP = "step.lp"  # checks one step of a walkthrough; loaded on its own, not with hashi.lp
-
-CONNECTIVITY = ("reach", "lazy")
-"""How connectivity is stated: ``reach``, by reachability in the encoding (``hashi.lp``);
-``lazy``, by cuts a propagator adds when a candidate falls apart (``bridges.lp`` and
-:mod:`.connectivity`)."""
 
 
 class EncodingError(HashiError):
