@@ -11,12 +11,13 @@ it): an editable install runs the checkout's sources, and with PYTHONDONTWRITEBY
 measured.  Every command runs in an empty temporary folder, so that `python -c "import
 hashi_asp"` finds the installed package, not a checkout in the working directory.
 
-The cases run in turn within each round, so that a change in the machine's load falls on all
-of them alike.  Prints a Markdown table: best and median wall-clock milliseconds, the best CPU
-time (user + system, which waiting for a busy processor does not inflate), and for `hashi-asp
-solve` the ratio to the minimal script on the same puzzle.  The puzzles are the first 7x7 game
-ID of puzzles/tatham/7x7i30e10m2d2.txt and the Coelho et al. puzzle
-puzzles/coelho/Hs_16_100_25_00_001.has (100 islands).  Not a test: figures depend on the
+The cases run in turn within each round, so that a change in the machine's load falls on all of
+them alike.  Prints a Markdown table: best and median wall-clock milliseconds, the best CPU time
+(user + system, which waiting for a busy processor does not inflate), and for `hashi-asp solve` the
+ratio to the minimal script on the same puzzle; importing clingo, clingo and click (what any click
+command line over clingo loads before its own code), and an empty Python are there for reference.
+The puzzles are the first 7x7 game ID of puzzles/tatham/7x7i30e10m2d2.txt and the Coelho et al.
+puzzle puzzles/coelho/Hs_16_100_25_00_001.has (100 islands).  Not a test: figures depend on the
 machine and its load (the load average is printed too).
 """
 
@@ -113,6 +114,7 @@ def main() -> int:
             "`hashi-asp solve` n=100": [program, "solve", str(HUNDRED)],
             '`python -c "import hashi_asp"`': [python, "-c", "import hashi_asp"],
             '`python -c "import clingo"`': [python, "-c", "import clingo"],
+            '`python -c "import clingo, click"`': [python, "-c", "import clingo, click"],
             '`python -c "pass"`': [python, "-c", "pass"],
         }
         walls: dict[str, list[float]] = {name: [] for name in cases}
