@@ -179,6 +179,10 @@ class Grounded:
             return Search(False, timed_out=True)
         timed_out = interrupted = stopped = False
         core = None
+        # clingo searches in a thread of its own, watched from here: searching in this thread
+        # would save a fraction of a millisecond, but Python runs no signal handler while clingo
+        # works in it, and a KeyboardInterrupt raised inside one of clingo's callbacks (where a
+        # handler would then run) makes clingo end the process.
         with self.control.solve(yield_=True, async_=True, assumptions=assumed) as handle:
             try:
                 while True:
