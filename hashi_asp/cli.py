@@ -1,5 +1,7 @@
 """The ``hashi-asp`` command line: each command is a thin click wrapper over the library function
-of the same name; what it prints comes from :mod:`.reports`.
+of the same name; what it prints comes from :mod:`.reports`.  Each command imports the modules
+it runs inside its function, so that a command's start-up pays for its own modules only (see
+:mod:`.options`).
 
 Exit codes: 0 success, 1 no solution (or ``check`` found a broken rule, or ``unique`` found
 two), 2 bad input or usage, 3 time limit reached before the search gave what was asked,
@@ -16,10 +18,7 @@ from pathlib import Path
 
 import click
 
-from . import notations, reports, stopping
-from .asp.control import judge_options
-from .asp.interface import program_and_rules
-from .notations.json import dumps
+from . import notations, stopping
 from .options import (
     BRIDGES,
     FILE,
@@ -71,6 +70,8 @@ def solve_command(board, argument, program, time_limit, models, output, stats):
     The puzzle's own rules apply (a Tatham ID's mK and L) unless --max-bridges, --no-loops or
     -c max_bridges=K / -c no_loops=1 say otherwise.
     """
+    from . import reports
+    from .notations.json import dumps
     from .solving import solve
 
     if output == "pzprv3":
@@ -111,6 +112,7 @@ def check_command(board, argument, solution):
     json`, whose solutions are each checked, or a bare list of bridges) or a pzprv3 file with
     lines; '-' reads it from standard input.  The puzzle's own rules apply unless overridden.
     """
+    from . import reports
     from .checking import check
 
     checked = [check(board, candidate) for candidate in read_bridges(solution)]
@@ -187,6 +189,7 @@ def unique_command(board, argument, program, time_limit, output, rate):
     one number to change or island to add that leaves one solution (checked first); for none,
     say why.  --difficulty rates a unique puzzle (as `difficulty`).  Exit 0 unique, 1 multiple,
     4 unsolvable, 3 time limit before a verdict."""
+    from . import reports
     from .generation import fix
     from .solving import unique
     from .walkthrough import difficulty
@@ -211,6 +214,7 @@ def count_command(board, argument, program, time_limit, output, verify):
     the exact count, 1 for none, 3 with "at least N" when the time limit cut the count short."""
     from tqdm import tqdm
 
+    from . import reports
     from .solving import count
 
     with tqdm(desc="counting", unit=" solutions", leave=False, disable=None) as progress:
@@ -232,6 +236,7 @@ def hint_command(board, argument, program, time_limit, given, output):
     extending them count, and the bridges they force are listed, or a minimal set of the drawn
     bridges that cannot all stay.  Exit 0 if there is a solution (extending --given), 1 if not,
     3 if the time limit came first."""
+    from . import reports
     from .reasoning import hint
 
     drawn = one_given(given) if given is not None else None
@@ -261,6 +266,7 @@ def steps_command(board, argument, given, limit, output, out, brief, force, time
     picture per step into --out.  Ends with the difficulty.  Exit 0 when solved (or after the -n
     steps asked), 1 when stuck (several solutions) or in a contradiction (none), 3 at the time
     limit."""
+    from . import reports
     from .files import prepare_folder, write_atomically
     from .walkthrough import steps
 
@@ -289,6 +295,8 @@ def difficulty_command(board, argument, output, time_limit):
     """Rate how hard PUZZLE is for a person: the walkthrough of a solver who always uses the
     easiest technique that applies, from easy (the patterns a beginner sees) through medium and
     hard (Simon Tatham's levels) to expert.  Exit 1 if the puzzle has no solution."""
+    from . import reports
+    from .notations.json import dumps
     from .walkthrough import difficulty
 
     rated = difficulty(board, time_limit=time_limit)
@@ -335,7 +343,7 @@ def generate_command(islands, count, out, notation, quiet, force, with_solution,
     or hard, a score X (at least) or a range X-Y, from 0 to 1.  A notation that cannot record
     --max-bridges or --no-loops (has, grid, puzzlink, pzprv3) is refused.
     """
-    from . import generation
+    from . import generation, reports
     from .files import prepare_folder
 
     finished = 0  # puzzles written whole: said however the command ends
@@ -385,7 +393,9 @@ def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, **progra
     out of time."""
     from tqdm import tqdm
 
-    from . import bench
+    from . import bench, reports
+    from .asp.control import judge_options
+    from .asp.interface import program_and_rules
     from .files import write_atomically
 
     program, rules = program_and_rules(**program_options)  # -c max_bridges=K: every puzzle's

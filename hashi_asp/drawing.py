@@ -31,7 +31,6 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from html import escape  # light to import, unlike xml.sax.saxutils
 from pathlib import Path
 from typing import cast
 
@@ -134,6 +133,8 @@ def svg(
     :class:`Bridge` that is not in the solution is drawn too, with its own count.
     ``highlight_islands`` are circled in the second colour.
     """
+    from html import escape  # only pictures need it (and html.entities, a 2 000-entry table)
+
     width, height = cell * (puzzle.cols + 1), cell * (puzzle.rows + 1)
     stroke = max(1.0, cell / 20)
     marked_pairs = {tuple(sorted(_ends(b))) for b in highlight_bridges}

@@ -3,6 +3,10 @@ stderr and the documented exit code, the options several commands take (the puzz
 rules, the program, the time limit, the output format), and how reports are printed.
 
 :mod:`.cli` holds the commands themselves, each a thin wrapper over a library function.
+
+Both modules are loaded by every command, ``--help`` included, so what they import at the top
+costs every start-up: each command imports what it runs (clingo, the reports, the JSON writer)
+when it runs, and ``check``, ``convert`` and ``render`` never load clingo.
 """
 
 from __future__ import annotations
@@ -11,15 +15,16 @@ import functools
 import math
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from . import notations, reports, stopping
-from .asp.control import judge_options
-from .asp.interface import CONNECTIVITY, program_and_rules
-from .notations.json import dumps
+from . import notations, stopping
+from .asp import CONNECTIVITY
 from .puzzle import MAX_BRIDGES_LIMIT, HashiError, PuzzleError, Solution
+
+if TYPE_CHECKING:
+    from . import reports
 
 
 class Group(click.Group):
@@ -126,6 +131,9 @@ def with_puzzle(*, search: bool = False) -> Callable:
         def run(puzzle: str, notation: str | None, max_bridges: Any, no_loops: Any, **rest: Any):
             rules: dict[str, Any] = {}
             if search:
+                from .asp.control import judge_options
+                from .asp.interface import program_and_rules
+
                 names = ("encoding", "additions", "constants", "connectivity", "solver_options")
                 rest["program"], rules = program_and_rules(*(rest.pop(name) for name in names))
                 judge_options(rest["program"].options)
@@ -165,6 +173,8 @@ def one_given(argument: str) -> Solution:
 def look(style: str = "text") -> reports.Look:
     """How text reports are drawn here: colour marks (click.echo drops them when standard output
     is not a terminal; the lists beside each drawing say the same in plain text)."""
+    from . import reports
+
     highlight = functools.partial(click.style, fg="red", bold=True)
     undecided = functools.partial(click.style, "?", fg="yellow", bold=True)
     palette = reports.Palette(highlight, lambda text: undecided())
@@ -180,5 +190,7 @@ def echo(text: str, *, err: bool = False, prefix: str = "") -> None:
 def finish(output: str, document: dict, text: str, code: int, result: Any) -> NoReturn:
     """Print the JSON document or the text report, and end with ``code`` (with the signal's
     when one stopped the search)."""
+    from .notations.json import dumps
+
     click.echo(dumps(document)) if output == "json" else echo(text)
     sys.exit(stopping.exit_code() if result.interrupted else code)

@@ -8,27 +8,22 @@ plain by default, and the command line passes one that colours for a terminal.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-import statistics
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .asp import interface
-from .bench import COLUMNS, DATASET_NAME, FAILED, Row
-from .checking import Violation
 from .drawing import draw, svg
-from .notations import puzzlink
 from .puzzle import Puzzle, Solution, bridge, cell_name, pair_name
-from .reasoning import Explanation, Hint
-from .solving import Result, differences, region
 
-if TYPE_CHECKING:  # the generator's modules cost start-up time; only their type is needed
+if TYPE_CHECKING:
+    # Only their types are needed here: a command imports the modules it runs (clingo, the
+    # generator, the benchmark's statistics), and every other command's start-up is spared them.
+    from .bench import Row
+    from .checking import Violation
     from .difficulty import Difficulty
     from .generation import Fix, Generated
+    from .reasoning import Explanation, Hint
+    from .solving import Result
     from .walkthrough import Walkthrough
 
 
@@ -92,11 +87,15 @@ def solution_file(puzzle: Puzzle, solution: Solution, notation: str) -> str:
     editor opens, with the bridges drawn."""
     if notation == "svg":
         return svg(puzzle, solution)
+    from .notations import puzzlink
+
     return puzzlink.format_pzprv3(puzzle, solution)
 
 
 def solution_facts(solution: Solution) -> str:
     """A solution as ``bridge/5`` facts, the encoding's output predicate."""
+    from .asp import interface
+
     return " ".join(interface.bridge_atom(b.ends, b.count) + "." for b in solution.bridges)
 
 
@@ -181,6 +180,8 @@ def unique_text(
 def _fix_text(result: Result, fix: Fix | None, sought: bool) -> str:
     """The smallest region where the two solutions differ, and the fix (or that none was
     found, when one was sought)."""
+    from .solving import region
+
     where = ", ".join(pair_name(*d.pair) for d in region(result.differences))
     lines = [f"The smallest region where they differ (pairs sharing islands): {where}"]
     if fix is not None:
@@ -192,6 +193,8 @@ def _fix_text(result: Result, fix: Fix | None, sought: bool) -> str:
 
 def fix_words(fix: Fix) -> str:
     """The fix in a sentence, with what becomes of solution 1 (the intended solution)."""
+    from .solving import differences
+
     place = cell_name(fix.cell)
     if fix.kind == "add":
         return (
@@ -221,6 +224,8 @@ def unique_json(
     """The document ``unique --format json`` prints: ``result_json``'s, with the
     ``differences``, the smallest ``region`` of them, the ``fix`` when given or sought, and
     the ``difficulty`` when ``rated``."""
+    from .solving import region
+
     document = result_json(puzzle, result)
     explanation = document.pop("explanation", None)
     document["differences"] = [list(d) for d in result.differences]
@@ -566,6 +571,10 @@ def bench_summary(rows: list[Row], elapsed: float | None = None) -> str:
     """A table of mean and worst seconds per group: (islands, beta, alpha) for files named like the
     Coelho et al. dataset, else by island count; then the totals: the puzzles' seconds added up,
     and ``elapsed``, the wall-clock time of the whole run, if given (less with several jobs)."""
+    from pathlib import Path
+
+    from .bench import DATASET_NAME
+
     groups: dict[tuple, list[Row]] = {}
     dataset = bool(rows) and all(DATASET_NAME.search(Path(row.file).name) for row in rows)
     for row in rows:
@@ -599,6 +608,10 @@ def bench_summary(rows: list[Row], elapsed: float | None = None) -> str:
 
 
 def _bench_stats(rows: list[Row]) -> list[str]:
+    import statistics
+
+    from .bench import FAILED
+
     seconds = [row.seconds for row in rows]
     failed = sum(row.status in FAILED for row in rows)
     return [
@@ -611,6 +624,11 @@ def _bench_stats(rows: list[Row]) -> list[str]:
 
 
 def bench_csv(rows: list[Row]) -> str:
+    import csv
+    import io
+
+    from .bench import COLUMNS
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
@@ -625,4 +643,7 @@ def bench_csv(rows: list[Row]) -> str:
 
 
 def bench_json(rows: list[Row]) -> str:
+    import json
+    from dataclasses import asdict
+
     return json.dumps([asdict(row) for row in rows], indent=1) + "\n"

@@ -17,11 +17,12 @@ from .asp import interface
 from .asp.control import ground
 from .asp.interface import Program
 from .puzzle import Cell, Pair, Puzzle, Solution, connected_groups
-from .reasoning import Explanation, explain
 from .stopping import Deadline
 
 if TYPE_CHECKING:
     import clingo
+
+    from .reasoning import Explanation
 
 
 @dataclass
@@ -107,6 +108,8 @@ def unique(
 def _explain(result: Result, puzzle: Puzzle, program: Program, deadline: Deadline) -> Result:
     """The result with why there is no solution, when the verdict is unsolvable."""
     if result.status == "unsolvable":
+        from .reasoning import explain  # only a puzzle without a solution needs it
+
         result.explanation = explain(puzzle, program=program, time_limit=deadline)
     return result
 

@@ -165,6 +165,34 @@ def test_the_command_line_is_thin():
     assert len((PACKAGE / "cli.py").read_text().splitlines()) <= 500
 
 
+def loaded_after(statement: str) -> set[str]:
+    """The modules a fresh Python holds after ``statement``."""
+    shown = subprocess.run(
+        [sys.executable, "-c", f"{statement}; import sys; print(' '.join(sys.modules))"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert shown.returncode == 0, shown.stderr
+    return set(shown.stdout.split())
+
+
+def test_start_up_loads_only_what_every_command_needs():
+    """What the command line imports at the top, every command pays for, --help included: the
+    modules of the searches, reports and writers load inside the commands that run them (see
+    benchmarks/startup.py for the times)."""
+    package = {name for name in loaded_after("import hashi_asp") if name.startswith("hashi_asp")}
+    assert package == {"hashi_asp"}  # each public name loads its module when first used
+    loaded = loaded_after("import hashi_asp.cli")
+    assert not loaded & {"clingo", "tqdm", "json", "statistics", "csv", "html"}
+    package = {name.removeprefix("hashi_asp.") for name in loaded if name.startswith("hashi_asp.")}
+    assert package == {
+        *("puzzle", "stopping", "files", "notations", "notations.lexing", "asp"),
+        *("options", "cli"),
+    }
+
+
 def test_notations_is_a_package_of_one_module_per_notation():
     from hashi_asp import notations
 

@@ -8,3 +8,11 @@
   unsatisfiable cores, report statistics.
 - :mod:`.connectivity`: connectivity as lazy cuts, a clingo propagator.
 """
+
+CONNECTIVITY = ("auto", "reach", "tree", "lazy")
+"""How connectivity is stated: ``reach``, by reachability in the encoding (``hashi.lp``);
+``tree``, by a spanning tree under clasp's acyclicity check (``bridges.lp`` and ``tree.lp``);
+``lazy``, by cuts a propagator adds when a candidate falls apart (``bridges.lp`` and
+:mod:`.connectivity`); ``auto``, the one the puzzle's numbers suggest
+(:func:`.interface.chosen`).  Here, not in :mod:`.interface`, so that the command line can offer
+the choice without importing clingo."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import clingo
 
@@ -21,8 +22,10 @@ from ..checking import Violation, check
 from ..puzzle import Puzzle, Solution
 from ..stopping import POLL_SECONDS, Deadline, uninterruptible
 from . import interface
-from .connectivity import LazyConnectivity
 from .interface import EncodingError, InvalidAnswer, Program
+
+if TYPE_CHECKING:
+    from .connectivity import LazyConnectivity
 
 # Solver settings measured on the Coelho et al. set, on 1 000 to 100 000 islands and on 2 000
 # islands with few doubled bridges, where the search (not grounding) takes the time:
@@ -125,6 +128,8 @@ def ground(
     )
     propagator = None
     if program.lazy:
+        from .connectivity import LazyConnectivity  # (only this option needs it)
+
         # The encoding leaves connectivity out; the propagator adds it back as lazy cuts.
         propagator = LazyConnectivity(puzzle)
         # It has only the methods it needs, which are all clingo calls (not the whole interface).
@@ -189,6 +194,10 @@ class Grounded:
             return Search(False, timed_out=True)
         timed_out = interrupted = stopped = False
         core = None
+        # clingo searches in a thread of its own, watched from here: searching in this thread
+        # would save a fraction of a millisecond, but Python runs no signal handler while clingo
+        # works in it, and a KeyboardInterrupt raised inside one of clingo's callbacks (where a
+        # handler would then run) makes clingo end the process.
         with self.control.solve(yield_=True, async_=True, assumptions=assumed) as handle:
             try:
                 while True:

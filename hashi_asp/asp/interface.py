@@ -45,6 +45,7 @@ from ..puzzle import (
     Solution,
     bridge,
 )
+from . import CONNECTIVITY
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -56,12 +57,6 @@ ANOTHER_SOLUTION = "another_solution.lp"
 STEP = "step.lp"  # checks one step of a walkthrough; loaded on its own, not with hashi.lp
 
 TREE = "tree.lp"  # connectivity as a spanning tree, loaded with bridges.lp
-
-CONNECTIVITY = ("auto", "reach", "tree", "lazy")
-"""How connectivity is stated: ``reach``, by reachability in the encoding (``hashi.lp``);
-``tree``, by a spanning tree under clasp's acyclicity check (``bridges.lp`` and ``tree.lp``);
-``lazy``, by cuts a propagator adds when a candidate falls apart (``bridges.lp`` and
-:mod:`.connectivity`); ``auto``, the one the puzzle's numbers suggest (:func:`chosen`)."""
 
 FEW_DOUBLES = 1.15
 """Bridges per island (half the numbers' sum over the islands) up to which ``auto`` takes the
@@ -161,9 +156,8 @@ class Program:
         if self.encoding is not None:
             main = Path(self.encoding)
         else:
-            main = encoding_path(
-                ENCODING if self.connectivity == "reach" else RULES_BUT_CONNECTIVITY
-            )
+            whole = self.connectivity in ("reach", "auto")  # auto, unresolved: as plain clingo
+            main = encoding_path(ENCODING if whole else RULES_BUT_CONNECTIVITY)
         tree = [encoding_path(TREE)] if self.connectivity == "tree" else []
         return [main, *tree, *map(Path, self.additions)]
 

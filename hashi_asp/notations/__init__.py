@@ -19,15 +19,16 @@ Detection, ``convert`` and every ``--notation`` choice read this one table.
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..files import read_stream, read_text
 from ..puzzle import Puzzle, PuzzleError, Solution
-from . import grid, has, json, puzzlink, tatham
 from .lexing import Problem, line_column
 
 
@@ -47,41 +48,46 @@ class Notation:
     extensions: tuple[str, ...] = ()
 
 
+def _deferred(module: str, name: str) -> Callable:
+    """The function ``name`` of the notation module ``module``, imported at its first call: a
+    command reads one notation, and the other modules (the JSON one brings Python's json) need
+    not cost its start-up."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(f"{__name__}.{module}"), name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = f"{module}.{name}"
+    return call
+
+
+def _notation(name: str, module: str, functions: str, **kind: Any) -> Notation:
+    """A notation whose detect, validate, parse and write functions (named in ``functions``)
+    live in ``module``."""
+    detect, validate, parse, write = (_deferred(module, function) for function in functions.split())
+    return Notation(name, detect, validate, parse, write, **kind)
+
+
 # In the order detection tries them: the dot grid, which takes anything, comes last.
+_STANDARD = "detect validate parse write"
 NOTATIONS: dict[str, Notation] = {
     notation.name: notation
     for notation in (
-        Notation(
-            "json", json.detect, json.validate, json.parse, json.write, json.RULES, json.EXTENSIONS
-        ),
-        Notation(
+        _notation("json", "json", _STANDARD, rules=True, extensions=(".json",)),
+        _notation(
             "pzprv3",
-            puzzlink.is_pzprv3,
-            puzzlink.validate_pzprv3,
-            puzzlink.parse_pzprv3,
-            puzzlink.format_pzprv3,
-            rules=False,
-        ),
-        Notation(
             "puzzlink",
-            puzzlink.is_url,
-            puzzlink.validate_url,
-            puzzlink.parse_url,
-            puzzlink.format_url,
+            "is_pzprv3 validate_pzprv3 parse_pzprv3 format_pzprv3",
             rules=False,
         ),
-        Notation(
+        _notation("puzzlink", "puzzlink", "is_url validate_url parse_url format_url", rules=False),
+        _notation(
             "tatham",
-            tatham.is_game_id,
-            tatham.validate_game_id,
-            tatham.parse_game_id,
-            tatham.format_game_id,
+            "tatham",
+            "is_game_id validate_game_id parse_game_id format_game_id",
             rules=True,
         ),
-        Notation("has", has.detect, has.validate, has.parse, has.write, has.RULES, has.EXTENSIONS),
-        Notation(
-            "grid", grid.detect, grid.validate, grid.parse, grid.write, grid.RULES, grid.EXTENSIONS
-        ),
+        _notation("has", "has", _STANDARD, rules=False, extensions=(".has",)),
+        _notation("grid", "grid", _STANDARD, rules=False),  # .txt: detected by its content
     )
 }
 
@@ -122,7 +128,7 @@ def read(
     if source == "-":
         return given(_stdin(), source="<stdin>")
     if isinstance(source, str) and (
-        is_text(source) or (is_inline(source) and not os.path.exists(source))
+        is_text(source) or (not os.path.exists(source) and is_inline(source))
     ):
         return given(source, source="<text>")
     return given(read_text(source), source=str(source))
@@ -169,7 +175,7 @@ def is_text(source: str) -> bool:
 def is_inline(argument: str) -> bool:
     """Whether a one-line argument is a puzzle in itself: a puzz.link URL or a Tatham game ID
     (or a Tatham parameter string, so that its reader can say why that is not a puzzle)."""
-    return puzzlink.is_url(argument) or tatham.is_game_id(argument)
+    return NOTATIONS["puzzlink"].detect(argument) or NOTATIONS["tatham"].detect(argument)
 
 
 # ---------------------------------------------------------------------------- solutions
@@ -194,6 +200,8 @@ def _stdin() -> str:
 
 
 def parse_solutions(text: str, source: str = "<solution>") -> list[Solution]:
+    from . import json, puzzlink
+
     if puzzlink.is_pzprv3(text):  # a pzprjs editor's file: its lines are a solution
         return [puzzlink.parse_pzprv3_solution(text, source)]
     return json.parse_solutions(text, source)

@@ -27,8 +27,6 @@ from .lexing import (
 )
 
 NAME = "grid"
-EXTENSIONS: tuple[str, ...] = ()  # .txt files are detected by their content
-RULES = False
 _WATER = {".", "0"}
 
 

@@ -28,8 +28,6 @@ from .lexing import (
 )
 
 NAME = "has"
-EXTENSIONS = (".has",)
-RULES = False  # records the standard rules only
 
 
 def detect(text: str) -> bool:

@@ -16,7 +16,6 @@ of ``solve --format json`` (each of its solutions).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 
@@ -24,8 +23,8 @@ from ..puzzle import MAX_BRIDGES_LIMIT, Cell, Puzzle, Rules, Solution, bridge
 from .lexing import Problem, check_size, first_problem, is_int, is_number, line_column, trusted
 
 NAME = "json"
-EXTENSIONS = (".json",)
-RULES = True  # records max_bridges and no_loops
+# Python's json is imported in the functions that use it: every puzzle given as text is first
+# offered to detect() here, and reading a Tatham ID or a dot grid should not load it.
 
 Fail = Callable[..., Problem]
 
@@ -147,6 +146,8 @@ def _coordinate_list(
 
 
 def write(puzzle: Puzzle) -> str:
+    import json
+
     document = puzzle.to_json()
     islands = ",\n    ".join(json.dumps(island) for island in document.pop("islands"))
     rules = "".join(
@@ -163,6 +164,8 @@ def write(puzzle: Puzzle) -> str:
 def dumps(document: dict | list) -> str:
     """A JSON document as hashi-asp writes it: indented, with each list of integers (a bridge,
     an island) kept on one line."""
+    import json
+
     text = json.dumps(document, indent=2)
     # Inside JSON strings newlines are escaped, so this only ever joins lists of plain integers.
     return _INTEGER_LIST.sub(
@@ -214,6 +217,8 @@ def _read_solutions(text: str) -> list[Solution]:
 
 def _load(text: str) -> tuple[object, Fail]:
     """The parsed document, and a function making a problem located at a path inside it."""
+    import json
+
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -232,6 +237,8 @@ def _load(text: str) -> tuple[object, Fail]:
 def _position(text: str, path: tuple) -> tuple[int, int]:
     """Line and column of the value at ``path`` (keys and indices) in valid JSON ``text``;
     computed only when reporting a problem, so the happy path uses the fast C parser."""
+    import json
+
     decoder = json.JSONDecoder()
 
     def skip(i: int) -> int:
