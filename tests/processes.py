@@ -4,6 +4,7 @@ exit codes after os._exit, standard input from /dev/zero)."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -24,15 +25,22 @@ def run(*args, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
 
 def start(*args, **kwargs) -> subprocess.Popen:
     """The command in a process group of its own, as a terminal starts it (Ctrl-C there
-    reaches the whole group)."""
+    reaches the whole group), with Ctrl-C not ignored: a shell starts a background job with
+    SIGINT ignored, the command keeps an ignored signal ignored (as nohup expects), and the
+    tests may well run in such a job."""
     return subprocess.Popen(
         [script(), *map(str, args)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=_terminal_signals if os.name != "nt" else None,
         **kwargs,
     )
+
+
+def _terminal_signals() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def wait_until_working(process: subprocess.Popen, settle: float = 0.5, timeout: float = 60) -> None:
