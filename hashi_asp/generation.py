@@ -195,7 +195,8 @@ def generate(
 
     ``unique`` repairs the puzzle until it has exactly one solution (``verify`` then confirms it
     with a separate :func:`solve`).  ``difficulty`` is a band name (``easy``, ``medium``,
-    ``hard``) or a ``(low, high)`` range of :func:`hashi_asp.difficulty.difficulty` scores;
+    ``hard``, ``expert``) or a ``(low, high)`` range of scores of
+    :func:`hashi_asp.walkthrough.difficulty`;
     puzzles outside it are discarded and another is built, at most ``attempts`` layouts in all.
     ``rules`` are the rules the puzzle is posed under: with ``max_bridges`` K a "double" bridge
     is 2..K, and ``no_loops`` builds a tree (``alpha`` must be 0).
