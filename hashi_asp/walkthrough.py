@@ -875,19 +875,34 @@ class _Checker:
 
     def confirm(self, found: _Found, domain: list[int], deadline: Deadline) -> _Found:
         """The step, once clingo confirms that it follows from its reason (else a fault: it
-        raises), with the islands clingo finds unneeded dropped, one at a time, so that the
+        raises), with the islands clingo finds unneeded dropped (:meth:`_needed`), so that the
         reason shown is minimal by clingo's account.  (The finder reads connectivity only near
         the reason, and a loop or crossing that a smaller set forces on a pair away from its
         own islands it does not see; such an island is dropped here.)"""
-        question = (found.connectivity, found.pair, found.new, deadline)
-        if not self.follows(domain, found.reason, *question):
+        question = (found.connectivity, found.pair, found.new)
+        if not self.follows(domain, found.reason, *question, deadline):
             raise InvalidStep(self._fault(found, "does not follow from its reason"))
-        reason = list(found.reason)
-        for i in found.reason:
-            smaller = [j for j in reason if j != i]
-            if self.follows(domain, smaller, *question):
-                reason = smaller
-        return _Found(tuple(reason), found.connectivity, found.pair, found.new, found.kind)
+        reason = self._needed(domain, found.reason, *question, deadline)
+        return _Found(reason, found.connectivity, found.pair, found.new, found.kind)
+
+    def _needed(
+        self,
+        domain: list[int],
+        reason: Iterable[int],
+        connectivity: bool,
+        pair: int,
+        keep: int,
+        deadline: Deadline,
+    ) -> tuple[int, ...]:
+        """The islands of ``reason`` the step needs, which it follows from: each dropped in
+        turn while the rest still forces it (clingo's :meth:`~Grounded.minimal_core`, with the
+        counts and the question held fixed)."""
+        base = self._assumptions(domain, (), connectivity, pair, keep)
+        island = {literal: i for i in reason if (literal := self.clue[i]) is not None}
+        core = self.grounded.minimal_core(list(island), deadline, fixed=base, quick=True)
+        if not core.minimal:
+            raise _OutOfTime
+        return tuple(sorted(island[literal] for literal in core.literals))
 
     def _fault(self, found: _Found, what: str) -> str:
         geometry = self.puzzle.geometry
@@ -922,23 +937,12 @@ class _Checker:
     def _minimal(
         self, domain: list[int], everyone: list[int], pair: int, keep: int, deadline: Deadline
     ) -> tuple[bool, tuple[int, ...]]:
-        """Connectivity only if needed, and the islands needed: clingo's core, then each island
-        dropped in turn while the rest still forces the step (continuing from the rest's core,
-        often smaller).  An island whose drop breaks the step stays, and stays needed in every
-        subset, so one pass leaves a minimal reason."""
+        """Connectivity only if needed, and the islands needed (:meth:`_needed`), starting from
+        clingo's core."""
         without = self.blamed(domain, everyone, False, pair, keep, deadline)
         connectivity = without is None
         reason = without or self.blamed(domain, everyone, True, pair, keep, deadline) or everyone
-        i = 0
-        while i < len(reason):
-            smaller = reason[:i] + reason[i + 1 :]
-            core = self.blamed(domain, smaller, connectivity, pair, keep, deadline)
-            if core is None:
-                i += 1
-            else:
-                reason = core
-                i = min(i, len(reason))
-        return connectivity, tuple(reason)
+        return connectivity, self._needed(domain, reason, connectivity, pair, keep, deadline)
 
 
 # ---------------------------------------------------------------------------- sentences

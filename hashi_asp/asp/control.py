@@ -239,19 +239,35 @@ class Grounded:
         found = self.control.solve(assumptions=list(assumptions), on_core=core.extend)
         return None if found.satisfiable else core
 
-    def minimal_core(self, core: list[int], deadline: Deadline | None = None) -> Core:
+    def minimal_core(
+        self,
+        core: list[int],
+        deadline: Deadline | None = None,
+        *,
+        fixed: Sequence[int] = (),
+        quick: bool = False,
+    ) -> Core:
         """Shrink a set of assumptions with no model to a minimal one, by deletion: drop each in
         turn and keep it out if the rest still has no model (then continue from clingo's core of
         the rest, often smaller).  An assumption whose removal lets a model appear stays, and
-        stays needed in every subset, so one pass proves the result minimal."""
-        kept, i = list(core), 0
+        stays needed in every subset, so one pass proves the result minimal.  ``fixed``
+        assumptions hold in every trial and are never dropped; ``quick`` asks each trial with
+        :meth:`settle` (small questions; the deadline is read between them)."""
+        kept, i, always = list(core), 0, set(fixed)
         while i < len(kept):
             trial = kept[:i] + kept[i + 1 :]
-            outcome = self.attempt(trial, deadline)
-            if outcome.cut_short:
-                return Core(kept, False, outcome)
-            if outcome.exhausted:
-                kept = within(outcome.core, trial)
+            if quick:
+                if Deadline.of(deadline).expired():
+                    return Core(kept, False, Search(False, timed_out=True))
+                blamed = self.settle([*fixed, *trial])
+                outcome = Search(blamed is not None, core=blamed)
+            else:
+                outcome = self.attempt([*fixed, *trial], deadline)
+                if outcome.cut_short:
+                    return Core(kept, False, outcome)
+            if outcome.exhausted:  # the core, less what holds in every trial anyway
+                blamed_here = outcome.core and [lit for lit in outcome.core if lit not in always]
+                kept = within(blamed_here, trial)
             else:
                 i += 1
         return Core(kept, True)
