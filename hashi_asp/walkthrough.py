@@ -46,7 +46,17 @@ from .asp.control import Grounded, ground
 from .asp.interface import Program
 from .checking import check
 from .difficulty import Difficulty, rate
-from .puzzle import Cell, HashiError, Pair, Puzzle, PuzzleError, Solution, bridge, cell_name
+from .puzzle import (
+    Cell,
+    HashiError,
+    Pair,
+    Puzzle,
+    PuzzleError,
+    Solution,
+    bridge,
+    cell_name,
+    connected_groups,
+)
 from .stopping import Deadline
 
 if TYPE_CHECKING:
@@ -383,20 +393,15 @@ class _Board:
         not get a bridge, counted once at each end)."""
         if self._groups is None:
             n = len(self.cells)
-            parent = list(range(n))
-
-            def find(x: int) -> int:
-                while parent[x] != x:
-                    parent[x] = parent[parent[x]]
-                    x = parent[x]
-                return x
-
+            joined: list[list[int]] = [[] for _ in range(n)]
             for p, (a, b) in enumerate(self.ends):
                 if self.present(p):
-                    ra, rb = find(a), find(b)
-                    if ra != rb:
-                        parent[max(ra, rb)] = min(ra, rb)
-            group = [find(i) for i in range(n)]
+                    joined[a].append(b)
+                    joined[b].append(a)
+            group = [0] * n
+            for members in connected_groups(range(n), joined.__getitem__):
+                for i in members:
+                    group[i] = members[0]
             size, open_ends = [0] * n, [0] * n
             for i in range(n):
                 size[group[i]] += 1
