@@ -64,6 +64,11 @@ def cell_name(cell: Cell) -> str:
     return f"({cell[0]}, {cell[1]})"
 
 
+def plural(count: int, words: str) -> str:
+    """``1 solution``, ``2 solutions``, ``1 more bridge``: how every message counts."""
+    return f"{count} {words}{'s' * (count != 1)}"
+
+
 def pair_name(a: Cell, b: Cell) -> str:
     """``(r1, c1)-(r2, c2)``: how every message names a pair of islands."""
     return f"{cell_name(a)}-{cell_name(b)}"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .drawing import draw, svg
-from .puzzle import Puzzle, Solution, bridge, cell_name, pair_name
+from .puzzle import Puzzle, Solution, bridge, cell_name, pair_name, plural
 
 if TYPE_CHECKING:
     # Only their types are needed here: a command imports the modules it runs (clingo, the
@@ -59,10 +59,6 @@ def _counts(words: Iterable[int]) -> str:
     return ", ".join(first) + " or " + last
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' * (count != 1)}"
-
-
 def _stopped(timed_out: bool, signal: str) -> str:
     """Why a search ended early: its time limit, or the signal (``interrupted``, ``terminated``)."""
     return "time limit reached" if timed_out else signal
@@ -105,7 +101,7 @@ def solve_text(
     """What ``solve`` prints after the solutions: why there is none (if so), the closing line
     (verdict, count, whether the search space was exhausted) and, with ``stats``, clingo's."""
     found = len(result.solutions)
-    count = "no solution" if found == 0 else _plural(found, "solution")
+    count = "no solution" if found == 0 else plural(found, "solution")
     if result.exhausted:
         how = "search exhausted"
     elif result.timed_out:
@@ -206,7 +202,7 @@ def fix_words(fix: Fix) -> str:
             f"give the island at {place} the number {fix.number}; solution 1 is then the only "
             "solution"
         )
-    moved = _plural(len(differences(fix.intended, fix.solution)), "pair")
+    moved = plural(len(differences(fix.intended, fix.solution)), "pair")
     return (
         f"change the {fix.old} at {place} to {fix.number}; the only solution then differs from "
         f"solution 1 at {moved}"
@@ -254,10 +250,10 @@ def fix_json(fix: Fix) -> dict:
 
 def count_text(result: Result, look: Look = TEXT) -> str:
     if result.exhausted:
-        return f"{_plural(result.count, 'solution')}; search exhausted"
+        return f"{plural(result.count, 'solution')}; search exhausted"
     stopped = _stopped(result.timed_out, look.signal)
     seconds = result.stats["solve_seconds"]
-    return f"at least {_plural(result.count, 'solution')} ({stopped} after {seconds:.1f} s)"
+    return f"at least {plural(result.count, 'solution')} ({stopped} after {seconds:.1f} s)"
 
 
 def count_json(puzzle: Puzzle, result: Result, *, checked: bool) -> dict:
@@ -401,7 +397,7 @@ def _counts_or_one(counts: tuple[int, ...]) -> str:
 
 def steps_verdict(walk: Walkthrough, look: Look = TEXT) -> str:
     """How the walkthrough ended, and the difficulty when it ran to its end."""
-    done = _plural(len(walk.steps), "step")
+    done = plural(len(walk.steps), "step")
     open_pairs = walk.open
     listed = "".join(f"\n  {pair_name(*pair)}: {_counts(ks)}" for pair, ks in open_pairs.items())
     verdict = {
@@ -414,7 +410,7 @@ def steps_verdict(walk: Walkthrough, look: Look = TEXT) -> str:
             if walk.conflict
             else ""
         ),
-        "unfinished": f"{done} shown, as asked; {_plural(len(open_pairs), 'pair')} still open",
+        "unfinished": f"{done} shown, as asked; {plural(len(open_pairs), 'pair')} still open",
     }.get(walk.status, f"unknown: {_stopped(walk.timed_out, look.signal)} after {done}")
     rated = f"\ndifficulty: {difficulty_line(walk.difficulty)}" if walk.difficulty else ""
     return verdict + rated
@@ -604,7 +600,7 @@ def bench_summary(rows: list[Row], elapsed: float | None = None) -> str:
         statuses[row.status] = statuses.get(row.status, 0) + 1
     counts = ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
     wall = "" if elapsed is None else f", {elapsed:.2f} s elapsed"
-    return f"{text}\n{_plural(len(rows), 'puzzle')} ({counts}); total {total:.2f} s{wall}"
+    return f"{text}\n{plural(len(rows), 'puzzle')} ({counts}); total {total:.2f} s{wall}"
 
 
 def _bench_stats(rows: list[Row]) -> list[str]:

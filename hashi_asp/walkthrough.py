@@ -56,6 +56,7 @@ from .puzzle import (
     bridge,
     cell_name,
     connected_groups,
+    plural,
 )
 from .stopping import Deadline
 
@@ -1012,7 +1013,7 @@ def _explain(board: _Board, found: _Found) -> tuple[str, str]:
             "complete": f"{island(only)} already has all its bridges: {what} to {other}",
             "all-bridges": f"{island(only)} needs every bridge it can still get: {what} to {other}",
             "low-number": f"{island(only)} has room for {what} to {other}",
-            "at-most": f"{island(only)} needs only {_plural(missing, 'more bridge')}: "
+            "at-most": f"{island(only)} needs only {plural(missing, 'more bridge')}: "
             f"{what} to {other}",
             "one-each-way": f"{island(only)} needs more than its other neighbours can give: "
             f"{what} to {other}",
@@ -1054,11 +1055,6 @@ def _say(mask: int, top: int) -> str:
         return "no bridge or a double one"
     *most, last = values
     return ", ".join(map(str, most)) + f" or {last} bridges"
-
-
-def _plural(count: int, words: str) -> str:
-    """``1 more bridge``, ``2 more bridges``."""
-    return f"{count} {words}{'s' * (count != 1)}"
 
 
 def _listing(items: list[str]) -> str:
