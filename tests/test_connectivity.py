@@ -125,6 +125,10 @@ def test_clingo_options_pass_through_and_clingo_judges_them(puzzles):
         refused = CliRunner().invoke(main, ["solve", prolog, "--clingo", bad])
         assert refused.exit_code == 2 and refused.stderr.count("\n") == 1
         assert refused.stderr.startswith("hashi-asp: clingo options") and message in refused.stderr
+    # The library, which does not judge them first, gets clingo's message from the search.
+    bogus = Program(options=("--configuration=bogus",))
+    with pytest.raises(EncodingError, match="Could not open config file 'bogus'"):
+        solve(notations.read(prolog), program=bogus)
     # A default of the tool's is replaced, not given twice (clingo would refuse that).
     same = CliRunner().invoke(main, ["solve", prolog, "--clingo", "--sign-def=neg"])
     assert same.exit_code == 0

@@ -105,7 +105,6 @@ def ground(
     :class:`~hashi_asp.stopping.TimeLimitReached`."""
     deadline = Deadline.of(deadline)
     program = interface.chosen(program, puzzle)
-    judge_options(program.options)
     wanted = [
         f"--models={models}",
         *(["--project=show"] if project else []),
@@ -122,10 +121,13 @@ def ground(
     files = [*program.files(), *map(interface.encoding_path, extra)]
     words = interface.read_rules(files)  # every file loadable; the names they use
     messages: list[str] = []
-    control = clingo.Control(
-        [*defaults, *interface.constant_arguments(puzzle, program, words), *wanted],
-        logger=lambda code, message: messages.append(message),
-    )
+    try:  # a bad option of the program's: clingo's own message, as judge_options gives it
+        control = clingo.Control(
+            [*defaults, *interface.constant_arguments(puzzle, program, words), *wanted],
+            logger=lambda code, message: messages.append(message),
+        )
+    except RuntimeError as error:
+        raise EncodingError(f"clingo options {' '.join(program.options)!r}: {error}") from None
     propagator = None
     if program.lazy:
         from .connectivity import LazyConnectivity  # (only this option needs it)
