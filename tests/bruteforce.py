@@ -112,3 +112,16 @@ def _connected(islands, pairs, counts) -> bool:
                 seen.add(other)
                 stack.append(other)
     return len(seen) == len(islands)
+
+
+def solutions_of(puzzle) -> set[frozenset[tuple[int, int, int, int, int]]]:
+    """:func:`solutions` of a puzzle object under its own rules: anything with ``rows``,
+    ``cols``, ``islands`` and ``rules.max_bridges``, ``rules.no_loops`` (read, not imported)."""
+    rules = puzzle.rules
+    return solutions(
+        puzzle.rows,
+        puzzle.cols,
+        dict(puzzle.islands),
+        max_bridges=rules.max_bridges,
+        no_loops=rules.no_loops,
+    )

@@ -21,11 +21,7 @@ from hashi_asp.solving import region
 SEVEN = PUZZLES / "seven-by-seven-24.json"  # two solutions, a 2x2 square of islands apart
 
 
-def brute(puzzle: Puzzle) -> set:
-    rules = puzzle.rules
-    return bruteforce.solutions(
-        puzzle.rows, puzzle.cols, dict(puzzle.islands), rules.max_bridges, no_loops=rules.no_loops
-    )
+brute = bruteforce.solutions_of
 
 
 def as_set(solution: Solution) -> frozenset:

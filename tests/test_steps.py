@@ -171,13 +171,7 @@ def check_steps(puzzle: Puzzle, walk: Walkthrough, domains: dict) -> dict:
 
 def brute_solutions(puzzle: Puzzle) -> list[dict]:
     """The brute-force solutions, each as a count for every pair."""
-    found = bruteforce.solutions(
-        puzzle.rows,
-        puzzle.cols,
-        dict(puzzle.islands),
-        max_bridges=puzzle.rules.max_bridges,
-        no_loops=puzzle.rules.no_loops,
-    )
+    found = bruteforce.solutions_of(puzzle)
     pairs = pairs_of(puzzle)
     solutions = []
     for solution in sorted(found, key=sorted):

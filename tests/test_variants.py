@@ -67,13 +67,7 @@ def variant_puzzles(draw):
 @settings(max_examples=300, deadline=None)
 def test_enumeration_agrees_with_brute_force_under_every_variant(puzzle):
     result = solve(puzzle, models=0)
-    expected = bruteforce.solutions(
-        puzzle.rows,
-        puzzle.cols,
-        dict(puzzle.islands),
-        max_bridges=puzzle.rules.max_bridges,
-        no_loops=puzzle.rules.no_loops,
-    )
+    expected = bruteforce.solutions_of(puzzle)
     assert result.exhausted and as_sets(result.solutions) == expected
 
 
