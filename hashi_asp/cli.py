@@ -104,7 +104,8 @@ def solve_command(board, argument, program, time_limit, models, output, stats):
 @main.command("check")
 @with_puzzle()
 @click.argument("solution")
-def check_command(board, argument, solution):
+@output_format("text", "json", help="One line per broken rule, or one JSON document.")
+def check_command(board, argument, solution, output):
     """Check SOLUTION against PUZZLE without clingo, naming every broken rule.  Exit 0 if all
     are valid, else 1.
 
@@ -116,7 +117,12 @@ def check_command(board, argument, solution):
     from .checking import check
 
     checked = [check(board, candidate) for candidate in read_bridges(solution)]
-    echo("\n".join(reports.check_lines(checked)))
+    if output == "json":
+        from .notations.json import dumps
+
+        click.echo(dumps(reports.check_json(board, checked)))
+    else:
+        echo("\n".join(reports.check_lines(checked)))
     sys.exit(EXIT_NO_SOLUTION if any(checked) else 0)
 
 
@@ -300,7 +306,7 @@ def difficulty_command(board, argument, output, time_limit):
     from .walkthrough import difficulty
 
     rated = difficulty(board, time_limit=time_limit)
-    document = {**rated.to_json(), "puzzle": board.to_json()}
+    document = reports.difficulty_json(board, rated)
     click.echo(dumps(document) if output == "json" else reports.difficulty_line(rated))
 
 
@@ -372,6 +378,38 @@ def generate_command(islands, count, out, notation, quiet, force, with_solution,
         stopped = stopping.stopped_by()
         click.echo(f"hashi-asp: {stopped}: {finished} of {count} puzzles finished", err=True)
         sys.exit(stopping.exit_code())
+
+
+# ---------------------------------------------------------------------------- serve
+
+
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, help="Port (0: any) [8000].")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the browser.")
+@click.option("--workers", type=click.IntRange(min=1), help="Threads for the work [2 per core].")
+@click.option("--time-limit", type=Finite(0.1, 3600), default=10, help="Per request [10 s].")
+@click.option("--max-time-limit", type=Finite(0.1, 3600), default=60, help="Most a request asks.")
+@click.option("--max-islands", type=click.IntRange(min=2), default=10_000, help="[10 000].")
+@click.option("--max-bytes", type=click.IntRange(min=1024), default=1_000_000, help="Per request.")
+def serve_command(host, port, open_browser, workers, time_limit, max_time_limit, **most):
+    """Serve the workbench: a page to load, edit, play, explain, generate and export puzzles,
+    and the JSON API under /api/ (POST /api/COMMAND with {"puzzle": ..., options}: the
+    command's --format json document).  Listens on 127.0.0.1 (this machine only) unless --host
+    says otherwise.  Needs the web extra: pip install 'hashi-asp[web]'.  Ctrl-C stops it."""
+    try:
+        from .web import api, app
+    except ImportError as missing:
+        needed = f"{missing.name} is not installed"
+        extra = "pip install 'hashi-asp[web]'"
+        raise PuzzleError(f"serve needs the web extra ({needed}): {extra}") from None
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"hashi-asp: warning: {host} may let other machines use this server", err=True)
+    limits = api.Limits(
+        most["max_bytes"], most["max_islands"], time_limit=time_limit, max_time_limit=max_time_limit
+    )
+    ready = lambda url: click.echo(f"hashi-asp: serving {url} (Ctrl-C stops)", err=True)  # noqa: E731
+    app.serve(host, port, open_browser=open_browser, limits=limits, workers=workers, on_ready=ready)
 
 
 # ---------------------------------------------------------------------------- bench

@@ -423,6 +423,11 @@ def difficulty_line(rated: Difficulty) -> str:
     return f"{rated.score:.2f} ({rated.band}; steps: {per_band}{unfinished})"
 
 
+def difficulty_json(puzzle: Puzzle, rated: Difficulty) -> dict:
+    """The document ``difficulty --format json`` prints."""
+    return {**rated.to_json(), "puzzle": puzzle.to_json()}
+
+
 def steps_json(puzzle: Puzzle, walk: Walkthrough) -> dict:
     """The document ``steps --format json`` prints."""
     return {
@@ -536,6 +541,18 @@ def check_lines(checked: list[list[Violation]]) -> list[str]:
     return lines
 
 
+def check_json(puzzle: Puzzle, checked: list[list[Violation]]) -> dict:
+    """The document ``check --format json`` prints: each solution's broken rules."""
+    return {
+        "valid": not any(checked),
+        "solutions": [
+            {"valid": not violations, "violations": [violation_json(v) for v in violations]}
+            for violations in checked
+        ],
+        "puzzle": puzzle.to_json(),
+    }
+
+
 # ---------------------------------------------------------------------------- generate
 
 
@@ -558,6 +575,24 @@ def generated_line(generated: Generated, name: str) -> str:
         parts.append(f"{generated.attempts} layouts")
     parts.append(f"{generated.seconds:.2f} s")
     return ", ".join(parts)
+
+
+def generated_json(generated: Generated, name: str, notation: str, text: str) -> dict:
+    """A generated puzzle as the web API returns it: the puzzle in JSON and as ``text`` in
+    ``notation``, and how it was made (the hidden solution is left out: it would give the
+    puzzle away)."""
+    return {
+        "name": name,
+        "notation": notation,
+        "text": text,
+        "islands": len(generated.puzzle.islands),
+        "bridges": len(generated.solution.bridges),
+        "double_share": round(generated.double_share, 4),
+        "seed": generated.seed,
+        "unique": generated.repair_rounds is not None,
+        "difficulty": generated.difficulty.to_json() if generated.difficulty else None,
+        "puzzle": generated.puzzle.to_json(),
+    }
 
 
 # ---------------------------------------------------------------------------- bench

@@ -62,6 +62,7 @@ class Deadline:
         self.seconds = seconds
         self.end = None if seconds is None else time.perf_counter() + seconds
         self.abandon_grounding = abandon_grounding
+        self.cancelled = False
 
     @classmethod
     def of(cls, limit: float | Deadline | None) -> Deadline:
@@ -76,7 +77,16 @@ class Deadline:
 
     def reached(self, doing: str) -> TimeLimitReached:
         """The error for this limit, reached while ``doing`` something."""
+        if self.cancelled:
+            return TimeLimitReached(f"cancelled while {doing}")
         return TimeLimitReached(f"time limit of {self.seconds:g} s reached while {doing}")
+
+    def cancel(self) -> None:
+        """End the time now: every search sharing this deadline stops at its next look at the
+        clock (within :data:`POLL_SECONDS`), as at a time limit.  A server cancels the work of
+        a request whose client went away."""
+        self.end = time.perf_counter()
+        self.cancelled = True
 
     def check(self, doing: str) -> None:
         """Raise :class:`TimeLimitReached` if the deadline has passed."""

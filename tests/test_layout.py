@@ -40,6 +40,7 @@ LAYERS = [
     {"solving"},
     {"generation", "bench"},
     {"reports"},
+    {"web", "web.api", "web.app"},
     {"cli", "options", "__main__", "__init__"},
 ]
 
