@@ -23,6 +23,12 @@ centres (two parallel lines for a double bridge), and water is blank.  The reaso
 highlight some bridges and islands in a second colour: the bridges that differ between
 solutions, the ones every solution needs.  PNG goes through cairosvg
 (``pip install 'hashi-asp[png]'``), which needs the cairo library.
+
+Each island is a group of class ``island`` with ``data-row`` and ``data-col``, each bridge a
+group of class ``bridge`` with ``data-r1``, ``data-c1``, ``data-r2``, ``data-c2`` and
+``data-count`` (rows and columns from 0): the workbench page draws the same, so that tools (and
+its tests) find islands and bridges in either.  An SVG is a :class:`Picture`, which a Jupyter
+notebook shows as the picture.
 """
 
 from __future__ import annotations
@@ -111,6 +117,13 @@ FORMATS = (".svg", ".png")
 MAX_PNG_PIXELS = 100_000_000  # cairo holds 4 bytes a pixel: 400 MB, on top of the drawing itself
 
 
+class Picture(str):
+    """An SVG document; a Jupyter notebook shows it as the picture it is."""
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+
 def centre(row: int, col: int, cell: float = CELL) -> tuple[float, float]:
     """Pixel (x, y) of a cell's centre; the picture has half a cell of margin beyond the
     outermost centres' islands."""
@@ -125,7 +138,7 @@ def svg(
     highlight_islands: Iterable[Cell] = (),
     cell: float = CELL,
     title: str | None = None,
-) -> str:
+) -> Picture:
     """The puzzle (with the bridges of ``solution``, if given) as an SVG document.
 
     ``highlight_bridges`` are drawn in the second colour: a :class:`Bridge` or a pair of
@@ -154,6 +167,11 @@ def svg(
     for ends, (b, _) in sorted(bridges.items()):
         colour = HIGHLIGHT if ends in marked_pairs else INK
         (x1, y1), (x2, y2) = (centre(*end, cell) for end in ends)
+        (r1, c1), (r2, c2) = ends
+        parts.append(
+            f'<g class="bridge" data-r1="{r1}" data-c1="{c1}" data-r2="{r2}" data-c2="{c2}" '
+            f'data-count="{b.count}">'
+        )
         # A count outside the rules (render draws such solutions, with a warning) gets at most
         # as many lines as the most any rule allows.
         for offset in _offsets(max(0, min(b.count, MAX_BRIDGES_LIMIT)), cell):
@@ -162,6 +180,7 @@ def svg(
                 f'<line x1="{_n(x1 + dx)}" y1="{_n(y1 + dy)}" x2="{_n(x2 + dx)}" '
                 f'y2="{_n(y2 + dy)}" stroke="{colour}"/>'
             )
+        parts.append("</g>")
     parts.append("</g>")
     font = cell * 0.5
     parts.append(
@@ -172,6 +191,7 @@ def svg(
         x, y = centre(r, c, cell)
         marked = (r, c) in marked_islands
         colour = HIGHLIGHT if marked else INK
+        parts.append(f'<g class="island" data-row="{r}" data-col="{c}">')
         parts.append(
             f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(RADIUS * cell)}" '
             f'fill="{HIGHLIGHT_FILL if marked else "#ffffff"}" stroke="{colour}" '
@@ -182,9 +202,10 @@ def svg(
             parts.append(
                 f'<text x="{_n(x)}" y="{_n(y + 0.35 * font)}" fill="{colour}">{number}</text>'
             )
+        parts.append("</g>")
     parts.append("</g>")
     parts.append("</svg>")
-    return "\n".join(parts) + "\n"
+    return Picture("\n".join(parts) + "\n")
 
 
 def png_cell_limit(puzzle: Puzzle) -> float:

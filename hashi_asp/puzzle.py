@@ -225,6 +225,13 @@ class Puzzle:
         """Where bridges can go: computed on first use, then kept with the puzzle."""
         return Geometry(self.rows, self.cols, self.islands)
 
+    def _repr_svg_(self) -> str:
+        """A Jupyter notebook shows a puzzle as its picture.  (The one import from a layer
+        above, made only when a notebook asks for the picture.)"""
+        from .drawing import svg
+
+        return svg(self)
+
     def to_json(self) -> dict:
         """The JSON notation; the rules appear only when they differ from the standard ones."""
         document: dict = {

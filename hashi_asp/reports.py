@@ -444,21 +444,8 @@ def steps_json(puzzle: Puzzle, walk: Walkthrough) -> dict:
 
 
 def step_pictures(puzzle: Puzzle, walk: Walkthrough) -> list[tuple[str, str]]:
-    """One SVG picture per step, as (file name, picture): the board after the step, the step's
-    pair and its reason's islands highlighted, the sentence as the title."""
-    pictures = []
-    for number, (step, board) in enumerate(walk.boards(), 1):
-        ends = step.pair if step.pair is not None else ()
-        highlighted = [b for b in board.bridges if b.ends == step.pair]
-        picture = svg(
-            puzzle,
-            board,
-            highlight_bridges=highlighted,
-            highlight_islands=[*step.reason, *ends],
-            title=f"Step {number}: {step.text}",
-        )
-        pictures.append((f"step-{number:03d}.svg", picture))
-    return pictures
+    """One SVG picture per step, as (file name, picture): :meth:`Walkthrough.pictures`."""
+    return [(f"step-{n:03d}.svg", picture) for n, picture in enumerate(walk.pictures(), 1)]
 
 
 # ---------------------------------------------------------------------------- explanations

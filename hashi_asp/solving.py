@@ -47,6 +47,18 @@ class Result:
     stats: dict = field(default_factory=dict)
     differences: list[Difference] = field(default_factory=list)
     explanation: Explanation | None = None
+    puzzle: Puzzle | None = field(default=None, repr=False)  # the puzzle searched
+
+    def _repr_svg_(self) -> str | None:
+        """A Jupyter notebook shows a result as the first solution's picture, with the pairs
+        where two solutions differ highlighted (the puzzle alone when there is none)."""
+        if self.puzzle is None:
+            return None
+        from .drawing import svg
+
+        first = self.solutions[0] if self.solutions else None
+        differing = [d.pair for d in self.differences]
+        return svg(self.puzzle, first, highlight_bridges=differing)
 
 
 class Difference(NamedTuple):
@@ -215,4 +227,5 @@ def _enumerate(
         outcome.timed_out,
         outcome.interrupted,
         grounded.statistics(outcome),
+        puzzle=puzzle,
     )

@@ -37,6 +37,7 @@ state with every pair decided is a solution the independent checker passes.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -46,6 +47,7 @@ from .asp.control import Grounded, ground
 from .asp.interface import Program
 from .checking import check
 from .difficulty import Difficulty, rate
+from .drawing import Picture, svg
 from .puzzle import (
     Cell,
     HashiError,
@@ -176,6 +178,38 @@ class Walkthrough:
         return Solution.of(
             bridge(*pair, ks[0]) for pair, ks in self.possible.items() if ks and ks[0]
         )
+
+    def picture(self, number: int | None = None) -> Picture:
+        """Step ``number`` (from 1; default the last) as an SVG picture: the board after it,
+        its pair and its reason's islands highlighted, its sentence as the title.  Without
+        steps, the starting board."""
+        if not self.steps:
+            return svg(self.puzzle, self.given, title="No step yet")
+        number = len(self.steps) if number is None else number
+        if not 1 <= number <= len(self.steps):
+            raise IndexError(f"step {number}: the walkthrough has steps 1 to {len(self.steps)}")
+        step, board = next(itertools.islice(self.boards(), number - 1, None))
+        return self._drawn(number, step, board)
+
+    def pictures(self) -> Iterator[Picture]:
+        """Every step's picture, in order (as :meth:`picture` draws each)."""
+        for number, (step, board) in enumerate(self.boards(), 1):
+            yield self._drawn(number, step, board)
+
+    def _drawn(self, number: int, step: Step, board: Solution) -> Picture:
+        ends = step.pair if step.pair is not None else ()
+        return svg(
+            self.puzzle,
+            board,
+            highlight_bridges=[b for b in board.bridges if b.ends == step.pair],
+            highlight_islands=[*step.reason, *ends],
+            title=f"Step {number}: {step.text}",
+        )
+
+    def _repr_svg_(self) -> str:
+        """A Jupyter notebook shows a walkthrough as its last step (``picture(n)`` shows
+        step n)."""
+        return self.picture()
 
     def boards(self) -> Iterator[tuple[Step, Solution]]:
         """Each step with the bridges certain after it (the start's, then each step's least
