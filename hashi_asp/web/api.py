@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import notations, reports
 from ..asp import CONNECTIVITY
-from ..puzzle import MAX_BRIDGES_LIMIT, HashiError, Puzzle, PuzzleError, Rules, Solution
+from ..puzzle import MAX_BRIDGES_LIMIT, HashiError, Puzzle, Rules, Solution
 from ..stopping import Deadline
 
 # Statuses for errors, by the command line's exit code for them.
@@ -378,9 +378,7 @@ def answer(request: Request) -> dict:
         return ANSWERS[request.command](request)
     except RequestError:
         raise
-    except PuzzleError as error:
-        raise RequestError(str(error), 400) from None
-    except HashiError as error:
+    except HashiError as error:  # by its exit code: an unsolvable puzzle's rating is 422
         raise RequestError(str(error), STATUS_BY_EXIT.get(error.exit_code, 400)) from None
     except MemoryError:
         raise RequestError("out of memory: the input is too large", 413) from None
