@@ -338,3 +338,32 @@ def test_bad_input_is_one_clear_message(server, browser):
     wait(browser, lambda d: verdict(d) == "error", "the error")
     assert "Traceback" not in message(browser) and message(browser)
     shot(browser, "08-bad-input")
+
+
+def test_downloads_and_opening_a_file(server, browser, tmp_path):
+    open_puzzle(browser, server, UNIQUE)
+    settled(browser)
+    # Each download is caught on its way out: its name, type and content.
+    browser.execute_script(
+        "window.caught = [];"
+        "download = async (name, blob) => window.caught.push([name, blob.type, blob.size,"
+        "  blob.type === 'image/png' ? '' : await blob.text()]);"
+    )
+    for button in ("export-has", "export-svg", "export-png"):
+        browser.find_element(By.ID, button).click()
+    wait(browser, lambda d: len(d.execute_script("return window.caught")) == 3, "3 downloads")
+    caught = {
+        name: (kind, size, text)
+        for name, kind, size, text in browser.execute_script("return window.caught")
+    }
+    assert set(caught) == {"puzzle.has", "puzzle.svg", "puzzle.png"}
+    assert notations.parse(caught["puzzle.has"][2], notation="has") == notations.read(UNIQUE)
+    assert caught["puzzle.svg"][2].count('class="island"') == len(notations.read(UNIQUE).islands)
+    assert caught["puzzle.png"][0] == "image/png" and caught["puzzle.png"][1] > 1000
+    # Opening a file: the .has text just saved, read back through the file input.
+    saved = tmp_path / "saved.has"
+    saved.write_text(caught["puzzle.has"][2])
+    browser.get(server)
+    browser.find_element(By.ID, "file").send_keys(str(saved))
+    wait(browser, lambda d: islands(d) == dict(notations.read(UNIQUE).islands), "the file's puzzle")
+    assert "unique" in settled(browser)

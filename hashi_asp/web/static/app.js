@@ -218,9 +218,11 @@ let liveTimer = null;
 
 // After every change to the puzzle: redraw at once, analyse once the edits pause. A newer edit
 // aborts the request running; the server then cancels its search.
+// (Performance marks, hashi:drawn and hashi:verdict, let benchmarks/web.py time the page.)
 function changed() {
   pruneBridges();
   draw();
+  performance.mark("hashi:drawn");
   clearTimeout(liveTimer);
   if (live) live.abort();
   if (state.islands.size === 0) { verdict("no islands yet", ""); return; }
@@ -235,6 +237,7 @@ async function analyse() {
   try {
     const doc = await api("unique", { puzzle, "time-limit": LIVE_LIMIT }, control.signal);
     if (live !== control) return;
+    performance.mark("hashi:verdict");
     state.marks.islands = new Set(); state.marks.differences = [];
     if (doc.status === "unique") {
       verdict("unique: one solution", "unique");
