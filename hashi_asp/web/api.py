@@ -82,7 +82,10 @@ class Option:
             return int(value) if self.kind == "int" else float(value)
         if self.kind == "bridges":  # bridges as JSON, or as the text `check` reads
             text = value if isinstance(value, str) else json.dumps(value)
-            return notations.parse_solutions(text, name)
+            try:
+                return notations.parse_solutions(text, name)
+            except HashiError as error:  # read before the request is: say it as a request error
+                raise RequestError(str(error)) from None
         if not isinstance(value, str) or (self.choices and value not in self.choices):
             raise RequestError(wrong)
         return value
