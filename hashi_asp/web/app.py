@@ -107,7 +107,9 @@ def create_app(limits: api.Limits = api.Limits(), workers: int | None = None) ->
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     handlers: dict[Any, Callable] = {HTTPException: not_found, Exception: fault}
-    return Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    app.state.running = running
+    return app
 
 
 def _error(message: str, status: int) -> Response:
@@ -193,22 +195,33 @@ def serve(
     on_ready: Callable[[str], None] = print,
 ) -> None:
     """Serve the workbench until Ctrl-C or SIGTERM: ``on_ready`` gets the page's address once
-    the socket listens (connections made from then on wait for the server, never fail)."""
+    the server has started (connections made from then on are answered, never fail)."""
     import uvicorn
 
     sock = listening(host, port)
     bound_host, bound_port = sock.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     url = f"http://{shown}:{bound_port}/"
+    application = create_app(limits, workers)
     config = uvicorn.Config(
-        create_app(limits, workers),
-        log_level="warning",
-        timeout_graceful_shutdown=3,
-        lifespan="on",
+        application, log_level="warning", timeout_graceful_shutdown=3, lifespan="on"
     )
-    on_ready(url)
-    if open_browser:
-        import webbrowser
 
-        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    uvicorn.Server(config).run(sockets=[sock])
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets=sockets)
+            # Said once uvicorn handles Ctrl-C: a signal from then on is a clean stop.
+            on_ready(url)
+            if open_browser:
+                import webbrowser
+
+                threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            # The searches still running stop now, before uvicorn waits for their answers
+            # (the lifespan's shutdown comes only after that wait).
+            for deadline in list(application.state.running):
+                deadline.cancel()
+            await super().shutdown(sockets=sockets)
+
+    Server(config).run(sockets=[sock])
