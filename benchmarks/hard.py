@@ -118,7 +118,11 @@ def measure(
                 )
             print(f"| {beta} | " + " | ".join(row) + " |", flush=True)
         for (beta, name), runs in sorted(cells.items()):
-            won = Counter(run["variant"] for run in runs if run.get("variant"))
+            won = Counter(
+                run["variant"]
+                for run in runs
+                if run.get("variant") and run["status"] in ("solved", "unique", "multiple")
+            )
             if won:
                 print(
                     f"beta {beta}, {name} won by: " + ", ".join(f"{v} {n}" for v, n in won.items())

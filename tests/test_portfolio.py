@@ -9,6 +9,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 
 import processes
 import pytest
@@ -82,9 +83,17 @@ def test_uniqueness_and_counting_race_whole_enumerations():
     assert every.exhausted and len(every.solutions) == 2
 
 
-def test_the_loser_is_ended_before_the_call_returns():
+@pytest.mark.parametrize("threads", [1, 2], ids=["forked", "from-the-fork-server"])
+def test_the_loser_is_ended_before_the_call_returns(threads):
+    """Workers are forked from a process with one thread, else they come from a fork server."""
     stuck = Program(additions=(STUCK,), connectivity="race", variants=("reach", "reach -c stuck=1"))
-    result = solve(read(PROLOG), program=stuck)
+    other = threading.Event()
+    if threads == 2:
+        threading.Thread(target=other.wait, daemon=True).start()
+    try:
+        result = solve(read(PROLOG), program=stuck)
+    finally:
+        other.set()
     assert result.status == "solved" and result.stats["variant"] == "reach"
     # (the fixture: no worker process left, none of them a zombie)
 

@@ -20,8 +20,9 @@ names them instead, and then all of them run.
 - The time limit goes to every worker, which stops its search at the deadline and reports what
   it found; Ctrl-C and SIGTERM reach the parent (workers ignore Ctrl-C, which the terminal sends
   to the whole group), which ends the workers and reports the search as interrupted.
-- Workers start from a fork server that has imported clingo once (``forkserver``), never by
-  forking the calling process, which may hold clingo's threads.
+- Workers are forked from the calling process only while it runs a single thread (so no lock
+  can be held: the command line, which has not run clingo yet); otherwise they start from a
+  fork server that has imported clingo once (``forkserver``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -221,14 +221,28 @@ def _stop(processes: list[Any]) -> None:
 
 
 def _context() -> Any:
-    """Workers start from a fork server that has imported this module (and clingo) once."""
+    """How workers start: forked from this process while it runs one thread only (nothing else
+    can then hold a lock, and fork costs milliseconds); else from a fork server that has
+    imported this module (and clingo) once, as a process that ran clingo (whose threads may
+    hold locks) must not fork; spawned where neither is possible."""
     import multiprocessing
 
-    if "forkserver" not in multiprocessing.get_all_start_methods():
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and _threads() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" not in methods:
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([__name__])
     return context
+
+
+def _threads() -> int:
+    """This process's threads, clingo's own included (Linux: /proc), or 0 if unknown."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 0
 
 
 # ---------------------------------------------------------------------------- in a worker
@@ -263,7 +277,6 @@ def _work(
     except Exception as error:  # an error that cannot be pickled: its message
         results.send(("error", EncodingError(f"{name_of(program)}: {error}")))
     results.close()
-    sys.stdout.flush()
     os._exit(0)  # clingo's threads, or grounding left behind, need no waiting for
 
 
