@@ -18,6 +18,7 @@ from conftest import PIGEONS, PROGRAMS, PROLOG, PUZZLES
 
 from hashi_asp import Program, check, count, read, solve, unique
 from hashi_asp.asp.portfolio import variants
+from hashi_asp.bench import bench
 from hashi_asp.cli import main
 
 STUCK = PROGRAMS / "stuck.lp"
@@ -153,3 +154,14 @@ def test_a_signal_ends_the_race_and_leaves_no_worker(signum):
     assert "Traceback" not in err
     assert out.strip().splitlines()[-1].startswith("unknown: no solution;")
     processes.wait_for(lambda: not processes.session(process.pid), "every worker gone", 30)
+
+
+def test_bench_races_each_puzzle_and_an_unsolvable_one_is_explained(tmp_path):
+    files = [PUZZLES / "nyt-2022-04-03.json", PROLOG]
+    for jobs in (1, 2):  # with jobs, each job runs the race's first variant alone
+        rows = bench(files, jobs=jobs, program=Program(connectivity="race"))
+        assert [row.status for row in rows] == ["solved", "solved"]
+    broken = tmp_path / "broken.txt"
+    broken.write_text(PROLOG.read_text().replace("4", "5", 1))
+    cli = CliRunner().invoke(main, ["solve", str(broken), "--connectivity", "race"])
+    assert cli.exit_code == 1 and "unsolvable" in cli.stdout
