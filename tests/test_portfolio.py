@@ -165,3 +165,18 @@ def test_bench_races_each_puzzle_and_an_unsolvable_one_is_explained(tmp_path):
     broken.write_text(PROLOG.read_text().replace("4", "5", 1))
     cli = CliRunner().invoke(main, ["solve", str(broken), "--connectivity", "race"])
     assert cli.exit_code == 1 and "unsolvable" in cli.stdout
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads the process table in /proc")
+def test_the_workers_end_when_the_command_is_killed():
+    """SIGKILL leaves the command no chance to end its workers: they see it gone and end."""
+    variant = ["--variant", "reach", "--variant", "tree"]
+    process = processes.start("solve", PROLOG, "--add", PIGEONS, "--connectivity", "race", *variant)
+    try:
+        working = lambda: sum(n >= 3 for n in processes.session(process.pid).values()) >= 2  # noqa: E731
+        processes.wait_for(working, "two workers searching")
+        process.kill()
+        process.communicate(timeout=60)
+    finally:
+        process.kill()
+    processes.wait_for(lambda: not processes.session(process.pid), "every worker gone", 30)

@@ -146,6 +146,7 @@ def race(
         alone = _search(puzzle, models, raced[0], deadline, keep, verify)
         return Race(alone, alone.interrupted)
     context = _context()
+    forked = context.get_start_method() == "fork"
     workers: list[tuple[Any, Any, Any]] = []  # process, its results, the parent's lifeline
     outcomes: list[Outcome] = []
     interrupted = False
@@ -153,9 +154,14 @@ def race(
         for each in raced:
             results, sent = context.Pipe(duplex=False)
             watched, lifeline = context.Pipe(duplex=False)
+            # A forked worker holds copies of the parent's ends, which it closes: else its own
+            # lifeline would never close, nor a pipe of an earlier worker's.
+            parents = [end.fileno() for _, *ends in workers for end in ends] * forked
+            parents += [results.fileno(), lifeline.fileno()] * forked
+            seconds = deadline.remaining()
             process = context.Process(
                 target=_work,
-                args=(puzzle, models, each, deadline.remaining(), keep, verify, sent, watched),
+                args=(puzzle, models, each, seconds, keep, verify, sent, watched, parents),
                 name=f"hashi-asp race: {name_of(each)}",
             )
             process.start()
@@ -257,12 +263,16 @@ def _work(
     verify: bool,
     results: Any,
     lifeline: Any,
+    parents: list[int],
 ) -> None:
     """A worker: Ctrl-C is the parent's to handle, SIGTERM ends it at once; it ends too when
     the parent goes away (its end of ``lifeline`` closes); its outcome (or error) goes into
-    ``results``."""
+    ``results``.  ``parents`` are the parent's ends of the pipes, inherited by a fork."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for descriptor in parents:
+        with contextlib.suppress(OSError):
+            os.close(descriptor)
     threading.Thread(target=_orphaned, args=(lifeline,), daemon=True).start()
     deadline = Deadline(seconds, abandon_grounding=True)
     try:
