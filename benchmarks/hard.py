@@ -15,8 +15,10 @@ FILE --format json --stats``, with ``--connectivity`` and ``--clingo`` from the 
 prints one Markdown table per size: for each beta and variant the median and largest time
 (seconds of the whole process, start-up and grounding included), the median number of clingo's
 conflicts (the same on every run and load, unlike seconds) and how many were solved within
-``--time-limit``.  A variant is ``NAME=CONNECTIVITY [CLINGO OPTIONS]``.  Not a test: the load
-average is printed with the figures.
+``--time-limit``.  A variant is ``NAME=CONNECTIVITY [CLINGO OPTIONS]``, or a race:
+``NAME=race`` (the default variants on the machine's cores) or ``NAME=race VARIANT; VARIANT``
+(``--variant`` for each; a race's conflicts are its winner's, and the lines after the table
+say which variant won how often).  Not a test: the load average is printed with the figures.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 SIZES = (2000, 5000, 10000)
@@ -60,11 +62,14 @@ def make(folder: Path, sizes: list[int], betas: list[str], count: int) -> None:
 
 
 def solve(path: Path, variant: str, time_limit: float) -> dict:
-    """One solve in its own process: status, seconds, conflicts."""
+    """One solve in its own process: status, seconds, conflicts (the winner's, in a race)."""
     connectivity, _, options = variant.partition(" ")
     command = ["hashi-asp", "solve", str(path), "--format", "json", "--stats"]
     command += ["--connectivity", connectivity, "--time-limit", str(time_limit)]
-    command += ["--clingo", options] if options else []
+    if connectivity == "race" and options:  # the variants raced, separated by ';'
+        command += [f"--variant={raced.strip()}" for raced in options.split(";")]
+    elif options:
+        command += ["--clingo", options]
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True)
     seconds = time.perf_counter() - started
@@ -73,7 +78,12 @@ def solve(path: Path, variant: str, time_limit: float) -> dict:
     except ValueError:
         return {"status": f"error: {done.stderr.strip()[:80]}", "seconds": seconds}
     stats = document.get("stats", {})
-    return {"status": document["status"], "seconds": seconds, "conflicts": stats.get("conflicts")}
+    return {
+        "status": document["status"],
+        "seconds": seconds,
+        "conflicts": stats.get("conflicts"),
+        "variant": stats.get("variant"),
+    }
 
 
 def measure(
@@ -88,6 +98,7 @@ def measure(
                 for name, variant in named:
                     cells[(beta, name)].append(solve(path, variant, time_limit))
         print(f"\n{islands} islands: median / max seconds, median conflicts, solved\n")
+        print(f"(load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())})\n")
         print("| beta | " + " | ".join(name for name, _ in named) + " |")
         print("|---|" + "---|" * len(named))
         for beta in betas:
@@ -106,6 +117,16 @@ def measure(
                     f"{median_conflicts}, {solved}/{len(runs)}"
                 )
             print(f"| {beta} | " + " | ".join(row) + " |", flush=True)
+        for (beta, name), runs in sorted(cells.items()):
+            won = Counter(
+                run["variant"]
+                for run in runs
+                if run.get("variant") and run["status"] in ("solved", "unique", "multiple")
+            )
+            if won:
+                print(
+                    f"beta {beta}, {name} won by: " + ", ".join(f"{v} {n}" for v, n in won.items())
+                )
 
 
 def main() -> None:

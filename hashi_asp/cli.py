@@ -432,12 +432,12 @@ def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, **progra
     from tqdm import tqdm
 
     from . import bench, reports
-    from .asp.control import judge_options
+    from .asp.control import judge_program
     from .asp.interface import program_and_rules
     from .files import write_atomically
 
     program, rules = program_and_rules(**program_options)  # -c max_bridges=K: every puzzle's
-    judge_options(program.options)
+    judge_program(program)
     files = bench.puzzle_files(paths)
     if not files:
         raise PuzzleError("no puzzle files found", " ".join(paths))

@@ -111,12 +111,14 @@ RULES = stacked(
 )
 _CONST, _LINKS = "Set a clingo #const (repeatable).", click.Choice(CONNECTIVITY)
 _CLINGO = "clingo's options, e.g. '--configuration=handy -t 2'."
+_VARIANT = "With --connectivity race: one raced, e.g. 'tree --configuration=handy' (repeatable)."
 PROGRAM = stacked(
     click.option("--encoding", type=FILE, help="Encoding instead of encodings/hashi.lp."),
     click.option("--add", "additions", type=FILE, multiple=True, help="Rules to add, repeatable."),
     click.option("-c", "--const", "constants", metavar="NAME=VALUE", multiple=True, help=_CONST),
-    click.option("--connectivity", type=_LINKS, default="auto", help="auto, reach, tree, lazy."),
+    click.option("--connectivity", type=_LINKS, default="auto", help="auto, reach, tree, ..."),
     click.option("--clingo", "solver_options", metavar="OPTIONS", help=_CLINGO),
+    click.option("--variant", "variants", metavar="VARIANT", multiple=True, help=_VARIANT),
 )
 
 
@@ -131,12 +133,13 @@ def with_puzzle(*, search: bool = False) -> Callable:
         def run(puzzle: str, notation: str | None, max_bridges: Any, no_loops: Any, **rest: Any):
             rules: dict[str, Any] = {}
             if search:
-                from .asp.control import judge_options
+                from .asp.control import judge_program
                 from .asp.interface import program_and_rules
 
-                names = ("encoding", "additions", "constants", "connectivity", "solver_options")
+                names = ["encoding", "additions", "constants", "connectivity", "solver_options"]
+                names += ["variants"]
                 rest["program"], rules = program_and_rules(*(rest.pop(name) for name in names))
-                judge_options(rest["program"].options)
+                judge_program(rest["program"])
             given = {"max_bridges": max_bridges, "no_loops": no_loops}
             rules.update((name, value) for name, value in given.items() if value is not None)
             board = notations.read(puzzle, notation=notation, **rules)

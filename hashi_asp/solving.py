@@ -195,6 +195,8 @@ def _enumerate(
     """The one enumeration behind solve, unique, count and bench: up to ``models`` answers
     (0 = all), each checked (unless not ``verify``), kept if ``keep``."""
     deadline = Deadline.of(time_limit)  # one limit for grounding and search
+    if program.connectivity == "race":
+        return _raced(puzzle, models, program, deadline, keep, verify, on_solution, on_count)
     # Solutions are sets of bridges: an encoding with helper choices must not list one twice, so
     # a user's rules and the tree's parent links are enumerated projected onto the shown atoms.
     # The other bundled encodings choose nothing but lines, which the bridges determine, and
@@ -228,4 +230,38 @@ def _enumerate(
         outcome.interrupted,
         grounded.statistics(outcome),
         puzzle=puzzle,
+    )
+
+
+def _raced(
+    puzzle: Puzzle,
+    models: int,
+    program: Program,
+    deadline: Deadline,
+    keep: bool,
+    verify: bool,
+    on_solution: Callable[[Solution], None] | None,
+    on_count: Callable[[int], None] | None,
+) -> Result:
+    """:func:`_enumerate` as a race of variants (:mod:`.asp.portfolio`): the winner's answers
+    are passed on once it has won, not as they come."""
+    from .asp.portfolio import race
+
+    wanted = keep or on_solution is not None
+    raced = race(puzzle, models, program, deadline, keep=wanted, verify=verify)
+    outcome = raced.outcome
+    for solution in outcome.solutions:
+        if on_solution is not None:
+            on_solution(solution)
+    if on_count is not None:
+        for number in range(1, outcome.found + 1):
+            on_count(number)
+    return Result(
+        status_of(outcome.found, outcome.exhausted, models),
+        outcome.exhausted,
+        outcome.solutions if keep else [],
+        outcome.found,
+        outcome.timed_out,
+        raced.interrupted,
+        outcome.stats,
     )

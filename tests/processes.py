@@ -56,3 +56,29 @@ def wait_until_working(process: subprocess.Popen, settle: float = 0.5, timeout: 
         assert time.monotonic() - started < timeout, "the command never started working"
         time.sleep(0.05)
     time.sleep(settle)
+
+
+def session(leader: int) -> dict[int, int]:
+    """The processes of the session ``leader`` started (one started by :func:`start`), but the
+    leader: each with its number of threads (Linux, from /proc)."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == leader:
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            threads = len(os.listdir(f"/proc/{entry}/task"))
+        except OSError:  # ended meanwhile
+            continue
+        fields = stat.rpartition(")")[2].split()
+        if fields[0] != "Z" and int(fields[3]) == leader:  # state, ..., session
+            found[int(entry)] = threads
+    return found
+
+
+def wait_for(condition, what: str, timeout: float = 60) -> None:
+    """Wait until ``condition()`` holds (looking every 50 ms), failing after ``timeout``."""
+    started = time.monotonic()
+    while not condition():
+        assert time.monotonic() - started < timeout, f"never: {what}"
+        time.sleep(0.05)

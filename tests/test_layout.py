@@ -35,7 +35,7 @@ LAYERS = [
         "checking",
         "drawing",
     },
-    {"asp", "asp.interface", "asp.connectivity", "asp.control"},
+    {"asp", "asp.interface", "asp.connectivity", "asp.control", "asp.portfolio"},
     {"reasoning", "difficulty", "walkthrough"},
     {"solving"},
     {"generation", "bench"},

@@ -81,6 +81,13 @@ def judge_options(options: Iterable[str]) -> None:
             raise EncodingError(f"clingo options {' '.join(options)!r}: {error}") from None
 
 
+def judge_program(program: Program) -> None:
+    """:func:`judge_options` on the program's clingo options and on each variant's."""
+    judge_options(program.options)
+    for variant in program.variants:
+        judge_options(variant.split()[1:])
+
+
 def ground(
     puzzle: Puzzle,
     program: Program = Program(),

@@ -68,12 +68,14 @@ soon as a tenth are doubled; the Coelho et al. instances have 1.23 to 1.89."""
 
 def chosen(program: Program, puzzle: Puzzle) -> Program:
     """``program`` with ``auto`` connectivity resolved for ``puzzle``: ``tree`` for puzzles with
-    few double bridges (:data:`FEW_DOUBLES`) and the bundled encoding, else ``reach``."""
-    if program.connectivity != "auto":
+    few double bridges (:data:`FEW_DOUBLES`) and the bundled encoding, else ``reach``.  A
+    ``race`` resolves the same way where one search is run (hint, explanations), and so
+    does its program in a worker (whose connectivity is the variant's)."""
+    if program.connectivity not in ("auto", "race"):
         return program
     numbers = sum(n or 1 for n in puzzle.islands.values())
     few = program.encoding is None and numbers <= 2 * FEW_DOUBLES * len(puzzle.islands)
-    return replace(program, connectivity="tree" if few else "reach")
+    return replace(program, connectivity="tree" if few else "reach", variants=())
 
 
 class EncodingError(HashiError):
@@ -94,6 +96,9 @@ class InvalidAnswer(HashiError):
         self.number = number
         self.violations = violations
 
+    def __reduce__(self) -> tuple:  # sent whole from a worker process of a race
+        return InvalidAnswer, (self.number, self.violations)
+
 
 def encoding_path(name: str = ENCODING) -> Path:
     """A bundled encoding: the source checkout's ``encodings/`` when there is one, so that an
@@ -111,17 +116,28 @@ class Program:
         ``#const`` values (other than the puzzle's rules, which the puzzle carries), and
         ``connectivity`` is one of :data:`CONNECTIVITY`; ``options`` are clingo's own options (for
     the search: ``--configuration``, ``--parallel-mode``/``-t``, ``--seed``...), which replace
-    hashi-asp's defaults of the same name."""
+    hashi-asp's defaults of the same name; ``variants`` are what a ``race`` runs, each a
+    connectivity and clingo options (``"reach --configuration=jumpy"``), by default chosen by
+    :func:`hashi_asp.asp.portfolio.variants`."""
 
     encoding: str | os.PathLike | None = None
     additions: tuple[str | os.PathLike, ...] = ()
     constants: Mapping[str, str | int] = field(default_factory=dict)
     connectivity: str = "auto"
     options: tuple[str, ...] = ()  # clingo's own options (--configuration=handy, -t 2, ...)
+    variants: tuple[str, ...] = ()  # a race's: "tree", "reach --configuration=jumpy", ...
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "additions", tuple(self.additions))
         object.__setattr__(self, "options", tuple(self.options))
+        object.__setattr__(self, "variants", tuple(" ".join(v.split()) for v in self.variants))
+        for variant in self.variants:
+            if not variant or variant.split()[0] not in CONNECTIVITY[1:4]:
+                raise EncodingError(
+                    f"a variant is reach, tree or lazy, then clingo options; got {variant!r}"
+                )
+        if self.variants and self.connectivity != "race":
+            raise EncodingError("variants are raced: they need connectivity race")
         object.__setattr__(self, "constants", {str(k): str(v) for k, v in self.constants.items()})
         if self.connectivity not in CONNECTIVITY:
             raise EncodingError(
@@ -156,7 +172,7 @@ class Program:
         if self.encoding is not None:
             main = Path(self.encoding)
         else:
-            whole = self.connectivity in ("reach", "auto")  # auto, unresolved: as plain clingo
+            whole = self.connectivity in ("reach", "auto", "race")  # unresolved: as plain clingo
             main = encoding_path(ENCODING if whole else RULES_BUT_CONNECTIVITY)
         tree = [encoding_path(TREE)] if self.connectivity == "tree" else []
         return [main, *tree, *map(Path, self.additions)]
@@ -208,6 +224,7 @@ def program_and_rules(
     constants: Iterable[str] = (),
     connectivity: str = "auto",
     solver_options: str | None = None,
+    variants: Iterable[str] = (),
 ) -> tuple[Program, dict[str, int | bool]]:
     """The program from options as users give them (constants as ``NAME=VALUE`` strings, as in
     clingo's ``-c``; clingo's options as one string, split as a shell would), and the rules set
@@ -225,7 +242,8 @@ def program_and_rules(
         options = tuple(shlex.split(solver_options or ""))
     except ValueError as error:  # an unclosed quote
         raise EncodingError(f"clingo options {solver_options!r}: {error}") from None
-    return Program(encoding, tuple(additions), others, connectivity, options), rules
+    program = Program(encoding, tuple(additions), others, connectivity, options, tuple(variants))
+    return program, rules
 
 
 def rules_of_constants(constants: Mapping[str, str]) -> dict[str, int | bool]:

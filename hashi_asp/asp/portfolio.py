@@ -1,0 +1,334 @@
+"""A race of variants: several ways of searching one puzzle, each in a worker process of its own
+on the machine's cores; the first to give what was asked wins and the others are stopped.
+
+A variant is a connectivity formulation and clingo options (``"tree"``,
+``"reach --configuration=jumpy"``).  ``--connectivity race`` races :func:`variants`: the one
+``auto`` picks for the puzzle first, then the others of :data:`VARIANTS`, as many as the
+process may use cores (``os.sched_getaffinity``); ``Program(variants=...)`` (``--variant``)
+names them instead, and then all of them run.
+
+- Each worker grounds and searches as a plain search does (:mod:`.control`), checks every
+  answer with the independent checker and sends its outcome back through a pipe; the parent
+  checks the winner's solutions once more before it keeps them.
+- The winner is the first whose search ended with a verdict: a solution (or two, or all, as
+  many as asked), or the whole search space exhausted.  A race of whole enumerations is as
+  correct as one (each worker searches the same puzzle under the same rules), so ``unique`` and
+  ``count`` race too.
+- The losers are ended with SIGTERM and reaped before :func:`race` returns.  A worker also ends
+  on its own when the parent goes away (it watches a pipe only the parent holds), so none
+  outlives a parent that was killed.
+- The time limit goes to every worker, which stops its search at the deadline and reports what
+  it found; Ctrl-C and SIGTERM reach the parent (workers ignore Ctrl-C, which the terminal sends
+  to the whole group), which ends the workers and reports the search as interrupted.
+- Workers are forked from the calling process only while it runs a single thread (so no lock
+  can be held: the command line, which has not run clingo yet); otherwise they start from a
+  fork server that has imported clingo once (``forkserver``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..checking import check
+from ..puzzle import Puzzle, Solution
+from ..stopping import POLL_SECONDS, Deadline, TimeLimitReached
+from .interface import EncodingError, InvalidAnswer, Program, chosen
+
+VARIANTS = (
+    "reach --configuration=jumpy",
+    "tree",
+    "reach",
+    "reach --configuration=handy",
+    "tree --configuration=handy",
+)
+"""The variants a race draws from after the one ``auto`` picks, the most useful first (measured
+on the hard set of ``benchmarks/hard.py``, docs/benchmarks.md): ``jumpy`` with reachability
+where a tenth to a quarter of the bridges are doubled, the tree without double bridges."""
+
+GRACE_SECONDS = 2.0
+"""How long past the deadline the parent waits for the workers' own reports before ending them
+(a worker stops its search at the deadline; grounding it leaves behind)."""
+
+
+@dataclass
+class Outcome:
+    """One worker's search: the solutions kept (or only counted), whether the search space was
+    exhausted, whether the deadline cut it short; clingo's statistics and the variant's name."""
+
+    variant: str
+    found: int
+    solutions: list[Solution]
+    exhausted: bool
+    timed_out: bool
+    stats: dict = field(default_factory=dict)
+    interrupted: bool = False
+
+    def decisive(self, models: int) -> bool:
+        """Whether it gives what was asked: ``models`` solutions (0: all), or none left."""
+        return self.exhausted or (models > 0 and self.found >= models)
+
+
+@dataclass
+class Race:
+    """What :func:`race` returns: the winner's outcome (or the best a cut-short race had:
+    the most solutions), and whether a signal stopped the race."""
+
+    outcome: Outcome
+    interrupted: bool = False
+
+
+def cores() -> int:
+    """How many cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def variants(program: Program, puzzle: Puzzle, workers: int | None = None) -> list[Program]:
+    """The programs raced for ``puzzle``: the program's own variants if it names any, else the
+    one ``auto`` picks first and then the others of :data:`VARIANTS`, ``workers`` in all (the
+    cores by default, at least 2).  A user's replacement encoding keeps reachability (the tree
+    is added to an encoding that leaves connectivity out)."""
+    names = list(program.variants)
+    if not names:
+        first = chosen(replace(program, connectivity="auto"), puzzle).connectivity
+        names = [first, *(v for v in VARIANTS if v != first)]
+        if program.encoding is not None:
+            names = [name for name in names if name.split()[0] == "reach"]
+        names = names[: max(2, workers or cores())]
+    return [variant(program, name) for name in names]
+
+
+def variant(program: Program, name: str) -> Program:
+    """``program`` with the connectivity and clingo options of variant ``name``; the program's
+    own clingo options replace the variant's of the same name."""
+    connectivity, *options = name.split()
+    given = {option.split("=")[0] for option in program.options}
+    mine = tuple(option for option in options if option.split("=")[0] not in given)
+    return replace(
+        program, connectivity=connectivity, options=(*mine, *program.options), variants=()
+    )
+
+
+def name_of(program: Program) -> str:
+    return " ".join([program.connectivity, *program.options])
+
+
+def race(
+    puzzle: Puzzle,
+    models: int,
+    program: Program,
+    deadline: Deadline,
+    *,
+    keep: bool = True,
+    verify: bool = True,
+) -> Race:
+    """Search ``puzzle`` with every variant of ``program`` at once (:func:`variants`) for up to
+    ``models`` solutions (0: all), each kept if ``keep`` and checked if ``verify``; the first
+    decisive outcome wins.  Every worker has ended when this returns, however it returns.
+    Raises the first worker's error (an encoding that does not load, an answer that breaks the
+    rules)."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    raced = variants(program, puzzle)
+    if multiprocessing.current_process().daemon:
+        # A worker of a pool (bench --jobs N) may not start processes: the jobs use the cores
+        # already, so the first variant searches here alone.
+        alone = _search(puzzle, models, raced[0], deadline, keep, verify)
+        return Race(alone, alone.interrupted)
+    context = _context()
+    forked = context.get_start_method() == "fork"
+    workers: list[tuple[Any, Any, Any]] = []  # process, its results, the parent's lifeline
+    outcomes: list[Outcome] = []
+    interrupted = False
+    try:
+        for each in raced:
+            results, sent = context.Pipe(duplex=False)
+            watched, lifeline = context.Pipe(duplex=False)
+            # A forked worker holds copies of the parent's ends, which it closes: else its own
+            # lifeline would never close, nor a pipe of an earlier worker's.
+            parents = [end.fileno() for _, *ends in workers for end in ends] * forked
+            parents += [results.fileno(), lifeline.fileno()] * forked
+            seconds = deadline.remaining()
+            process = context.Process(
+                target=_work,
+                args=(puzzle, models, each, seconds, keep, verify, sent, watched, parents),
+                name=f"hashi-asp race: {name_of(each)}",
+            )
+            process.start()
+            sent.close()
+            watched.close()
+            workers.append((process, results, lifeline))
+        waiting: dict[Any, Any] = {results: process for process, results, _ in workers}
+        while waiting:
+            ready: list[Any] = wait(list(waiting), POLL_SECONDS)
+            for results in ready:
+                del waiting[results]
+                try:
+                    kind, value = results.recv()
+                except EOFError:  # the worker died without a word (killed, out of memory)
+                    continue
+                if kind == "error":
+                    raise value
+                assert isinstance(value, Outcome)
+                outcomes.append(value)
+                if value.decisive(models):
+                    waiting.clear()
+                    break
+            if deadline.end is not None and time.perf_counter() > deadline.end + GRACE_SECONDS:
+                break
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        _stop([process for process, _, _ in workers])
+        for _, results, lifeline in workers:
+            results.close()
+            lifeline.close()
+    outcome = _best(outcomes, models, raced)
+    if not (outcome.decisive(models) or interrupted):
+        outcome.timed_out = True  # every worker stopped at the deadline, or was ended there
+    for number, solution in enumerate(outcome.solutions, 1):  # the parent's own check
+        violations = check(puzzle, solution)
+        if violations:
+            raise InvalidAnswer(number, violations)
+    return Race(outcome, interrupted)
+
+
+def _best(outcomes: list[Outcome], models: int, raced: Sequence[Program]) -> Outcome:
+    """The first decisive outcome, else the one with the most solutions."""
+    for outcome in outcomes:
+        if outcome.decisive(models):
+            return outcome
+    if outcomes:
+        return max(outcomes, key=lambda outcome: outcome.found)
+    return Outcome(", ".join(map(name_of, raced)), 0, [], False, False, _no_stats())
+
+
+def _no_stats() -> dict:
+    return {"ground_seconds": 0.0, "solve_seconds": 0.0, "choices": 0, "conflicts": 0}
+
+
+def _stop(processes: list[Any]) -> None:
+    """End every worker still running (SIGTERM: clingo needs no clean-up) and reap them all."""
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join()
+
+
+def _context() -> Any:
+    """How workers start: forked from this process while it runs one thread only (nothing else
+    can then hold a lock, and fork costs milliseconds); else from a fork server that has
+    imported this module (and clingo) once, as a process that ran clingo (whose threads may
+    hold locks) must not fork; spawned where neither is possible."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and _threads() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" not in methods:
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    return context
+
+
+def _threads() -> int:
+    """This process's threads, clingo's own included (Linux: /proc), or 0 if unknown."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 0
+
+
+# ---------------------------------------------------------------------------- in a worker
+
+
+def _work(
+    puzzle: Puzzle,
+    models: int,
+    program: Program,
+    seconds: float | None,
+    keep: bool,
+    verify: bool,
+    results: Any,
+    lifeline: Any,
+    parents: list[int],
+) -> None:
+    """A worker: Ctrl-C is the parent's to handle, SIGTERM ends it at once; it ends too when
+    the parent goes away (its end of ``lifeline`` closes); its outcome (or error) goes into
+    ``results``.  ``parents`` are the parent's ends of the pipes, inherited by a fork."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for descriptor in parents:
+        with contextlib.suppress(OSError):
+            os.close(descriptor)
+    threading.Thread(target=_orphaned, args=(lifeline,), daemon=True).start()
+    deadline = Deadline(seconds, abandon_grounding=True)
+    try:
+        message: tuple[str, Any] = (
+            "outcome",
+            _search(puzzle, models, program, deadline, keep, verify),
+        )
+    except Exception as error:  # handed to the parent, which raises it
+        message = ("error", error)
+    try:
+        results.send(message)
+    except Exception as error:  # an error that cannot be pickled: its message
+        results.send(("error", EncodingError(f"{name_of(program)}: {error}")))
+    results.close()
+    os._exit(0)  # clingo's threads, or grounding left behind, need no waiting for
+
+
+def _orphaned(lifeline: Any) -> None:
+    """End the worker when the parent's end of ``lifeline`` closes (the parent ended)."""
+    with contextlib.suppress(EOFError, OSError):
+        lifeline.recv()
+    os._exit(1)
+
+
+def _search(
+    puzzle: Puzzle,
+    models: int,
+    program: Program,
+    deadline: Deadline,
+    keep: bool,
+    verify: bool,
+) -> Outcome:
+    """One variant's search, as :func:`hashi_asp.solving.solve` does it in one process."""
+    from .control import ground
+
+    name = name_of(program)
+    program = chosen(program, puzzle)
+    project = models != 1 and program.helper_choices
+    try:
+        grounded = ground(puzzle, program, models=models, project=project, deadline=deadline)
+    except TimeLimitReached:
+        return Outcome(name, 0, [], False, True, _no_stats())
+    solutions: list[Solution] = []
+    found = 0
+
+    def accept(model: Any) -> bool:
+        nonlocal found
+        if verify or keep:
+            solution = grounded.solution(model, found + 1)
+            if keep:
+                solutions.append(solution)
+        found += 1
+        return models == 0 or found < models
+
+    search = grounded.search(accept, deadline=deadline)
+    stats = {**grounded.statistics(search), "variant": name}
+    return Outcome(
+        name, found, solutions, search.exhausted, search.timed_out, stats, search.interrupted
+    )
