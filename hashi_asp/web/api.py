@@ -111,9 +111,11 @@ READING = {  # every command that reads a puzzle
     "max-bridges": BRIDGES,
     "no-loops": Option("bool"),
 }
+# Not "race": a request may not start a process per core (the server's threads share them).
+LINKS = tuple(name for name in CONNECTIVITY if name != "race")
 SEARCHING = {
     "time-limit": Option("float", None, 0),
-    "connectivity": Option("choice", "auto", choices=CONNECTIVITY),
+    "connectivity": Option("choice", "auto", choices=LINKS),
 }
 WRITABLE = tuple(sorted([*notations.NOTATIONS, *notations.ALIASES]))
 
