@@ -400,7 +400,8 @@ def serve_command(host, port, open_browser, workers, time_limit, max_time_limit,
     try:
         from .web import api, app
     except ImportError as missing:
-        needed = f"{missing.name} is not installed"
+        package = (missing.name or "starlette").split(".")[0]
+        needed = f"{package} is not installed"
         extra = "pip install 'hashi-asp[web]'"
         raise PuzzleError(f"serve needs the web extra ({needed}): {extra}") from None
     if host not in ("127.0.0.1", "localhost", "::1"):

@@ -361,3 +361,25 @@ def test_this_machine_is_not_warned_of(start):
     server = start("--host", "127.0.0.1")
     assert len(server.err) == 1 and READY.match(server.err[0].rstrip("\n"))
     assert server.url.startswith("http://127.0.0.1:")
+
+
+def test_without_the_web_extra_serve_says_how_to_get_it(monkeypatch):
+    from click.testing import CliRunner
+
+    from hashi_asp.cli import main
+
+    # As if Starlette were not installed: every module of it unimportable, and the workbench's
+    # modules not yet imported
+    # (uvicorn too: were the check to let the command through, it fails rather than serves.)
+    for name in [name for name in sys.modules if name.split(".")[0] in ("starlette", "uvicorn")]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setitem(sys.modules, "starlette", None)
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    for name in [name for name in sys.modules if name.startswith("hashi_asp.web")]:
+        monkeypatch.delitem(sys.modules, name)
+    result = CliRunner().invoke(main, ["serve", "--port", "0"])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "hashi-asp: serve needs the web extra (starlette is not installed): "
+        "pip install 'hashi-asp[web]'"
+    ]
