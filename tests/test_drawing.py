@@ -230,3 +230,32 @@ def test_solve_format_svg_prints_the_first_solution_and_the_verdict_on_stderr():
     result = run("solve", "-", "--format", "svg", input="1.2\n")
     assert (result.exit_code, result.stdout) == (1, "")
     assert "unsolvable" in result.stderr
+
+
+def test_puzzles_results_and_walkthroughs_show_themselves_in_a_notebook():
+    import re
+
+    from hashi_asp import notations
+    from hashi_asp.solving import unique
+    from hashi_asp.walkthrough import steps
+
+    def cells(picture: str, kind: str) -> set[tuple[int, ...]]:
+        names = ("row", "col") if kind == "island" else ("r1", "c1", "r2", "c2", "count")
+        pattern = f'class="{kind}" ' + " ".join(f'data-{n}="(\\d+)"' for n in names)
+        return {tuple(map(int, found)) for found in re.findall(pattern, picture)}
+
+    puzzle = notations.read("7x7m2:4a4a2a2w2k4c3a1")
+    assert cells(puzzle._repr_svg_(), "island") == set(puzzle.islands)
+    assert cells(puzzle._repr_svg_(), "bridge") == set()
+    solved = unique(puzzle)
+    assert cells(solved._repr_svg_(), "bridge") == {tuple(b) for b in solved.solutions[0].bridges}
+    two = notations.read("puzzles/prolog-5x5.txt")
+    differing = unique(two)
+    assert differing.status == "multiple" and f'stroke="{HIGHLIGHT}"' in differing._repr_svg_()
+    walk = steps(puzzle)
+    third = walk.picture(3)
+    assert third._repr_svg_() == third and f"Step 3: {walk.steps[2].text}" in third
+    assert walk._repr_svg_() == walk.picture(len(walk.steps))
+    assert [*walk.pictures()][2] == third
+    with pytest.raises(IndexError):
+        walk.picture(len(walk.steps) + 1)
