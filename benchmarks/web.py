@@ -171,7 +171,11 @@ def load_figures(url: str, count: int) -> list[float]:
         return seconds
 
     with concurrent.futures.ThreadPoolExecutor(count) as pool:
-        return list(pool.map(one, wanted))
+        latencies = list(pool.map(one, wanted))
+    for command in dict.fromkeys(command for command, _, _ in wanted):
+        mine = [t for (c, _, _), t in zip(wanted, latencies) if c == command]
+        print(f"  {command}: {len(mine)} requests, median {statistics.median(mine):.3f} s")
+    return latencies
 
 
 def main() -> None:
