@@ -367,3 +367,20 @@ def test_downloads_and_opening_a_file(server, browser, tmp_path):
     browser.find_element(By.ID, "file").send_keys(str(saved))
     wait(browser, lambda d: islands(d) == dict(notations.read(UNIQUE).islands), "the file's puzzle")
     assert "unique" in settled(browser)
+
+
+def test_bridges_drawn_from_the_keyboard(server, browser):
+    from selenium.webdriver.common.keys import Keys
+
+    open_puzzle(browser, server, UNIQUE)
+    play(browser)
+    browser.execute_script("document.getElementById('board').focus()")  # (0, 0) is selected
+    shifted = ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.ARROW_DOWN)
+    shifted.send_keys(Keys.ARROW_DOWN).key_up(Keys.SHIFT).perform()
+    wait(browser, lambda d: bridges(d).counts() == {((0, 0), (6, 0)): 2}, "a double bridge down")
+    keys(browser, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)  # to the 4 at (0, 2)
+    ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.ARROW_LEFT).key_up(
+        Keys.SHIFT
+    ).perform()
+    wanted = {((0, 0), (6, 0)): 2, ((0, 0), (0, 2)): 1}
+    wait(browser, lambda d: bridges(d).counts() == wanted, "a bridge to the left")

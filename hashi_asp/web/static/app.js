@@ -182,7 +182,7 @@ function draw() {
     element("circle", { cx: x, cy: y, r: CELL * 0.4 }, group);
     if (n !== null) element("text", { x, y: y + 7 }, group).textContent = String(n);
   }
-  if (state.mode === "edit") {
+  {
     const [r, c] = state.cursor, [x, y] = centre(r, c);
     element("rect", { class: "cursor", x: x - CELL / 2 + 2, y: y - CELL / 2 + 2,
       width: CELL - 4, height: CELL - 4 }, board);
@@ -271,7 +271,7 @@ async function analyse() {
 // How many solutions, when there are several: a count within the time limit, else "at least".
 async function count(puzzle, control) {
   try {
-    const doc = await api("count", { puzzle, "time-limit": 2, check: false }, control.signal);
+    const doc = await api("count", { puzzle, "time-limit": 2 }, control.signal);  // each checked
     if (live !== control) return;
     const exact = doc.exhausted;
     verdict(`${exact ? "" : "at least "}${doc.count} solutions`, "multiple");
@@ -307,7 +307,12 @@ function onKey(event) {
   if (event.target.tagName === "TEXTAREA" || event.target.tagName === "INPUT") return;
   const [r, c] = state.cursor;
   const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-  if (moves[event.key]) {
+  if (moves[event.key] && state.mode === "play" && event.shiftKey) {
+    // Shift+arrow: one more line from the selected island to its neighbour that way.
+    const to = state.islands.has(key(r, c)) ? neighbour(r, c, ...moves[event.key]) : null;
+    if (to) addLine([r, c], to);
+    else say("select an island with a neighbour that way first");
+  } else if (moves[event.key]) {
     const [dr, dc] = moves[event.key];
     state.cursor = [Math.min(state.rows - 1, Math.max(0, r + dr)), Math.min(state.cols - 1, Math.max(0, c + dc))];
     draw();
@@ -359,6 +364,7 @@ function onPointerDown(event) {
     return;
   }
   if (state.islands.has(key(...cell))) {
+    state.cursor = cell;
     dragFrom = cell;
     $("board").setPointerCapture(event.pointerId);
   }
