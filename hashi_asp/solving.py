@@ -13,15 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from .asp import interface
-from .asp.control import ground
+from .asp.control import enumerate_solutions
 from .asp.interface import Program
 from .puzzle import Cell, Pair, Puzzle, Solution, connected_groups
 from .stopping import Deadline
 
 if TYPE_CHECKING:
-    import clingo
-
     from .reasoning import Explanation
 
 
@@ -192,43 +189,30 @@ def _enumerate(
     on_solution: Callable[[Solution], None] | None = None,
     on_count: Callable[[int], None] | None = None,
 ) -> Result:
-    """The one enumeration behind solve, unique, count and bench: up to ``models`` answers
-    (0 = all), each checked (unless not ``verify``), kept if ``keep``."""
+    """Solve, unique, count and bench as a :class:`Result`: the enumeration of
+    :func:`~hashi_asp.asp.control.enumerate_solutions` (or a race of them)."""
     deadline = Deadline.of(time_limit)  # one limit for grounding and search
     if program.connectivity == "race":
         return _raced(puzzle, models, program, deadline, keep, verify, on_solution, on_count)
-    # Solutions are sets of bridges: an encoding with helper choices must not list one twice, so
-    # a user's rules and the tree's parent links are enumerated projected onto the shown atoms.
-    # The other bundled encodings choose nothing but lines, which the bridges determine, and
-    # save projection's cost (3 % at n=400).
-    program = interface.chosen(program, puzzle)
-    project = models != 1 and program.helper_choices
-    grounded = ground(puzzle, program, models=models, project=project, deadline=deadline)
-    solutions: list[Solution] = []
-    found = 0
-
-    def accept(model: clingo.Model) -> bool:
-        nonlocal found
-        if verify or keep or on_solution is not None:
-            solution = grounded.solution(model, found + 1)
-            if keep:
-                solutions.append(solution)
-            if on_solution is not None:
-                on_solution(solution)
-        found += 1
-        if on_count is not None:
-            on_count(found)
-        return models == 0 or found < models
-
-    outcome = grounded.search(accept, deadline=deadline)
+    found = enumerate_solutions(
+        puzzle,
+        program,
+        models,
+        deadline,
+        keep=keep,
+        verify=verify,
+        on_solution=on_solution,
+        on_count=on_count,
+    )
+    search = found.search
     return Result(
-        status_of(found, outcome.exhausted, models),
-        outcome.exhausted,
-        solutions,
-        found,
-        outcome.timed_out,
-        outcome.interrupted,
-        grounded.statistics(outcome),
+        status_of(found.found, search.exhausted, models),
+        search.exhausted,
+        found.solutions,
+        found.found,
+        search.timed_out,
+        search.interrupted,
+        found.stats,
         puzzle=puzzle,
     )
 
@@ -264,4 +248,5 @@ def _raced(
         outcome.timed_out,
         raced.interrupted,
         outcome.stats,
+        puzzle=puzzle,
     )

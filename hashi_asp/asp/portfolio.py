@@ -306,29 +306,20 @@ def _search(
     verify: bool,
 ) -> Outcome:
     """One variant's search, as :func:`hashi_asp.solving.solve` does it in one process."""
-    from .control import ground
+    from .control import enumerate_solutions
 
     name = name_of(program)
-    program = chosen(program, puzzle)
-    project = models != 1 and program.helper_choices
     try:
-        grounded = ground(puzzle, program, models=models, project=project, deadline=deadline)
+        found = enumerate_solutions(puzzle, program, models, deadline, keep=keep, verify=verify)
     except TimeLimitReached:
         return Outcome(name, 0, [], False, True, _no_stats())
-    solutions: list[Solution] = []
-    found = 0
-
-    def accept(model: Any) -> bool:
-        nonlocal found
-        if verify or keep:
-            solution = grounded.solution(model, found + 1)
-            if keep:
-                solutions.append(solution)
-        found += 1
-        return models == 0 or found < models
-
-    search = grounded.search(accept, deadline=deadline)
-    stats = {**grounded.statistics(search), "variant": name}
+    search, stats = found.search, {**found.stats, "variant": name}
     return Outcome(
-        name, found, solutions, search.exhausted, search.timed_out, stats, search.interrupted
+        name,
+        found.found,
+        found.solutions,
+        search.exhausted,
+        search.timed_out,
+        stats,
+        search.interrupted,
     )
