@@ -34,12 +34,13 @@ def start(*args, **kwargs) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
-        preexec_fn=_terminal_signals if os.name != "nt" else None,
+        preexec_fn=terminal_signals if os.name != "nt" else None,
         **kwargs,
     )
 
 
-def _terminal_signals() -> None:
+def terminal_signals() -> None:
+    """Ctrl-C at its default (ending the process), as a terminal starts a command."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 

@@ -18,13 +18,13 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from processes import start
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+from serving import Server
 
 from hashi_asp import notations
 from hashi_asp.checking import check
@@ -44,15 +44,11 @@ UNIQUE = "7x7m2:4a4a2a2w2k4c3a1"  # the README's walkthrough puzzle
 
 @pytest.fixture(scope="module")
 def server():
-    process = start("serve", "--port", "0")
+    running = Server()
     try:
-        line = process.stderr.readline()
-        found = re.search(r"serving (http://\S+/)", line)
-        assert found, f"the server did not start: {line!r}"
-        yield found.group(1)
+        yield running.url
     finally:
-        process.kill()
-        process.wait()
+        running.close()
 
 
 @pytest.fixture(scope="module")

@@ -8,15 +8,12 @@ machine is.  Each server is killed and waited for whatever a test does.
 
 import json
 import os
-import queue
-import re
 import select
 import signal
 import socket
 import statistics
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -25,13 +22,12 @@ from pathlib import Path
 
 import pytest
 from conftest import PUZZLES
+from serving import BOUND, READY, Server
 
 from hashi_asp import check, notations
 
-READY = re.compile(r"^hashi-asp: serving (http://\S+/) \(Ctrl-C stops\)$")
 EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 WORD = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
-BOUND = 120  # seconds: the most any one wait may take, on the slowest machine
 
 
 def lattice(side: int) -> str:
@@ -41,83 +37,6 @@ def lattice(side: int) -> str:
 
 
 ENDLESS = lattice(8)
-
-
-def _terminal_signals() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # not ignored, as in a background job
-
-
-class Server:
-    """``python -m hashi_asp serve --port 0 ARGS`` in a session of its own, its stderr read
-    line by line in a thread."""
-
-    def __init__(self, *args: str):
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "hashi_asp", "serve", "--port", "0", *args],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-            preexec_fn=_terminal_signals if os.name != "nt" else None,
-        )
-        self.lines: queue.Queue = queue.Queue()
-        self.err: list[str] = []
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-        self.url = self._ready()
-        self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
-
-    def _read(self) -> None:
-        for line in self.process.stderr:
-            self.err.append(line)
-            self.lines.put(line)
-        self.lines.put(None)
-
-    def _ready(self) -> str:
-        ends = time.monotonic() + BOUND
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, ends - time.monotonic()))
-            except queue.Empty:
-                raise AssertionError(f"no readiness line in {BOUND} s: {self.err}") from None
-            assert line is not None, f"the server ended: {''.join(self.err)}"
-            found = READY.match(line.rstrip("\n"))
-            if found:
-                return found.group(1)
-
-    @property
-    def local(self) -> str:
-        """The address to reach it on this machine (whatever host it listens on)."""
-        return f"http://127.0.0.1:{self.port}/"
-
-    def stop(self, signum: int) -> tuple[int, str]:
-        """Send ``signum``; the exit code and all of stderr."""
-        self.process.send_signal(signum)
-        code = self.process.wait(timeout=BOUND)
-        self.reader.join(BOUND)
-        return code, "".join(self.err)
-
-    def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait(timeout=BOUND)
-        self.process.stdout.close()
-        self.reader.join(BOUND)
-
-    def cpu(self) -> float:
-        """Seconds of CPU the server has used (Linux)."""
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def wait_until_searching(self, since: float) -> None:
-        """Until the server has used a third of a second of CPU more than ``since``: the one
-        request sent is being worked on (an idle server uses next to none)."""
-        ends = time.monotonic() + BOUND
-        while self.cpu() < since + 0.3:
-            assert self.process.poll() is None, "".join(self.err)
-            assert time.monotonic() < ends, "the server never started on the request"
-            time.sleep(0.02)
 
 
 @pytest.fixture
