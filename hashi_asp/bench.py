@@ -21,6 +21,7 @@ from . import notations
 from .asp.interface import Program
 from .puzzle import HashiError, PuzzleError
 from .solving import solve, unique
+from .status import Status
 from .stopping import Deadline
 
 COLUMNS = (
@@ -99,7 +100,7 @@ def bench_one(
         return Row(
             str(path),
             len(puzzle.islands),
-            "invalid" if failure.exit_code == 5 else "error",
+            "invalid" if failure.status is Status.FAULT else "error",
             read_seconds,
             read_seconds,
             0.0,

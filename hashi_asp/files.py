@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .puzzle import HashiError, PuzzleError
+from .status import Status
 from .stopping import deferred
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -92,7 +93,7 @@ def prepare_folder(folder: Path, names: list[str], *, force: bool = False) -> No
 class FileExists(HashiError):
     """A file the command would write is there already, or its folder cannot be made."""
 
-    exit_code = 2
+    status = Status.BAD_INPUT
 
 
 def write_atomically(path: str | os.PathLike, data: bytes, *, replace: bool = True) -> None:

@@ -325,7 +325,7 @@ def test_a_wheel_carries_the_encodings_and_finds_them_from_elsewhere(tmp_path):
             "Invalid value for '-n' / '--models': -1 is not in the range",
         ),
         (["solve"], "Missing argument 'PUZZLE'."),
-        (["generate"], "Missing option '--islands' / '-n'."),
+        (["generate"], "Missing option '-n' / '--islands'."),
         (["solve", PROLOG, "--format", "pdf"], "Invalid value for '--format': 'pdf' is not one of"),
         (["bogus"], "No such command 'bogus'."),
         (["solve", PROLOG, "--no-such-option"], "No such option '--no-such-option'."),
