@@ -273,6 +273,17 @@ def test_each_command_runs_from_its_own_module():
         assert unit.run.__module__ == f"hashi_asp.commands.{name}"
 
 
+def test_every_package_is_installed():
+    """pyproject.toml lists every package of hashi_asp, so a regular install has them all."""
+    import tomllib
+
+    listed = set(
+        tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    found = {".".join(path.parent.relative_to(REPO).parts) for path in PACKAGE.rglob("__init__.py")}
+    assert found <= listed
+
+
 def test_every_served_option_can_be_read_from_json():
     for unit in commands.served():
         for option in unit.served_options:

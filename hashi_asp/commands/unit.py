@@ -263,13 +263,22 @@ class Command:
         self,
         values: dict[str, Any],
         *,
-        deadline: Deadline,
+        deadline: Deadline | None = None,
         hooks: Hooks | None = None,
         reader: Reader | None = None,
     ) -> Given:
-        """The values given (by Python name, every option present, its default where none was
-        given) as what :attr:`run` works with."""
-        given = Given(dict(values), deadline, hooks or Hooks())
+        """The values given, by Python name (an option not given takes its default), as what
+        :attr:`run` works with: the puzzle read by ``reader`` (the command line's by default),
+        the program built, ``deadline`` the time limit of the whole command."""
+        known = {option.key for option in self.options}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise OptionError(f"{self.name}: no option {unknown[0]!r}")
+        given = Given(
+            {**{option.key: option.default for option in self.options}, **values},
+            deadline or Deadline(None),
+            hooks or Hooks(),
+        )
         if self.prepare is not None:
             self.prepare(given, reader or Reader())
         return given
