@@ -141,19 +141,21 @@ def facts_command(board, argument):
 @with_puzzle()
 @click.argument("solution", required=False)
 @click.option("-o", "--output", type=FILE, help="Picture file, .svg or .png [default: stdout].")
+@click.option("--force", is_flag=True, help="Replace the file -o names if it exists.")
 @click.option("--cell-size", type=Finite(4, 1000), default=40, help="Pixels per cell [40].")
-def render_command(board, argument, solution, output, cell_size):
+def render_command(board, argument, solution, output, force, cell_size):
     """Draw PUZZLE, with the bridges of SOLUTION if given, as a picture: SVG on standard output,
     or the .svg or .png file -o names (PNG needs the [png] extra).  SOLUTION is what `check`
     takes; of several solutions the first is drawn, and one that breaks a rule is drawn all the
     same, with a warning."""
     from .checking import check
     from .drawing import render
-    from .files import not_the_input
+    from .files import not_the_input, prepare_output
 
-    drawn = read_bridges(solution)[0] if solution is not None else None
     if output is not None:
         not_the_input(output, argument)
+        prepare_output(output, force=force)
+    drawn = read_bridges(solution)[0] if solution is not None else None
     picture = render(board, drawn, cell=cell_size, output=output, source=str(solution))
     violations = check(board, drawn) if drawn is not None else []
     if violations:
@@ -167,19 +169,22 @@ def render_command(board, argument, solution, output, cell_size):
 @with_puzzle()
 @click.option("--to", "target", required=True, type=click.Choice(WRITABLE), help="txt: grid.")
 @click.option("-o", "--output", type=FILE, help="File to write [default: standard output].")
-def convert_command(board, argument, target, output):
+@click.option("--force", is_flag=True, help="Replace the file -o names if it exists.")
+def convert_command(board, argument, target, output, force):
     """Write PUZZLE in another notation (txt is the dot grid).  A notation that cannot hold the
     puzzle (an island without a number in .has, rules other than the standard ones anywhere but
     json and tatham, a grid under 3x3 in a Tatham ID, ...) is an error (exit 2), never a silent
     change of the puzzle."""
-    from .files import not_the_input, write_atomically
+    from .files import not_the_input, prepare_output, write_output
 
+    if output is not None:
+        not_the_input(output, argument)
+        prepare_output(output, force=force)
     text = notations.write(board, target)
     if output is None:
         click.echo(text, nl=False)
     else:
-        not_the_input(output, argument)
-        write_atomically(output, text.encode("utf-8"))
+        write_output(output, text.encode("utf-8"), force=force)
 
 
 # ---------------------------------------------------------------------------- unique, count, hint
@@ -273,7 +278,7 @@ def steps_command(board, argument, given, limit, output, out, brief, force, time
     steps asked), 1 when stuck (several solutions) or in a contradiction (none), 3 at the time
     limit."""
     from . import reports
-    from .files import prepare_folder, write_atomically
+    from .files import prepare_folder, write_output
     from .walkthrough import steps
 
     if (output == "svg") != (out is not None):
@@ -284,7 +289,7 @@ def steps_command(board, argument, given, limit, output, out, brief, force, time
         pictures = reports.step_pictures(board, walk)
         prepare_folder(out, [name for name, _ in pictures], force=force)
         for name, picture in pictures:
-            write_atomically(out / name, picture.encode("utf-8"))
+            write_output(out / name, picture.encode("utf-8"), force=force)
         text = reports.steps_verdict(walk, look()) + f"\n{len(pictures)} pictures in {out}"
     else:
         text = reports.steps_text(board, walk, look(output), brief=brief)
@@ -423,8 +428,9 @@ def serve_command(host, port, open_browser, workers, time_limit, max_time_limit,
 @time_limit_option("Time limit per puzzle.", per_puzzle=True)
 @click.option("--csv", "csv_file", type=FILE, help="Write one row per puzzle.")
 @click.option("--json", "json_file", type=FILE, help="Write one object per puzzle.")
+@click.option("--force", is_flag=True, help="Replace the --csv and --json files if they exist.")
 @PROGRAM
-def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, **program_options):
+def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, force, **program_options):
     """Solve every puzzle in PATHS (files, or folders searched for .has, .txt and .json) and
     report the times: per puzzle in --csv/--json, grouped like Table 1 of Coelho et al. (islands,
     beta, alpha) on standard output.  Exit 0 if every puzzle was solved and its answer passed
@@ -435,8 +441,11 @@ def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, **progra
     from . import bench, reports
     from .asp.control import judge_program
     from .asp.interface import program_and_rules
-    from .files import write_atomically
+    from .files import prepare_output, write_output
 
+    for path in (csv_file, json_file):
+        if path is not None:
+            prepare_output(path, force=force)
     program, rules = program_and_rules(**program_options)  # -c max_bridges=K: every puzzle's
     judge_program(program)
     files = bench.puzzle_files(paths)
@@ -453,7 +462,7 @@ def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, **progra
     # The rows of the puzzles finished are reported and written, also after an interruption.
     for path, text in ((csv_file, reports.bench_csv), (json_file, reports.bench_json)):
         if path:
-            write_atomically(path, text(rows).encode("utf-8"))
+            write_output(path, text(rows).encode("utf-8"), force=force)
     if rows:
         click.echo(reports.bench_summary(rows, time.perf_counter() - started))
     for row in rows:

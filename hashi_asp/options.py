@@ -15,16 +15,19 @@ import functools
 import math
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
 from . import notations, stopping
 from .asp import CONNECTIVITY
+from .files import OutputLost, guarded_standard_output
 from .puzzle import MAX_BRIDGES_LIMIT, HashiError, PuzzleError, Solution
 
 if TYPE_CHECKING:
     from . import reports
+
+T = TypeVar("T")
 
 
 class Group(click.Group):
@@ -32,14 +35,17 @@ class Group(click.Group):
     documented exit code, and Ctrl-C and SIGTERM into a clean stop (see :mod:`.stopping`)."""
 
     def main(self, *args: Any, **kwargs: Any) -> NoReturn:
-        with stopping.handling_signals():
+        with stopping.handling_signals(), guarded_standard_output():
             try:
                 code = self._run(*args, **kwargs)
             except (KeyboardInterrupt, click.Abort):
                 # However late the signal came (only the first one raises), the stop is clean.
                 click.echo(f"hashi-asp: {stopping.stopped_by()}", err=True)
                 code = stopping.exit_code()
-            stopping.leave(code)
+            except OutputLost as lost:  # while printing --help or --version
+                click.echo(f"hashi-asp: {lost}", err=True)
+                code = lost.exit_code
+            stopping.leave(_flushed(code))
 
     def _run(self, *args: Any, **kwargs: Any) -> int:
         """The command's exit code; a usage error is one line on stderr."""
@@ -72,6 +78,20 @@ class Group(click.Group):
         except BrokenPipeError:  # the reader went away (e.g. `| head`): say nothing more
             sys.stderr.close()
             ctx.exit(0)
+
+
+def _flushed(code: int) -> int:
+    """``code``, once what is left of standard output is written: 2 if it cannot be (the
+    command's output is lost, whatever it found), the same if the reader has gone away."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OutputLost as lost:
+        click.echo(f"hashi-asp: {lost}", err=True)
+        return lost.exit_code
+    except (OSError, ValueError):  # a closed pipe (or standard output closed): quietly
+        pass
+    return code
 
 
 # ---------------------------------------------------------------------------- options
@@ -142,7 +162,9 @@ def with_puzzle(*, search: bool = False) -> Callable:
                 judge_program(rest["program"])
             given = {"max_bridges": max_bridges, "no_loops": no_loops}
             rules.update((name, value) for name, value in given.items() if value is not None)
-            board = notations.read(puzzle, notation=notation, **rules)
+            board = within_time_limit(
+                lambda: notations.read(puzzle, notation=notation, **rules), "reading the puzzle"
+            )
             return command(board=board, argument=puzzle, **rest)
 
         notation = click.option("--notation", type=click.Choice(list(notations.NOTATIONS)))
@@ -157,9 +179,22 @@ def output_format(*choices: str, help: str = "Drawing style, or one JSON documen
     return click.option("--format", "output", help=help, show_default=True, **kind)
 
 
+def within_time_limit(read: Callable[[], T], doing: str) -> T:
+    """What ``read()`` gives, read within the command's --time-limit when it has one: reading
+    counts towards the limit like any other work, and an input that never comes (a FIFO
+    nobody writes to, standard input kept open) ends at the limit (exit 3)."""
+    context = click.get_current_context(silent=True)
+    deadline = context.params.get("time_limit") if context is not None else None
+    if not isinstance(deadline, stopping.Deadline) or deadline.end is None:
+        return read()
+    found: list[T] = []
+    stopping.uninterruptible(lambda: found.append(read()), deadline, doing)
+    return found[0]
+
+
 def read_bridges(argument: str) -> list[Solution]:
     """SOLUTION as given on the command line: a path, '-' for standard input, or the JSON."""
-    solutions = notations.read_solutions(argument)
+    solutions = within_time_limit(lambda: notations.read_solutions(argument), "reading the bridges")
     if not solutions:
         raise PuzzleError("no solutions in it", argument)
     return solutions

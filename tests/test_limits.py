@@ -159,10 +159,10 @@ def test_a_time_limit_is_a_positive_finite_number(command, value):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["solve", PROLOG], "time limit of 1e-300 s reached while clingo was grounding"),
-        (["unique", PROLOG], "time limit of 1e-300 s reached while clingo was grounding"),
-        (["count", PROLOG], "time limit of 1e-300 s reached while clingo was grounding"),
-        (["hint", PROLOG], "time limit of 1e-300 s reached while clingo was grounding"),
+        (["solve", PROLOG], "time limit of 1e-300 s reached while reading the puzzle"),
+        (["unique", PROLOG], "time limit of 1e-300 s reached while reading the puzzle"),
+        (["count", PROLOG], "time limit of 1e-300 s reached while reading the puzzle"),
+        (["hint", PROLOG], "time limit of 1e-300 s reached while reading the puzzle"),
         (["generate", "-n", "10"], "time limit of 1e-300 s reached while building a layout: 0 of"),
     ],
 )
