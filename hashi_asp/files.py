@@ -78,7 +78,7 @@ def decode(data: bytes, source: str) -> str:
 # ---------------------------------------------------------------------------- writing files
 
 LINKS_FOLLOWED = 40
-"""Most symbolic links followed on the way to a file, as Linux follows when it opens one."""
+"""Most symbolic links followed on the way to a file: as many as Linux follows to open one."""
 
 _DESCRIPTORS = re.compile(r"/proc/[^/]+(?:/task/[^/]+)?/fd")
 """The folder of a process's open files: /dev/stdout and /dev/fd/N lead there."""
@@ -91,15 +91,22 @@ class FileExists(HashiError):
 
 
 def not_the_input(path: str | os.PathLike, source: str | os.PathLike) -> None:
-    """Refuse to write ``path`` when it is the file ``source`` was read from: nothing the user
-    gave is overwritten."""
-    if os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
+    """Refuse to write ``path`` when it is the file ``source`` was read from (``-``: the file
+    standard input comes from), by whatever name: nothing the user gave is overwritten."""
+    try:
+        written = os.stat(path)
+        read = os.fstat(sys.stdin.fileno()) if source == "-" else os.stat(source)
+    except (OSError, ValueError, AttributeError):  # nothing there yet, or no file read
+        return
+    same = (written.st_dev, written.st_ino) == (read.st_dev, read.st_ino)
+    if same and stat.S_ISREG(written.st_mode):
         raise HashiError(f"{path}: is the puzzle being read; choose another output file")
 
 
 def prepare_output(path: str | os.PathLike, *, force: bool = False) -> None:
     """Refuse, before any time is spent, what :func:`write_output` would refuse at the end: an
-    existing file (unless ``force``), something that is not a file, a folder that is missing."""
+    existing file (unless ``force``), a directory, a block device or a socket, a missing
+    folder."""
     place, kind = _destination(path)
     if kind == "file" and not force:
         raise FileExists(f"{path}: file exists (use --force to replace it)")
@@ -109,7 +116,7 @@ def prepare_output(path: str | os.PathLike, *, force: bool = False) -> None:
 
 def prepare_folder(folder: Path, names: list[str], *, force: bool = False) -> None:
     """Create ``folder`` if missing; refuse, before any time is spent, if a file to be written
-    there already exists (unless ``force``), or something that is not a file has its name."""
+    there already exists (unless ``force``), or what cannot be written has its name."""
     if folder.is_dir():
         for name in names:
             prepare_output(folder / name, force=force)
@@ -176,10 +183,13 @@ def _destination(path: str | os.PathLike) -> tuple[Path, str]:
                     "a directory" if stat.S_ISDIR(mode)
                     else "a block device" if stat.S_ISBLK(mode)
                     else "a socket" if stat.S_ISSOCK(mode)
-                    else "not a file"
+                    else "a special file"
                 )  # fmt: skip
                 shown = "" if place == Path(path).absolute() else f" ({place})"
-                raise HashiError(f"{path}: cannot write: it is {what}{shown}, not a file")
+                raise HashiError(
+                    f"{path}: cannot write: it is {what}{shown}; "
+                    "files, character devices and FIFOs are written"
+                )
     except OSError as error:
         raise _cannot(path, error) from None
     except ValueError:  # a NUL character in the path

@@ -121,7 +121,7 @@ def test_what_is_not_a_file_is_refused_before_any_work(tmp_path):
     (tmp_path / "loop").symlink_to(tmp_path / "loop")
     try:
         for name, reason in [
-            ("socket", "it is a socket, not a file"),
+            ("socket", "it is a socket; files, character devices and FIFOs are written"),
             ("to-folder.has", "is a directory"),  # (said by click, for -o)
             ("loop", "too many levels of symbolic links"),
             ("missing/puzzle.has", "no folder"),
@@ -143,7 +143,7 @@ def test_a_block_device_is_refused(tmp_path):
     os.mknod(disk, stat.S_IFBLK | 0o600, os.makedev(7, 200))  # a loop device's numbers
     result = run("convert", PROLOG, "--to", "has", "-o", disk, "--force")
     assert result.exit_code == 2
-    one_line(result.stderr, "cannot write: it is a block device, not a file")
+    one_line(result.stderr, "cannot write: it is a block device;")
     assert stat.S_ISBLK(disk.lstat().st_mode)
 
 
@@ -159,6 +159,24 @@ def test_standard_output_by_name_is_written_into(tmp_path):
         command = [processes.script(), "convert", PROLOG, "--to", "has", "-o", "/dev/stdout"]
         assert subprocess.run(command, stdout=out, timeout=120).returncode == 0
     assert read(kept) == AS_HAS and kept.is_file() and not kept.is_symlink()
+
+
+def test_the_puzzle_read_is_never_written_by_any_name(tmp_path):
+    """Not through a link to it, nor as /dev/stdin when it is standard input: not even with
+    --force."""
+    puzzle = tmp_path / "puzzle.txt"
+    puzzle.write_bytes(PROLOG.read_bytes())
+    (tmp_path / "link.txt").symlink_to(puzzle)
+    refused = run("convert", tmp_path / "link.txt", "--to", "has", "-o", puzzle, "--force")
+    assert refused.exit_code == 2 and "is the puzzle being read" in refused.stderr
+    with puzzle.open() as given:
+        command = [processes.script(), "convert", "-", "--to", "has", "-o", "/dev/stdin"]
+        completed = subprocess.run(
+            [*command, "--force"], stdin=given, capture_output=True, text=True, timeout=120
+        )
+    assert completed.returncode == 2
+    one_line(completed.stderr, "/dev/stdin: is the puzzle being read")
+    assert puzzle.read_bytes() == PROLOG.read_bytes()
 
 
 # ---------------------------------------------------------------------------- --force
