@@ -19,6 +19,7 @@ import click
 from . import commands, stopping
 from .commands import line
 from .commands import unit as units
+from .files import OutputLost, guarded_standard_output
 from .puzzle import HashiError
 from .status import Status
 
@@ -29,20 +30,25 @@ class Group(click.Group):
     code of their status, and Ctrl-C and SIGTERM into a clean stop (see :mod:`.stopping`)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(commands.NAMES)
+        return [*commands.NAMES, *super().list_commands(ctx)]
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        return command_of(commands.command(name)) if name in commands.NAMES else None
+        if name in commands.NAMES:
+            return command_of(commands.command(name))
+        return super().get_command(ctx, name)
 
     def main(self, *args: Any, **kwargs: Any) -> NoReturn:
-        with stopping.handling_signals():
+        with stopping.handling_signals(), guarded_standard_output():
             try:
                 code = self._run(*args, **kwargs)
             except (KeyboardInterrupt, click.Abort):
                 # However late the signal came (only the first one raises), the stop is clean.
                 click.echo(f"hashi-asp: {stopping.stopped_by()}", err=True)
                 code = stopping.exit_code()
-            stopping.leave(code)
+            except OutputLost as lost:  # while printing --help or --version
+                click.echo(f"hashi-asp: {lost}", err=True)
+                code = lost.status.exit_code
+            stopping.leave(_flushed(code))
 
     def _run(self, *args: Any, **kwargs: Any) -> int:
         """The command's exit code; a usage error is one line on stderr."""
@@ -81,6 +87,21 @@ class Group(click.Group):
             ctx.exit(0)
 
 
+def _flushed(code: int) -> int:
+    """``code``, once what is left of standard output is written: the status of
+    :class:`OutputLost` if it cannot be (the command's output is lost, whatever it found), the
+    same code if the reader has gone away."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OutputLost as lost:
+        click.echo(f"hashi-asp: {lost}", err=True)
+        return lost.status.exit_code
+    except (OSError, ValueError):  # a closed pipe (or standard output closed): quietly
+        pass
+    return code
+
+
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="hashi-asp")
 def main() -> None:
@@ -103,7 +124,8 @@ def command_of(unit: units.Command) -> click.Command:
         deadline = stopping.Deadline(values.get("time_limit"), abandon_grounding=True)
         if not any(option.kind == units.SECONDS for option in unit.options):
             deadline = stopping.Deadline(None)
-        given = unit.given(values, deadline=deadline, hooks=HOOKS)
+        reader = units.Reader(deadline=deadline)  # reading counts towards the time limit
+        given = unit.given(values, deadline=deadline, hooks=HOOKS, reader=reader)
         outcome = unit.run(given)
         if values.get("format") == "json" and outcome.document is not None:
             from .notations.json import dumps

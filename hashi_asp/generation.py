@@ -96,7 +96,7 @@ from .asp import interface
 from .asp.control import ground
 from .checking import check
 from .difficulty import BANDS, Difficulty, parse_request
-from .files import write_atomically
+from .files import write_output
 from .notations.json import dumps
 from .puzzle import (
     MAX_CELLS,
@@ -1087,9 +1087,7 @@ def keep(
 
 
 def save(text: str, path: Path, *, force: bool = False) -> None:
-    """Write ``text`` to ``path`` whole or not at all; an existing file is never replaced
-    unless ``force``."""
-    try:
-        write_atomically(path, text.encode("utf-8"), replace=force)
-    except FileExistsError:
-        raise GenerationError(f"{path}: file exists (use --force to replace it)") from None
+    """Write ``text`` to ``path`` whole or not at all (see
+    :func:`~hashi_asp.files.write_output`); an existing file is never replaced unless
+    ``force``."""
+    write_output(path, text.encode("utf-8"), force=force)

@@ -236,7 +236,7 @@ def test_options_are_declared_only_in_the_commands():
 
 
 # What the fronts may use of the package: the commands, and the plumbing (errors, statuses,
-# stopping, the JSON writer); never what a command does (solving, reasoning, reports...).
+# stopping, standard output, the JSON writer); never what a command does (solving, reasoning, reports...).
 FRONT_IMPORTS = {
     "cli": {
         "commands",
@@ -245,6 +245,7 @@ FRONT_IMPORTS = {
         "puzzle",
         "status",
         "stopping",
+        "files",
         "notations.json",
     },
     "web.api": {"commands", "commands.unit", "puzzle", "status", "stopping"},
@@ -317,6 +318,7 @@ def test_start_up_loads_only_what_every_command_needs():
         "puzzle",
         "status",
         "stopping",
+        "files",
         "commands",
         "commands.unit",
         "commands.line",

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from ..status import Status
-from .common import PROGRAM, program_of
+from .common import FORCE, PROGRAM, prepare_output, program_of
 from .unit import FLAG, FLOAT, INT, OUTPUT, PATHS, Command, Given, Option, Outcome, Printed, lines
 
 
 def bench(given: Given) -> Outcome:
     from .. import bench, reports, stopping
-    from ..files import write_atomically
+    from ..files import write_output
     from ..puzzle import PuzzleError
 
+    prepare_output(given, given.csv_file, given.json_file)
     program, rules = program_of(given.values)  # -c max_bridges=K: every puzzle's
     files = bench.puzzle_files(given.paths)
     if not files:
@@ -31,7 +33,7 @@ def bench(given: Given) -> Outcome:
     # The rows of the puzzles finished are reported and written, also after an interruption.
     for path, text in ((given.csv_file, reports.bench_csv), (given.json_file, reports.bench_json)):
         if path:
-            write_atomically(path, text(rows).encode("utf-8"))
+            write_output(path, text(rows).encode("utf-8"), force=given.force)
     elapsed = time.perf_counter() - started
     errors = "".join(f"hashi-asp: {row.file}: {row.error}\n" for row in rows if row.error)
     if stopped:
@@ -68,6 +70,7 @@ COMMAND = Command(
         ),
         Option("csv", OUTPUT, "Write one row per puzzle.", dest="csv_file"),
         Option("json", OUTPUT, "Write one object per puzzle.", dest="json_file"),
+        replace(FORCE, help="Replace the --csv and --json files if they exist."),
         *PROGRAM,
     ),
     bench,

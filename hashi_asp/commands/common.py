@@ -106,8 +106,22 @@ OUTPUT_FILE = Option("output", OUTPUT, "File to write [default: standard output]
 """-o: the file a command writes instead of printing."""
 OUT_FOLDER = Option("out", FOLDER, "Folder to write.")
 """--out: the folder a command writes its files into."""
-FORCE = Option("force", FLAG, "Replace files that exist in --out.", default=False, served=False)
+FORCE = Option(
+    "force", FLAG, "Replace the file -o names if it exists.", default=False, served=False
+)
 """--force: replace a file that exists (never without it)."""
+
+
+def prepare_output(given: Given, *paths: Any) -> None:
+    """Refuse, before any time is spent, an output file that is the puzzle read (by whatever
+    name), one that exists without --force, or one that cannot be written."""
+    from ..files import not_the_input, prepare_output
+
+    for path in paths:
+        if path is not None:
+            if given.values.get("puzzle") is not None:
+                not_the_input(path, given.values["puzzle"])
+            prepare_output(path, force=given.values.get("force", False))
 
 
 def time_limit(help: str) -> Option:

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from .. import notations
 from ..status import Status
-from .common import OUTPUT_FILE, READING, read_puzzle
+from .common import FORCE, OUTPUT_FILE, READING, prepare_output, read_puzzle
 from .unit import CHOICE, Command, Given, Option, Outcome, Printed
 
 WRITABLE = tuple(sorted([*notations.NOTATIONS, *notations.ALIASES]))
 
 
 def convert(given: Given) -> Outcome:
-    from ..files import not_the_input, write_atomically
+    from ..files import write_output
 
     board, output = given.puzzle, given.output
+    prepare_output(given, output)
     text = notations.write(board, given.to)
     if output is not None:
-        not_the_input(output, given.values["puzzle"])
-        write_atomically(output, text.encode("utf-8"))
+        write_output(output, text.encode("utf-8"), force=given.force)
     return Outcome(
         Status.OK,
         document=lambda: {
@@ -39,6 +39,7 @@ COMMAND = Command(
         *READING,
         Option("to", CHOICE, "txt: grid.", choices=WRITABLE, required=True),
         OUTPUT_FILE,
+        FORCE,
     ),
     convert,
     prepare=read_puzzle,

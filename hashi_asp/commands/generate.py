@@ -3,6 +3,8 @@ difficulty, written to standard output or into a folder."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import notations, stopping
 from ..generation import DEFAULT_ATTEMPTS
 from ..puzzle import MAX_BRIDGES_LIMIT
@@ -96,7 +98,7 @@ COMMAND = Command(
         Option("count", INT, "Puzzles [default: 1].", default=1, low=1, served=False),
         OUT_FOLDER,
         Option("format", CHOICE, "Notation.", default="has", choices=WRITABLE, dest="notation"),
-        FORCE,
+        replace(FORCE, help="Replace files that exist in --out."),
         Option(
             "solution",
             FLAG,

@@ -7,7 +7,7 @@ from dataclasses import replace
 from ..drawing import CELL
 from ..status import Status
 from .check import solutions
-from .common import OUTPUT_FILE, READING, read_puzzle
+from .common import FORCE, OUTPUT_FILE, READING, prepare_output, read_puzzle
 from .unit import BRIDGES, FLOAT, Command, Given, Option, Outcome, Printed, Reader
 
 
@@ -15,12 +15,10 @@ def render(given: Given) -> Outcome:
     from .. import reports
     from ..checking import check
     from ..drawing import render, svg
-    from ..files import not_the_input
 
     board, drawn, output = given.puzzle, given.drawn, given.output
-    if output is not None:
-        not_the_input(output, given.values["puzzle"])
     source = str(given.values["solution"])
+    # (the output was judged before any work: prepare_output in read_drawn)
     picture = render(board, drawn, cell=given.cell_size, output=output, source=source)
     violations = check(board, drawn) if drawn is not None else []
     if violations:
@@ -38,8 +36,10 @@ def render(given: Given) -> Outcome:
 
 
 def read_drawn(given: Given, reader: Reader) -> None:
-    """The puzzle, then the first set of bridges of SOLUTION, if given."""
+    """The puzzle, the output file checked, then the first set of bridges of SOLUTION, if
+    given."""
     read_puzzle(given, reader)
+    prepare_output(given, given.values["output"])
     argument = given.values["solution"]
     given.values["drawn"] = solutions(argument, reader, "solution")[0] if argument else None
 
@@ -54,6 +54,7 @@ COMMAND = Command(
         *READING,
         Option("solution", BRIDGES, argument=True),
         replace(OUTPUT_FILE, help="Picture file, .svg or .png [default: stdout]."),
+        FORCE,
         Option("cell-size", FLOAT, f"Pixels per cell [{CELL}].", default=CELL, low=4, high=1000),
     ),
     render,

@@ -15,7 +15,7 @@ VERDICTS = {"solved": Status.OK, "unfinished": Status.OK, "stuck": Status.NO}
 
 def steps(given: Given) -> Outcome:
     from .. import reports
-    from ..files import prepare_folder, write_atomically
+    from ..files import prepare_folder, write_output
     from ..puzzle import PuzzleError
     from ..walkthrough import steps
 
@@ -28,7 +28,7 @@ def steps(given: Given) -> Outcome:
         pictures = reports.step_pictures(board, walk)
         prepare_folder(out, [name for name, _ in pictures], force=given.force)
         for name, picture in pictures:
-            write_atomically(out / name, picture.encode("utf-8"))
+            write_output(out / name, picture.encode("utf-8"), force=given.force)
         written = len(pictures)
 
     def printed() -> Printed:

@@ -22,7 +22,7 @@ import contextlib
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..puzzle import HashiError
 from ..status import Status
@@ -30,6 +30,8 @@ from ..stopping import Deadline, stop_status, stopped_by
 
 if TYPE_CHECKING:
     from ..reports import Look
+
+T = TypeVar("T")
 
 # The kinds of values an option takes.
 INT, FLOAT, SECONDS, FLAG, CHOICE, TEXT = "int", "float", "seconds", "flag", "choice", "text"
@@ -286,7 +288,9 @@ class Command:
 
 class Reader:
     """How a front reads what names a puzzle or bridges: the command line reads a path, '-'
-    (standard input) or the text itself; the API (``files=False``) only the text."""
+    (standard input) or the text itself; the API (``files=False``) only the text.  With a
+    ``deadline`` that has an end, reading counts towards it: an input that never comes (a FIFO
+    nobody writes to, standard input kept open) ends at the time limit."""
 
     def __init__(self, *, files: bool = True, deadline: Deadline | None = None):
         self.files = files
@@ -296,12 +300,22 @@ class Reader:
         from .. import notations
 
         if self.files:
-            return notations.read(argument, notation=notation, **rules)
+            read = lambda: notations.read(argument, notation=notation, **rules)  # noqa: E731
+            return self._within(read, "reading the puzzle")
         return notations.parse(argument, notation=notation, source="<text>", **rules)
 
     def bridges(self, argument: str, name: str) -> list:
         from .. import notations
 
         if self.files:
-            return notations.read_solutions(argument)
+            return self._within(lambda: notations.read_solutions(argument), "reading the bridges")
         return notations.parse_solutions(argument, name)
+
+    def _within(self, read: Callable[[], T], doing: str) -> T:
+        if self.deadline is None or self.deadline.end is None:
+            return read()
+        from ..stopping import uninterruptible
+
+        found: list[T] = []
+        uninterruptible(lambda: found.append(read()), self.deadline, doing)
+        return found[0]
