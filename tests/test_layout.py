@@ -236,7 +236,8 @@ def test_options_are_declared_only_in_the_commands():
 
 
 # What the fronts may use of the package: the commands, and the plumbing (errors, statuses,
-# stopping, standard output, the JSON writer); never what a command does (solving, reasoning, reports...).
+# stopping, standard output, the JSON writer); never what a command does (solving, reasoning,
+# reports...).
 FRONT_IMPORTS = {
     "cli": {
         "commands",
