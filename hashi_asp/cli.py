@@ -385,20 +385,29 @@ def generate_command(islands, count, out, notation, quiet, force, with_solution,
 
 @main.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--allow-host", "hosts", multiple=True, help="Another host name to answer to.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, help="Port (0: any) [8000].")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the browser.")
 @click.option("--workers", type=click.IntRange(min=1), help="Threads for the work [2 per core].")
 @click.option("--time-limit", type=Finite(0.1, 3600), default=10, help="Per request [10 s].")
 @click.option("--max-time-limit", type=Finite(0.1, 3600), default=60, help="Most a request asks.")
 @click.option("--max-islands", type=click.IntRange(min=2), default=10_000, help="[10 000].")
+@click.option("--max-cells", type=click.IntRange(min=4), default=1_000_000, help="[1 000 000].")
 @click.option("--max-bytes", type=click.IntRange(min=1024), default=1_000_000, help="Per request.")
-def serve_command(host, port, open_browser, workers, time_limit, max_time_limit, **most):
+@click.option("--max-answer-bytes", type=click.IntRange(min=1024), default=10**7, help="[10 MB].")
+@click.option("--queue", type=click.IntRange(min=0), default=64, help="Requests waiting [64].")
+@click.option("--per-client", type=click.IntRange(min=1), default=16, help="Per lane [16].")
+@click.option("--max-wait", type=Finite(0, 3600), default=30, help="For a thread [30 s].")
+@click.option("--max-connections", type=click.IntRange(min=1), default=256, help="[256].")
+@click.option("--client-timeout", type=Finite(0.1, 3600), default=10, help="Head, body [10 s].")
+def serve_command(host, port, open_browser, hosts, **settings):
     """Serve the workbench: a page to load, edit, play, explain, generate and export puzzles,
     and the JSON API under /api/ (POST /api/COMMAND with {"puzzle": ..., options}: the
     command's --format json document).  Listens on 127.0.0.1 (this machine only) unless --host
-    says otherwise.  Needs the web extra: pip install 'hashi-asp[web]'.  Ctrl-C stops it."""
+    says otherwise, and answers to no host name but the loopback ones, --host and --allow-host.
+    Needs the web extra: pip install 'hashi-asp[web]'.  Ctrl-C stops it."""
     try:
-        from .web import api, app
+        from .web import app
     except ImportError as missing:
         package = (missing.name or "starlette").split(".")[0]
         needed = f"{package} is not installed"
@@ -406,11 +415,10 @@ def serve_command(host, port, open_browser, workers, time_limit, max_time_limit,
         raise PuzzleError(f"serve needs the web extra ({needed}): {extra}") from None
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"hashi-asp: warning: {host} may let other machines use this server", err=True)
-    limits = api.Limits(
-        most["max_bytes"], most["max_islands"], time_limit=time_limit, max_time_limit=max_time_limit
-    )
+    limits, capacity = app.settings(**settings)
     ready = lambda url: click.echo(f"hashi-asp: serving {url} (Ctrl-C stops)", err=True)  # noqa: E731
-    app.serve(host, port, open_browser=open_browser, limits=limits, workers=workers, on_ready=ready)
+    options = {"limits": limits, "capacity": capacity, "hosts": hosts, "on_ready": ready}
+    app.serve(host, port, open_browser=open_browser, **options)
 
 
 # ---------------------------------------------------------------------------- bench

@@ -40,7 +40,7 @@ LAYERS = [
     {"solving"},
     {"generation", "bench"},
     {"reports"},
-    {"web", "web.api", "web.app"},
+    {"web", "web.api", "web.admission", "web.clients", "web.app"},
     {"cli", "options", "__main__", "__init__"},
 ]
 

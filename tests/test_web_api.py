@@ -34,9 +34,16 @@ LATTICE = json.dumps(
 TIMINGS = ("seconds", "stats")  # what differs from run to run
 
 
+def local(app, **options) -> TestClient:
+    """A client of ``app`` as a program on this machine is: it asks for 127.0.0.1 and sends
+    JSON (the server refuses other host names and bodies)."""
+    headers = {"Content-Type": "application/json"}
+    return TestClient(app, base_url="http://127.0.0.1", headers=headers, **options)
+
+
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(api.Limits(), workers=2)) as client:
+    with local(create_app(api.Limits(), workers=2)) as client:
         yield client
 
 
@@ -317,7 +324,7 @@ def test_a_body_that_is_not_json_is_400(client, content, words):
 
 def test_a_body_over_the_limit_is_413_declared_or_streamed():
     body = json.dumps({"puzzle": PROLOG + " " * 2000}).encode()
-    with TestClient(create_app(api.Limits(body_bytes=1024), workers=1)) as small:
+    with local(create_app(api.Limits(body_bytes=1024), workers=1)) as small:
         declared = small.post("/api/solve", content=body)
         streamed = small.post("/api/solve", content=iter([body[:600], body[600:]]))
         fits = small.post("/api/solve", json={"puzzle": PROLOG})
@@ -328,7 +335,7 @@ def test_a_body_over_the_limit_is_413_declared_or_streamed():
 
 
 def test_too_many_islands_is_413():
-    with TestClient(create_app(api.Limits(islands=5), workers=1)) as small:
+    with local(create_app(api.Limits(islands=5), workers=1)) as small:
         puzzle = small.post("/api/solve", json={"puzzle": PROLOG})  # 7 islands
         made = small.post("/api/generate", json={"islands": 6})
         fits = small.post("/api/generate", json={"islands": 5})
@@ -336,7 +343,12 @@ def test_too_many_islands_is_413():
     assert puzzle.status_code == 413 and "has 7 islands" in puzzle.json()["error"]
     assert made.status_code == 413 and "at most 5 islands" in made.json()["error"]
     assert fits.status_code == 200 and fits.json()["islands"] == 5
-    assert listing.json() == {"commands": list(api.COMMANDS), "limits": vars(api.Limits(islands=5))}
+    idle = {"running": 0, "waiting": 0}
+    assert listing.json() == {
+        "commands": list(api.COMMANDS),
+        "limits": vars(api.Limits(islands=5)),
+        "load": {"small": idle, "large": idle},
+    }
 
 
 def test_wrong_methods_and_paths_are_json_errors_under_api(client):
@@ -386,7 +398,7 @@ BODIES = (
 def hurried():
     """A server whose every request ends within half a second."""
     limits = api.Limits(islands=40, time_limit=0.5, max_time_limit=0.5)
-    with TestClient(create_app(limits, workers=2), raise_server_exceptions=False) as client:
+    with local(create_app(limits, workers=2), raise_server_exceptions=False) as client:
         yield client
 
 
@@ -425,7 +437,7 @@ def test_a_search_cut_short_by_its_time_limit_answers_with_what_it_found(client)
 
 def test_a_request_gets_at_most_the_servers_time_limit():
     limits = api.Limits(time_limit=0.3, max_time_limit=0.3)
-    with TestClient(create_app(limits, workers=1)) as strict:
+    with local(create_app(limits, workers=1)) as strict:
         response = strict.post("/api/count", json={"puzzle": LATTICE, "time-limit": 1000})
     assert response.status_code == 200 and response.json()["timed_out"] is True
     request = api.read_request("count", {"puzzle": LATTICE, "time-limit": 1000}, limits)

@@ -13,10 +13,11 @@ one choice open).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import notations, reports
@@ -40,14 +41,23 @@ class RequestError(HashiError):
 
 @dataclass(frozen=True)
 class Limits:
-    """What one request may ask for.  The command line's own limits apply too (64 MiB of input,
-    10 000 000 cells); these are tighter, for a server that many share."""
+    """What one request may ask for, and what its answer may be.  The command line's own limits
+    apply too (64 MiB of input, 10 000 000 cells); these are tighter, for a server that many
+    share."""
 
     body_bytes: int = 1_000_000
     islands: int = 10_000
     models: int = 1_000
     time_limit: float = 10.0  # seconds, when the request gives none
     max_time_limit: float = 60.0
+    cells: int = 1_000_000  # of a puzzle read or generated: what a converted text grows with
+    answer_bytes: int = 10_000_000
+
+
+BRIDGE_BYTES = 24
+"""The fewest bytes a bridge takes in a solution of an answer (``[r1, c1, r2, c2, k]``, indented
+by 8, on a line of its own): a solution of N islands, which joins them all, lists at least N - 1
+bridges."""
 
 
 # ---------------------------------------------------------------------------- options
@@ -170,6 +180,7 @@ class Request:
     values: dict[str, Any]
     deadline: Deadline
     limits: Limits
+    board: Puzzle | None = field(default=None, repr=False)  # the puzzle, once read
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -178,7 +189,10 @@ class Request:
             raise AttributeError(name) from None
 
     def puzzle(self) -> Puzzle:
-        """The puzzle, its rules replaced by ``max-bridges`` and ``no-loops`` when given."""
+        """The puzzle, its rules replaced by ``max-bridges`` and ``no-loops`` when given (read
+        once), within the server's limits of islands and cells."""
+        if self.board is not None:
+            return self.board
         board = notations.parse(
             self.values["puzzle"],
             notation=self.notation,
@@ -192,7 +206,22 @@ class Request:
                 f"{self.limits.islands}",
                 413,
             )
+        _within_cells(board.rows, board.cols, self.limits, "puzzle")
+        self.board = board
         return board
+
+    def island_count(self) -> int:
+        """How many islands the request is about (its puzzle's, read now, or those it asks to
+        generate): what its work grows with."""
+        if self.command == "generate":
+            return int(self.values["islands"])
+        with refusals():
+            return len(self.puzzle().islands)
+
+    def start(self) -> None:
+        """Start the request's time limit: a server calls this when a thread takes the request
+        up, so that time spent waiting for one is not taken from the search."""
+        self.deadline = Deadline(self.deadline.seconds)
 
     def program(self) -> Any:
         from ..asp.interface import Program
@@ -211,7 +240,8 @@ class Request:
 
 def read_request(command: str, body: Any, limits: Limits) -> Request:
     """The request for ``command`` from its parsed JSON body, every option checked, and its
-    deadline started (the request's ``time-limit``, at most the server's)."""
+    deadline (the request's ``time-limit``, at most the server's) counting from now, until
+    :meth:`Request.start` starts it again."""
     if command not in OPTIONS:
         raise RequestError(f"no such command {command!r}; the API has {', '.join(COMMANDS)}", 404)
     if not isinstance(body, dict):
@@ -242,9 +272,23 @@ def read_request(command: str, body: Any, limits: Limits) -> Request:
         )
     if command == "generate" and values["islands"] > limits.islands:
         raise RequestError(f"this server generates at most {limits.islands} islands", 413)
+    if command == "generate" and values["size"] is not None:
+        from ..generation import parse_size
+
+        with refusals():
+            _within_cells(*parse_size(values["size"]), limits, "size")
     seconds = values.get("time_limit")
     seconds = limits.time_limit if seconds is None else min(seconds, limits.max_time_limit)
     return Request(command, values, Deadline(seconds), limits)
+
+
+def _within_cells(rows: int, cols: int, limits: Limits, name: str) -> None:
+    if rows * cols > limits.cells:
+        raise RequestError(
+            f"{name} is {cols}x{rows}, {rows * cols} cells; this server takes at most "
+            f"{limits.cells}",
+            413,
+        )
 
 
 # ---------------------------------------------------------------------------- the commands
@@ -254,6 +298,16 @@ def solve(request: Request) -> dict:
     from ..solving import solve
 
     board = request.puzzle()
+    # Each solution lists a bridge per pair joined: refused now if they could not all fit.
+    each = max(1, len(board.islands) - 1) * BRIDGE_BYTES
+    if request.models > 1 and request.models * each > request.limits.answer_bytes:
+        most = max(1, request.limits.answer_bytes // each)
+        raise RequestError(
+            f"option 'models': {request.models} solutions of {len(board.islands)} islands could "
+            f"be over this server's limit of {request.limits.answer_bytes} bytes for an answer; "
+            f"ask for at most {most}",
+            413,
+        )
     result = solve(
         board,
         request.models,
@@ -379,8 +433,16 @@ ANSWERS: dict[str, Callable[[Request], dict]] = {
 def answer(request: Request) -> dict:
     """The command's JSON document; the library's errors become :class:`RequestError` with the
     command line's message and the status of :data:`STATUS_BY_EXIT`."""
-    try:
+    with refusals():
         return ANSWERS[request.command](request)
+
+
+@contextlib.contextmanager
+def refusals() -> Iterator[None]:
+    """The library's errors in the block as :class:`RequestError`, with the command line's
+    message and the status of :data:`STATUS_BY_EXIT`."""
+    try:
+        yield
     except RequestError:
         raise
     except HashiError as error:  # by its exit code: an unsolvable puzzle's rating is 422
