@@ -473,3 +473,58 @@ def test_a_cancelled_request_stops_its_search_and_answers_what_it_found(monkeypa
     [document] = answers
     assert document["timed_out"] is True and document["exhausted"] is False
     assert document["count"] >= 1 and document["status"] == "multiple"
+
+
+# ---------------------------------------------------------------------------- turns
+
+
+def test_waiting_requests_start_small_ones_first_then_clients_in_turn():
+    """One thread, held by client a; then a waits with two more large requests, b with one, c
+    with a small one.  When the thread frees: c's small one, then a, b, a (not a, a, b)."""
+    import anyio
+
+    from hashi_asp.web import admission
+
+    started = []
+
+    async def run():
+        turns = admission.Admission(workers=1, queue=10, per_client=5, max_wait=60)
+        held = anyio.Event()
+
+        async def request(lane, client, name, until=None):
+            async with turns.slot(lane, client, 10):
+                started.append(name)
+                if until:
+                    await until.wait()
+
+        async def waiting(count):
+            while sum(lane["waiting"] for lane in turns.load().values()) < count:
+                await anyio.sleep(0)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(request, admission.LARGE, "a", "a1", held)
+            while not started:
+                await anyio.sleep(0)
+            for n, (lane, client, name) in enumerate(
+                [
+                    (admission.LARGE, "a", "a2"),
+                    (admission.LARGE, "a", "a3"),
+                    (admission.LARGE, "b", "b1"),
+                    (admission.SMALL, "c", "c1"),
+                ]
+            ):
+                group.start_soon(request, lane, client, name)
+                await waiting(n + 1)
+            held.set()
+        assert turns.load() == {lane: {"running": 0, "waiting": 0} for lane in ("small", "large")}
+
+    anyio.run(run)
+    assert started == ["a1", "c1", "a2", "b1", "a3"]
+
+
+def test_the_lanes():
+    from hashi_asp.web.admission import LARGE, SMALL, lane
+
+    assert lane("convert", 5000, 0, 10) == lane("render", 5000, 60, 10) == SMALL
+    assert lane("solve", 100, 10, 10) == lane("count", 3, 2, 10) == SMALL
+    assert lane("solve", 101, 10, 10) == lane("count", 3, 10.5, 10) == LARGE
