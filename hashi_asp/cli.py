@@ -392,13 +392,13 @@ def generate_command(islands, count, out, notation, quiet, force, with_solution,
 @click.option("--time-limit", type=Finite(0.1, 3600), default=10, help="Per request [10 s].")
 @click.option("--max-time-limit", type=Finite(0.1, 3600), default=60, help="Most a request asks.")
 @click.option("--max-islands", type=click.IntRange(min=2), default=10_000, help="[10 000].")
-@click.option("--max-cells", type=click.IntRange(min=4), default=1_000_000, help="[1 000 000].")
+@click.option("--max-cells", type=click.IntRange(min=4), default=10**6, help="Grid [1 000 000].")
 @click.option("--max-bytes", type=click.IntRange(min=1024), default=1_000_000, help="Per request.")
 @click.option("--max-answer-bytes", type=click.IntRange(min=1024), default=10**7, help="[10 MB].")
 @click.option("--queue", type=click.IntRange(min=0), default=64, help="Requests waiting [64].")
 @click.option("--per-client", type=click.IntRange(min=1), default=16, help="Per lane [16].")
 @click.option("--max-wait", type=Finite(0, 3600), default=30, help="For a thread [30 s].")
-@click.option("--max-connections", type=click.IntRange(min=1), default=256, help="[256].")
+@click.option("--max-connections", type=click.IntRange(min=1), default=256, help="Open [256].")
 @click.option("--client-timeout", type=Finite(0.1, 3600), default=10, help="Head, body [10 s].")
 def serve_command(host, port, open_browser, hosts, **settings):
     """Serve the workbench: a page to load, edit, play, explain, generate and export puzzles,

@@ -80,18 +80,19 @@ class Capacity:
 
 
 def settings(
-    workers: int | None = None,
-    time_limit: float = 10.0,
-    max_time_limit: float = 60.0,
-    max_islands: int = 10_000,
-    max_cells: int = 1_000_000,
-    max_bytes: int = 1_000_000,
-    max_answer_bytes: int = 10_000_000,
-    queue: int = 64,
-    per_client: int = 16,
-    max_wait: float = 30.0,
-    max_connections: int = 256,
-    client_timeout: float = 10.0,
+    *,
+    workers: int | None,
+    time_limit: float,
+    max_time_limit: float,
+    max_islands: int,
+    max_cells: int,
+    max_bytes: int,
+    max_answer_bytes: int,
+    queue: int,
+    per_client: int,
+    max_wait: float,
+    max_connections: int,
+    client_timeout: float,
 ) -> tuple[api.Limits, Capacity]:
     """The limits per request and the capacity of a server, by the names of ``serve``'s
     options."""
