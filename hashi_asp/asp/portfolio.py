@@ -40,7 +40,7 @@ from typing import Any
 from ..checking import check
 from ..puzzle import Puzzle, Solution
 from ..stopping import POLL_SECONDS, Deadline, TimeLimitReached
-from . import FORMULATIONS, race_variants
+from . import FORMULATIONS, Formulation, race_variants
 from .interface import EncodingError, InvalidAnswer, Program, chosen
 
 GRACE_SECONDS = 2.0
@@ -140,6 +140,7 @@ def race(
     context = _context()
     forked = context.get_start_method() == "fork"
     workers: list[tuple[Any, Any, Any]] = []  # process, its results, the parent's lifeline
+    catalogue = dict(FORMULATIONS)  # with any formulation added at run time
     outcomes: list[Outcome] = []
     interrupted = False
     try:
@@ -153,7 +154,18 @@ def race(
             seconds = deadline.remaining()
             process = context.Process(
                 target=_work,
-                args=(puzzle, models, each, seconds, keep, verify, sent, watched, parents),
+                args=(
+                    puzzle,
+                    models,
+                    each,
+                    seconds,
+                    keep,
+                    verify,
+                    sent,
+                    watched,
+                    parents,
+                    catalogue,
+                ),
                 name=f"hashi-asp race: {name_of(each)}",
             )
             process.start()
@@ -256,10 +268,13 @@ def _work(
     results: Any,
     lifeline: Any,
     parents: list[int],
+    catalogue: dict[str, Formulation],
 ) -> None:
     """A worker: Ctrl-C is the parent's to handle, SIGTERM ends it at once; it ends too when
     the parent goes away (its end of ``lifeline`` closes); its outcome (or error) goes into
-    ``results``.  ``parents`` are the parent's ends of the pipes, inherited by a fork."""
+    ``results``.  ``parents`` are the parent's ends of the pipes, inherited by a fork;
+    ``catalogue`` the parent's formulations (a worker from the fork server imported its own)."""
+    FORMULATIONS.update(catalogue)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     for descriptor in parents:
