@@ -122,7 +122,7 @@ def plain_clingo(files: list, puzzle: Puzzle, tmp_path) -> set[frozenset]:
 @pytest.mark.parametrize(
     "name", [name for name, each in asp.FORMULATIONS.items() if each.propagator is None]
 )
-@pytest.mark.parametrize("rules", RULES[:2], ids=str)
+@pytest.mark.parametrize("rules", [*RULES[:2], RULES[3]], ids=str)
 def test_plain_clingo_runs_each_formulation_as_its_header_says(name, rules, tmp_path):
     """The header of a formulation's last file gives the command line; it finds every solution
     hashi-asp finds, each once."""

@@ -61,6 +61,9 @@ class Formulation:
         return len(self.files) > 1 or self.propagator is not None
 
 
+PLAIN = "reach"
+"""The formulation of the whole encoding, ``hashi.lp``, what plain clingo runs: what ``auto`` is
+with a user's encoding, and what ``auto`` and ``race`` load before they are resolved."""
 AUTO = "auto"  # the formulation :func:`auto` picks for the puzzle
 RACE = "race"  # several variants at once in worker processes (:mod:`.portfolio`)
 MODES = (AUTO, RACE)
@@ -69,7 +72,7 @@ FORMULATIONS: dict[str, Formulation] = {
     formulation.name: formulation
     for formulation in (
         Formulation(
-            "reach",
+            PLAIN,
             ("hashi.lp",),
             "reachability from the first island (what plain clingo runs)",
             auxiliary=("reach/2",),
@@ -192,7 +195,7 @@ soon as a tenth are doubled; the Coelho et al. instances have 1.23 to 1.89."""
 def auto(puzzle: Puzzle, own_rules: bool = False) -> str:
     """The formulation ``auto`` stands for on ``puzzle``: ``tree`` for puzzles with few double
     bridges (:data:`FEW_DOUBLES`), else ``reach``; with a user's encoding (``own_rules``), the
-    one that adds nothing to it, ``reach``."""
+    one that adds nothing to it, :data:`PLAIN`."""
     numbers = sum(n or 1 for n in puzzle.islands.values())
     few = not own_rules and numbers <= 2 * FEW_DOUBLES * len(puzzle.islands)
-    return "tree" if few else "reach"
+    return "tree" if few else PLAIN

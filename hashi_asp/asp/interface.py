@@ -46,7 +46,7 @@ from ..puzzle import (
     bridge,
 )
 from ..status import Status
-from . import AUTO, FORMULATIONS, MODES, RACE, Formulation, auto, raceable
+from . import AUTO, FORMULATIONS, MODES, PLAIN, RACE, Formulation, auto, raceable
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -143,8 +143,9 @@ class Program:
     @property
     def formulation(self) -> Formulation:
         """The catalogue's formulation of the program's connectivity; ``auto`` and ``race``
-        (unresolved, as plain clingo runs them) stand for the whole encoding's, ``reach``."""
-        return FORMULATIONS[self.connectivity if self.connectivity not in MODES else "reach"]
+        (unresolved, as plain clingo runs them) stand for the whole encoding's
+        (:data:`~hashi_asp.asp.PLAIN`)."""
+        return FORMULATIONS[self.connectivity if self.connectivity not in MODES else PLAIN]
 
     @property
     def projected(self) -> bool:
