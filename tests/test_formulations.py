@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import bruteforce
@@ -282,3 +283,12 @@ def test_a_formulation_gone_from_the_catalogue_is_refused(levels, monkeypatch):
         Program(connectivity=LEVELS)
     cli = CliRunner().invoke(main, ["count", str(PROLOG), "--connectivity", LEVELS])
     assert cli.exit_code == 2 and "Invalid value for '--connectivity'" in cli.stderr
+
+
+def test_a_formulation_that_may_not_be_raced_is_not(levels, monkeypatch):
+    monkeypatch.setitem(asp.FORMULATIONS, LEVELS, replace(levels, raceable=False))
+    with pytest.raises(asp.interface.EncodingError, match="a variant is reach or tree or lazy"):
+        Program(connectivity="race", variants=(LEVELS,))
+    names = [p.connectivity for p in variants(Program(), parse(PROLOG.read_text()), 10)]
+    assert LEVELS not in names and "reach" in names
+    assert count(parse(PROLOG.read_text()), program=Program(connectivity=LEVELS)).count == 2
