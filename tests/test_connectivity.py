@@ -1,6 +1,7 @@
-"""Connectivity stated three ways (reachability, a spanning tree under clasp's acyclicity
-check, lazy cuts) and chosen per puzzle (auto): the same solutions every way; plain clingo
-never runs the rules without a connectivity part; clingo's own options pass through."""
+"""Connectivity stated four ways (reachability, a spanning tree under clasp's acyclicity
+check, lazy cuts, a flow to the first island) and chosen per puzzle (auto): the same solutions
+every way; plain clingo never runs the rules without a connectivity part; clingo's own options
+pass through.  (tests/test_formulations.py runs every formulation of the catalogue alike.)"""
 
 import bruteforce
 import clingo
@@ -17,6 +18,7 @@ from hashi_asp.cli import main
 
 LAZY = Program(connectivity="lazy")
 TREE = Program(connectivity="tree")
+FLOW = Program(connectivity="flow")
 
 
 def answers(puzzle: Puzzle, propagator: LazyConnectivity | None) -> int:
@@ -76,6 +78,50 @@ def test_the_spanning_tree_finds_exactly_the_brute_force_solutions_each_once(cas
     assert set(found) == bruteforce.solutions(puzzle.rows, puzzle.cols, dict(puzzle.islands))
 
 
+@given(small_puzzles())
+@settings(max_examples=100, deadline=None)
+def test_the_flow_finds_exactly_the_brute_force_solutions_each_once(case):
+    puzzle = Puzzle(*case)
+    result = solve(puzzle, models=0, program=FLOW)
+    assert result.exhausted
+    found = [frozenset(tuple(b) for b in s.bridges) for s in result.solutions]
+    assert len(found) == len(set(found))  # many flows per solution, each solution once
+    assert set(found) == bruteforce.solutions(puzzle.rows, puzzle.cols, dict(puzzle.islands))
+
+
+def test_the_flow_balances_every_island_with_integers():
+    """The flow's own atoms, read from one answer: along bridges only, every island but the
+    first sending one unit more than it receives, the first receiving islands-1."""
+    puzzle = notations.parse("2222\n2222\n")
+    control = clingo.Control(["--models=1"])
+    for name in ("bridges.lp", "flow.lp"):
+        control.load(str(encoding_path(name)))
+    control.add("base", [], facts(puzzle))
+    control.ground([("base", [])])
+    atoms: list[clingo.Symbol] = []
+    control.solve(on_model=lambda model: atoms.extend(model.symbols(atoms=True)))
+    joined = {
+        frozenset(
+            {
+                (a.arguments[0].number, a.arguments[1].number),
+                (a.arguments[2].number, a.arguments[3].number),
+            }
+        )
+        for a in atoms
+        if a.name == "line"
+    }
+    balance = dict.fromkeys(puzzle.islands, 0)
+    for atom in atoms:
+        if atom.name == "flow":
+            r1, c1, r2, c2, bit = (argument.number for argument in atom.arguments)
+            assert frozenset({(r1, c1), (r2, c2)}) in joined
+            balance[(r1, c1)] += 2**bit
+            balance[(r2, c2)] -= 2**bit
+    first = min(puzzle.islands)
+    assert balance.pop(first) == 1 - len(puzzle.islands)
+    assert set(balance.values()) == {1}
+
+
 def test_auto_takes_the_tree_only_for_few_double_bridges():
     singles = Puzzle(1, 5, {(0, 0): 1, (0, 2): 2, (0, 4): 1})  # 2 bridges, 3 islands: 0.67
     doubles = Puzzle(1, 3, {(0, 0): 2, (0, 2): 2})  # one double bridge, yet 1.0 per island
@@ -100,11 +146,11 @@ def test_tatham_rules_give_the_same_solutions(game_id):
     puzzle = notations.parse(game_id)
     reach = solve(puzzle, models=0, program=Program(connectivity="reach"))
     assert reach.exhausted
-    for other in (LAZY, TREE, Program()):
+    for other in (LAZY, TREE, FLOW, Program()):
         found = solve(puzzle, models=0, program=other)
-        assert found.exhausted and [s.bridges for s in found.solutions] == [
+        assert found.exhausted and sorted(s.bridges for s in found.solutions) == sorted(
             s.bridges for s in reach.solutions
-        ]
+        )
 
 
 def test_only_the_known_formulations():

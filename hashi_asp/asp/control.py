@@ -11,10 +11,11 @@ as a capability needs, with one deadline, Ctrl-C, and every model checked before
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 import clingo
 
@@ -23,9 +24,6 @@ from ..puzzle import Puzzle, Solution
 from ..stopping import POLL_SECONDS, Deadline, uninterruptible
 from . import interface
 from .interface import EncodingError, InvalidAnswer, Program
-
-if TYPE_CHECKING:
-    from .connectivity import LazyConnectivity
 
 # Solver settings measured on the Coelho et al. set, on 1 000 to 100 000 islands and on 2 000
 # islands with few doubled bridges, where the search (not grounding) takes the time:
@@ -135,14 +133,9 @@ def ground(
         )
     except RuntimeError as error:
         raise EncodingError(f"clingo options {' '.join(program.options)!r}: {error}") from None
-    propagator = None
-    if program.lazy:
-        from .connectivity import LazyConnectivity  # (only this option needs it)
-
-        # The encoding leaves connectivity out; the propagator adds it back as lazy cuts.
-        propagator = LazyConnectivity(puzzle)
-        # It has only the methods it needs, which are all clingo calls (not the whole interface).
-        control.register_propagator(propagator)  # type: ignore[arg-type]
+    propagator = made_propagator(program, puzzle)
+    if propagator is not None:  # the formulation leaves connectivity to it
+        control.register_propagator(propagator)
     facts = interface.facts(puzzle) + text
     started = time.perf_counter()
 
@@ -165,6 +158,16 @@ def ground(
 
     uninterruptible(load_and_ground, deadline, "clingo was grounding")
     return Grounded(control, puzzle, time.perf_counter() - started, propagator)
+
+
+def made_propagator(program: Program, puzzle: Puzzle) -> Any:
+    """The propagator the program's formulation needs, made for ``puzzle`` (its module is
+    imported only then), or None."""
+    named = program.formulation.propagator
+    if named is None:
+        return None
+    module, _, name = named.partition(":")
+    return getattr(importlib.import_module(module), name)(puzzle)
 
 
 @dataclass
@@ -193,12 +196,11 @@ def enumerate_solutions(
     the puzzle with the formulation ``program`` picks for it, and take up to ``models`` answers
     (0 = all), each checked (unless not ``verify``), kept if ``keep``, handed to ``on_solution``
     and counted to ``on_count`` as it comes."""
-    # Solutions are sets of bridges: an encoding with helper choices must not list one twice, so
-    # a user's rules and the tree's parent links are enumerated projected onto the shown atoms.
-    # The other bundled encodings choose nothing but lines, which the bridges determine, and
-    # save projection's cost (3 % at n=400).
+    # Solutions are sets of bridges: a program that chooses more than them must not list one
+    # twice, so a user's rules and the formulations that say so are enumerated projected onto
+    # the shown atoms; the others save projection's cost (3 % at n=400).
     program = interface.chosen(program, puzzle)
-    project = models != 1 and program.helper_choices
+    project = models != 1 and program.projected
     grounded = ground(puzzle, program, models=models, project=project, deadline=deadline)
     solutions: list[Solution] = []
     found = 0
@@ -229,7 +231,7 @@ class Grounded:
         control: clingo.Control,
         puzzle: Puzzle,
         ground_seconds: float,
-        propagator: LazyConnectivity | None = None,
+        propagator: Any = None,
     ):
         self.control = control
         self.puzzle = puzzle

@@ -46,37 +46,25 @@ from ..puzzle import (
     bridge,
 )
 from ..status import Status
-from . import CONNECTIVITY
+from . import AUTO, FORMULATIONS, MODES, PLAIN, RACE, Formulation, auto, raceable
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
 ENCODING = "hashi.lp"  # the whole encoding: what plain clingo runs
-RULES_BUT_CONNECTIVITY = "bridges.lp"  # what the lazy connectivity propagator completes
 RELAX = "relax.lp"
 CONSEQUENCES = "consequences.lp"
 ANOTHER_SOLUTION = "another_solution.lp"
 STEP = "step.lp"  # checks one step of a walkthrough; loaded on its own, not with hashi.lp
 
-TREE = "tree.lp"  # connectivity as a spanning tree, loaded with bridges.lp
-
-FEW_DOUBLES = 1.15
-"""Bridges per island (half the numbers' sum over the islands) up to which ``auto`` takes the
-tree: a puzzle with no double bridge has 1 + alpha (1.1 for the generator's default), one
-with a tenth of them doubled about 1.21.  Measured on the generator's puzzles of 2 000 islands
-(docs/benchmarks.md): the tree needs 2.5 times fewer conflicts without doubles, and more as
-soon as a tenth are doubled; the Coelho et al. instances have 1.23 to 1.89."""
-
 
 def chosen(program: Program, puzzle: Puzzle) -> Program:
-    """``program`` with ``auto`` connectivity resolved for ``puzzle``: ``tree`` for puzzles with
-    few double bridges (:data:`FEW_DOUBLES`) and the bundled encoding, else ``reach``.  A
-    ``race`` resolves the same way where one search is run (hint, explanations), and so
-    does its program in a worker (whose connectivity is the variant's)."""
-    if program.connectivity not in ("auto", "race"):
+    """``program`` with ``auto`` connectivity resolved for ``puzzle`` by the catalogue's rule
+    (:func:`hashi_asp.asp.auto`).  A ``race`` resolves the same way where one search is run
+    (hint, explanations), and so does its program in a worker (whose connectivity is the
+    variant's)."""
+    if program.connectivity not in MODES:
         return program
-    numbers = sum(n or 1 for n in puzzle.islands.values())
-    few = program.encoding is None and numbers <= 2 * FEW_DOUBLES * len(puzzle.islands)
-    return replace(program, connectivity="tree" if few else "reach", variants=())
+    return replace(program, connectivity=auto(puzzle, program.encoding is not None), variants=())
 
 
 class EncodingError(HashiError):
@@ -112,13 +100,14 @@ def encoding_path(name: str = ENCODING) -> Path:
 
 @dataclass(frozen=True)
 class Program:
-    """The rules clingo is given besides the puzzle: ``encoding`` replaces the bundled
-        ``hashi.lp``, ``additions`` are rule files loaded with it, ``constants`` are clingo
-        ``#const`` values (other than the puzzle's rules, which the puzzle carries), and
-        ``connectivity`` is one of :data:`CONNECTIVITY`; ``options`` are clingo's own options (for
+    """The rules clingo is given besides the puzzle: ``encoding`` replaces the first file of the
+    formulation (the bundled ``hashi.lp`` or ``bridges.lp``), ``additions`` are rule files loaded
+    with it, ``constants`` are clingo ``#const`` values (other than the puzzle's rules, which the
+    puzzle carries), and ``connectivity`` is ``auto``, a formulation of the catalogue
+    (:data:`hashi_asp.asp.FORMULATIONS`) or ``race``; ``options`` are clingo's own options (for
     the search: ``--configuration``, ``--parallel-mode``/``-t``, ``--seed``...), which replace
     hashi-asp's defaults of the same name; ``variants`` are what a ``race`` runs, each a
-    connectivity and clingo options (``"reach --configuration=jumpy"``), by default chosen by
+    formulation and clingo options (``"reach --configuration=jumpy"``), by default chosen by
     :func:`hashi_asp.asp.portfolio.variants`."""
 
     encoding: str | os.PathLike | None = None
@@ -133,17 +122,16 @@ class Program:
         object.__setattr__(self, "options", tuple(self.options))
         object.__setattr__(self, "variants", tuple(" ".join(v.split()) for v in self.variants))
         for variant in self.variants:
-            if not variant or variant.split()[0] not in CONNECTIVITY[1:4]:
+            if not variant or variant.split()[0] not in raceable():
                 raise EncodingError(
-                    f"a variant is reach, tree or lazy, then clingo options; got {variant!r}"
+                    f"a variant is {' or '.join(raceable())}, then clingo options; got {variant!r}"
                 )
-        if self.variants and self.connectivity != "race":
+        if self.variants and self.connectivity != RACE:
             raise EncodingError("variants are raced: they need connectivity race")
         object.__setattr__(self, "constants", {str(k): str(v) for k, v in self.constants.items()})
-        if self.connectivity not in CONNECTIVITY:
-            raise EncodingError(
-                f"connectivity must be one of {', '.join(CONNECTIVITY)}, got {self.connectivity!r}"
-            )
+        if self.connectivity not in (*FORMULATIONS, *MODES):
+            known = ", ".join([AUTO, *FORMULATIONS, RACE])
+            raise EncodingError(f"connectivity must be one of {known}, got {self.connectivity!r}")
         for name in RULE_CONSTANTS:
             if name in self.constants:
                 raise EncodingError(
@@ -153,14 +141,18 @@ class Program:
                 )
 
     @property
-    def lazy(self) -> bool:
-        return self.connectivity == "lazy"
+    def formulation(self) -> Formulation:
+        """The catalogue's formulation of the program's connectivity; ``auto`` and ``race``
+        (unresolved, as plain clingo runs them) stand for the whole encoding's
+        (:data:`~hashi_asp.asp.PLAIN`)."""
+        return FORMULATIONS[self.connectivity if self.connectivity not in MODES else PLAIN]
 
     @property
-    def helper_choices(self) -> bool:
-        """Whether the program chooses more than the bridges (a user's rules may; the tree's
-        parent links do), so that one solution can come as several answers."""
-        return self.own_rules or self.connectivity == "tree"
+    def projected(self) -> bool:
+        """Whether enumerations count answers as sets of shown atoms: where the program may
+        choose more than the bridges (a user's rules may; the tree's parent links and the
+        flow's values do), so that one solution can come as several answers."""
+        return self.own_rules or self.formulation.projected
 
     @property
     def own_rules(self) -> bool:
@@ -168,15 +160,17 @@ class Program:
         return self.encoding is not None or bool(self.additions)
 
     def files(self) -> list[Path]:
-        """The rule files clingo loads, in order: with ``tree``, the spanning tree is added to
-        the encoding (which then must leave connectivity out, as with ``lazy``)."""
-        if self.encoding is not None:
-            main = Path(self.encoding)
-        else:
-            whole = self.connectivity in ("reach", "auto", "race")  # unresolved: as plain clingo
-            main = encoding_path(ENCODING if whole else RULES_BUT_CONNECTIVITY)
-        tree = [encoding_path(TREE)] if self.connectivity == "tree" else []
-        return [main, *tree, *map(Path, self.additions)]
+        """The rule files clingo loads, in order: the formulation's, the first replaced by the
+        user's encoding (which then must leave connectivity out if the formulation adds it),
+        then the user's additions."""
+        main, *parts = self.formulation.files
+        first = Path(self.encoding) if self.encoding is not None else encoding_file(main)
+        return [first, *map(encoding_file, parts), *map(Path, self.additions)]
+
+
+def encoding_file(name: str) -> Path:
+    """A formulation's file: a bundled encoding by its name, else a path."""
+    return Path(name) if Path(name).name != name else encoding_path(name)
 
 
 # ---------------------------------------------------------------------------- input

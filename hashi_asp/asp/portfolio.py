@@ -1,11 +1,12 @@
 """A race of variants: several ways of searching one puzzle, each in a worker process of its own
 on the machine's cores; the first to give what was asked wins and the others are stopped.
 
-A variant is a connectivity formulation and clingo options (``"tree"``,
+A variant is a formulation of the catalogue and clingo options (``"tree"``,
 ``"reach --configuration=jumpy"``).  ``--connectivity race`` races :func:`variants`: the one
-``auto`` picks for the puzzle first, then the others of :data:`VARIANTS`, as many as the
-process may use cores (``os.sched_getaffinity``); ``Program(variants=...)`` (``--variant``)
-names them instead, and then all of them run.
+``auto`` picks for the puzzle first, then the others the catalogue lists for a race
+(:func:`hashi_asp.asp.race_variants`), as many as the process may use cores
+(``os.sched_getaffinity``); ``Program(variants=...)`` (``--variant``) names them instead, and
+then all of them run.
 
 - Each worker grounds and searches as a plain search does (:mod:`.control`), checks every
   answer with the independent checker and sends its outcome back through a pipe; the parent
@@ -39,18 +40,8 @@ from typing import Any
 from ..checking import check
 from ..puzzle import Puzzle, Solution
 from ..stopping import POLL_SECONDS, Deadline, TimeLimitReached
+from . import FORMULATIONS, Formulation, race_variants
 from .interface import EncodingError, InvalidAnswer, Program, chosen
-
-VARIANTS = (
-    "reach --configuration=jumpy",
-    "tree",
-    "reach",
-    "reach --configuration=handy",
-    "tree --configuration=handy",
-)
-"""The variants a race draws from after the one ``auto`` picks, the most useful first (measured
-on the hard set of ``benchmarks/hard.py``, docs/benchmarks.md): ``jumpy`` with reachability
-where a tenth to a quarter of the bridges are doubled, the tree without double bridges."""
 
 GRACE_SECONDS = 2.0
 """How long past the deadline the parent waits for the workers' own reports before ending them
@@ -94,15 +85,16 @@ def cores() -> int:
 
 def variants(program: Program, puzzle: Puzzle, workers: int | None = None) -> list[Program]:
     """The programs raced for ``puzzle``: the program's own variants if it names any, else the
-    one ``auto`` picks first and then the others of :data:`VARIANTS`, ``workers`` in all (the
-    cores by default, at least 2).  A user's replacement encoding keeps reachability (the tree
-    is added to an encoding that leaves connectivity out)."""
+    one ``auto`` picks first and then the others of the catalogue's race
+    (:func:`hashi_asp.asp.race_variants`), ``workers`` in all (the cores by default, at least
+    2).  A user's replacement encoding keeps its own connectivity: only the formulations that
+    add nothing to it are raced (the tree is added to an encoding that leaves it out)."""
     names = list(program.variants)
     if not names:
         first = chosen(replace(program, connectivity="auto"), puzzle).connectivity
-        names = [first, *(v for v in VARIANTS if v != first)]
+        names = [first, *(v for v in race_variants() if v != first)]
         if program.encoding is not None:
-            names = [name for name in names if name.split()[0] == "reach"]
+            names = [name for name in names if not FORMULATIONS[name.split()[0]].completes]
         names = names[: max(2, workers or cores())]
     return [variant(program, name) for name in names]
 
@@ -148,6 +140,7 @@ def race(
     context = _context()
     forked = context.get_start_method() == "fork"
     workers: list[tuple[Any, Any, Any]] = []  # process, its results, the parent's lifeline
+    catalogue = dict(FORMULATIONS)  # with any formulation added at run time
     outcomes: list[Outcome] = []
     interrupted = False
     try:
@@ -161,7 +154,18 @@ def race(
             seconds = deadline.remaining()
             process = context.Process(
                 target=_work,
-                args=(puzzle, models, each, seconds, keep, verify, sent, watched, parents),
+                args=(
+                    puzzle,
+                    models,
+                    each,
+                    seconds,
+                    keep,
+                    verify,
+                    sent,
+                    watched,
+                    parents,
+                    catalogue,
+                ),
                 name=f"hashi-asp race: {name_of(each)}",
             )
             process.start()
@@ -264,10 +268,13 @@ def _work(
     results: Any,
     lifeline: Any,
     parents: list[int],
+    catalogue: dict[str, Formulation],
 ) -> None:
     """A worker: Ctrl-C is the parent's to handle, SIGTERM ends it at once; it ends too when
     the parent goes away (its end of ``lifeline`` closes); its outcome (or error) goes into
-    ``results``.  ``parents`` are the parent's ends of the pipes, inherited by a fork."""
+    ``results``.  ``parents`` are the parent's ends of the pipes, inherited by a fork;
+    ``catalogue`` the parent's formulations (a worker from the fork server imported its own)."""
+    FORMULATIONS.update(catalogue)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     for descriptor in parents:

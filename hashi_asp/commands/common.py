@@ -8,8 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .. import notations
-from ..asp import CONNECTIVITY
+from .. import asp, notations
 from ..puzzle import MAX_BRIDGES_LIMIT
 from .unit import (
     CHOICE,
@@ -60,11 +59,12 @@ PROGRAM = (
     Option(
         "connectivity",
         CHOICE,
-        "auto, reach, tree, ...",
-        default="auto",
-        choices=CONNECTIVITY,
-        # Not "race" over the API: a request may not start a process per core.
-        served_choices=tuple(name for name in CONNECTIVITY if name != "race"),
+        asp.help_text(),
+        default=asp.AUTO,
+        # The catalogue's names, read when they are looked at; not race over the API: a request
+        # may not start a process per core.
+        choices=asp.CONNECTIVITY,
+        served_choices=asp.Names(race=False),
     ),
     Option(
         "clingo",

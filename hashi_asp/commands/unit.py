@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -62,7 +62,7 @@ class Option:
     low: float | None = None
     high: float | None = None
     low_open: bool = False
-    choices: tuple[str, ...] = ()
+    choices: Sequence[str] = ()
     short: str | None = None
     dest: str | None = None
     metavar: str | None = None
@@ -71,7 +71,7 @@ class Option:
     required: bool = False
     argument: bool = False
     served: bool = True
-    served_choices: tuple[str, ...] | None = None
+    served_choices: Sequence[str] | None = None
 
     def __post_init__(self) -> None:
         assert self.kind in KINDS, self.kind
@@ -83,7 +83,7 @@ class Option:
         """The Python name of the value (``max_bridges``)."""
         return self.dest or self.name.replace("-", "_")
 
-    def expected(self, choices: tuple[str, ...] | None = None) -> str:
+    def expected(self, choices: Sequence[str] | None = None) -> str:
         """What the option takes, in words, for messages."""
         choices = self.choices if choices is None else choices
         if self.kind == CHOICE:
