@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import sys
-import time
 from pathlib import Path
 
 import click
@@ -413,7 +412,7 @@ def serve_command(host, port, open_browser, workers, time_limit, max_time_limit,
     app.serve(host, port, open_browser=open_browser, limits=limits, workers=workers, on_ready=ready)
 
 
-# ---------------------------------------------------------------------------- bench
+# ---------------------------------------------------------------------------- bench, study
 
 
 @main.command("bench")
@@ -429,40 +428,68 @@ def bench_command(paths, jobs, unique, time_limit, csv_file, json_file, **progra
     report the times: per puzzle in --csv/--json, grouped like Table 1 of Coelho et al. (islands,
     beta, alpha) on standard output.  Exit 0 if every puzzle was solved and its answer passed
     the checker, 1 if any had no solution, failed the check or could not be read, 3 if any ran
-    out of time."""
-    from tqdm import tqdm
+    out of time.  (A one-variant `study` without a database.)"""
+    from .study import commands
 
-    from . import bench, reports
-    from .asp.control import judge_program
-    from .asp.interface import program_and_rules
-    from .files import write_atomically
+    sys.exit(commands.bench(paths, jobs, unique, time_limit, csv_file, json_file, program_options))
 
-    program, rules = program_and_rules(**program_options)  # -c max_bridges=K: every puzzle's
-    judge_program(program)
-    files = bench.puzzle_files(paths)
-    if not files:
-        raise PuzzleError("no puzzle files found", " ".join(paths))
-    stopped, started = False, time.perf_counter()
-    options = {"jobs": jobs, "unique_verdict": unique, "time_limit": time_limit, "rules": rules}
-    try:
-        with tqdm(total=len(files), unit="puzzle", disable=None) as progress:
-            tick = lambda row: progress.update()  # noqa: E731
-            rows = bench.bench(files, program=program, on_row=tick, **options)
-    except KeyboardInterrupt as cut:  # the rows finished, when the signal came while benching
-        rows, stopped = getattr(cut, "rows", []), True
-    # The rows of the puzzles finished are reported and written, also after an interruption.
-    for path, text in ((csv_file, reports.bench_csv), (json_file, reports.bench_json)):
-        if path:
-            write_atomically(path, text(rows).encode("utf-8"))
-    if rows:
-        click.echo(reports.bench_summary(rows, time.perf_counter() - started))
-    for row in rows:
-        if row.error:
-            click.echo(f"hashi-asp: {row.file}: {row.error}", err=True)
-    if stopped:
-        finished = f"{len(rows)} of {len(files)} puzzles finished"
-        click.echo(f"hashi-asp: {stopping.stopped_by()}: {finished}", err=True)
-        sys.exit(stopping.exit_code())
-    if any(row.status in bench.FAILED for row in rows):
-        sys.exit(EXIT_NO_SOLUTION)
-    sys.exit(EXIT_TIME_LIMIT if any(row.status == "unknown" for row in rows) else 0)
+
+@main.group("study")
+def study_group():
+    """Many instances, many variants, seeds: every run a row in an SQLite database (DB), made
+    on local processes or a Dask cluster; reports and plots from the database alone.  See
+    docs/studies.md."""
+
+
+_VARIANT = "A variant: NAME='OPTIONS', the searching commands' own (repeatable)."
+_TASK = "solve (first solution), unique, count, steps or difficulty [solve]."
+
+
+@study_group.command("run")
+@click.argument("database", metavar="DB", type=FILE)
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--plan", "plan_file", type=FILE, help="A TOML plan, instead of PATHS, --variant...")
+@click.option("--variant", "variants", metavar="NAME='OPTIONS'", multiple=True, help=_VARIANT)
+@click.option("--task", metavar="TASK", help=_TASK)
+@click.option("--repeat", type=click.IntRange(min=1), help="Runs per cell: clingo seeds 1..K [1].")
+@time_limit_option("Time limit per run.", per_puzzle=True)
+@click.option("--memory-limit", type=click.IntRange(min=64), metavar="MB", help="Per run.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Local processes [the cores].")
+@click.option("--scheduler", metavar="tcp://HOST:PORT", help="A Dask scheduler (cluster extra).")
+def study_run_command(
+    database, paths, plan_file, variants, task, repeat, jobs, scheduler, **limits
+):
+    """Run every cell (instance x variant x seed) of a study that has no row in DB yet, each in
+    a process of its own with its limits, and commit its row as it finishes: PATHS (files,
+    folders) with --variant, or --plan; DB alone resumes its own plan.  Exit 0 when every cell
+    has a row, 1 if some have none, 2 for a bad plan or a DB made for another one, 130 on
+    Ctrl-C (the finished rows kept)."""
+    from .study import commands
+
+    if jobs and scheduler:
+        raise click.UsageError("--jobs is for local processes, --scheduler for a cluster: not both")
+    arguments = (plan_file, variants, task, repeat, *limits.values(), jobs, scheduler)
+    sys.exit(commands.run(database, paths, *arguments))
+
+
+@study_group.command("report")
+@click.argument("database", metavar="DB", type=FILE)
+@output_format("text", "csv", "json", "markdown", help="Tables as text, CSV, JSON or Markdown.")
+def study_report_command(database, output):
+    """Per variant, the layout of Table 1 of Coelho et al. (mean and max seconds by islands,
+    beta, alpha; runs solved), PAR-2, and each pair of variants compared cell by cell."""
+    from .study import commands
+
+    sys.exit(commands.report(database, output))
+
+
+@study_group.command("plot")
+@click.argument("database", metavar="DB", type=FILE)
+@click.option("--cactus", type=FILE, metavar="FILE", help="Runs solved within a time (.svg/.png).")
+@click.option("--scatter", nargs=2, metavar="A,B FILE", help="Two variants' seconds, log-log.")
+@click.option("--scaling", type=FILE, metavar="FILE", help="Seconds against islands.")
+def study_plot_command(database, cactus, scatter, scaling):
+    """Draw the study's figures with matplotlib (the plot extra), SVG or PNG by suffix."""
+    from .study import commands
+
+    sys.exit(commands.plot(database, cactus, scatter, scaling))

@@ -11,9 +11,8 @@ from click.testing import CliRunner
 from conftest import PUZZLES, loose_encoding
 
 from hashi_asp import Program, PuzzleError
-from hashi_asp.bench import COLUMNS, bench, bench_one, puzzle_files
+from hashi_asp.bench import COLUMNS, bench, bench_one, puzzle_files, summary
 from hashi_asp.cli import main
-from hashi_asp.reports import bench_summary as summary
 
 COELHO = PUZZLES / "coelho"
 
