@@ -456,9 +456,7 @@ _TASK = "solve (first solution), unique, count, steps or difficulty [solve]."
 @click.option("--memory-limit", type=click.IntRange(min=64), metavar="MB", help="Per run.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Local processes [the cores].")
 @click.option("--scheduler", metavar="tcp://HOST:PORT", help="A Dask scheduler (cluster extra).")
-def study_run_command(
-    database, paths, plan_file, variants, task, repeat, jobs, scheduler, **limits
-):
+def study_run_command(database, paths, plan_file, variants, task, repeat, **where):
     """Run every cell (instance x variant x seed) of a study that has no row in DB yet, each in
     a process of its own with its limits, and commit its row as it finishes: PATHS (files,
     folders) with --variant, or --plan; DB alone resumes its own plan.  Exit 0 when every cell
@@ -466,10 +464,9 @@ def study_run_command(
     Ctrl-C (the finished rows kept)."""
     from .study import commands
 
-    if jobs and scheduler:
+    if where["jobs"] and where["scheduler"]:
         raise click.UsageError("--jobs is for local processes, --scheduler for a cluster: not both")
-    arguments = (plan_file, variants, task, repeat, *limits.values(), jobs, scheduler)
-    sys.exit(commands.run(database, paths, *arguments))
+    sys.exit(commands.run(database, paths, plan_file, variants, task, repeat, **where))
 
 
 @study_group.command("report")

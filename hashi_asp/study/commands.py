@@ -29,6 +29,7 @@ def run(
     variants: tuple[str, ...],
     task: str | None,
     repeat: int | None,
+    *,
     time_limit: float | None,
     memory_limit: int | None,
     jobs: int | None,
@@ -104,8 +105,8 @@ def run(
         except KeyboardInterrupt:
             done = len(db.done())
             click.echo(
-                f"hashi-asp: {stopping.stopped_by()}: {done} of {plural(plan.cells, 'cell')} have "
-                f"a row; `hashi-asp study run {database}` goes on from there",
+                f"hashi-asp: {stopping.stopped_by()}: {done} of {plural(plan.cells, 'cell')} "
+                f"{_have(done)} a row; `hashi-asp study run {database}` goes on from there",
                 err=True,
             )
             return stopping.exit_code()
@@ -113,7 +114,7 @@ def run(
     for what, messages in sorted(failures.items()):
         click.echo(f"hashi-asp: {what} {len(messages)}, first: {messages[0]}", err=True)
     click.echo(
-        f"hashi-asp: {database}: {done} of {plural(plan.cells, 'cell')} have a row "
+        f"hashi-asp: {database}: {done} of {plural(plan.cells, 'cell')} {_have(done)} a row "
         f"({progress.made} run now, {progress.failed} not solved)",
         err=True,
     )
@@ -125,6 +126,10 @@ def run(
             err=True,
         )
     return 0 if done >= plan.cells else EXIT_MISSING
+
+
+def _have(count: int) -> str:
+    return "has" if count == 1 else "have"
 
 
 def _cores() -> int:

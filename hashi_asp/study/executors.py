@@ -119,7 +119,7 @@ class Cluster:
             ) from None
         pending = iter(tasks)
         submitted: dict[Any, Task] = {}  # by the future's key
-        completed = as_completed(with_results=True, raise_errors=False)
+        completed = as_completed(loop=client.loop, with_results=True, raise_errors=False)
         threads = [0]
 
         def window() -> int:

@@ -159,7 +159,8 @@ def perform(task: Task, program: Program | None = None, *, abandon: bool = False
     except TimeLimitReached as late:
         record.status, record.message = "timeout", str(late)
     except MemoryError:
-        record.status, record.message = "memout", "out of memory"
+        limit = f" (the memory limit of {task.memory_limit} MB)" if task.memory_limit else ""
+        record.status, record.message = "memout", f"out of memory{limit}"
     except HashiError as error:
         record.status, record.message = "error", str(error)
     except RuntimeError as error:  # clingo's own (std::bad_alloc when out of memory)
@@ -393,10 +394,12 @@ def _warm_up() -> None:
 
 def supervise(task: Task, folder: Path, parent: int) -> Record:
     """Run ``task`` in a forked child with its limits; its record with the peak memory."""
+    folder = folder / task.variant.digest
     try:
-        program = task.variant.program_in(folder / task.variant.digest)
+        program = task.variant.program_in(folder)
     except OSError as error:
         return replace(lost(task, f"cannot write the variant's files: {error}"), status="error")
+    started = time.perf_counter()
     reading, writing = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child
@@ -416,7 +419,9 @@ def supervise(task: Task, folder: Path, parent: int) -> Record:
             record.status = "timeout"
         else:
             record = lost(task, f"the run's process ended ({_how(status)})")
+        record.wall = round(time.perf_counter() - started, 6)
     record.memory = memory
+    record.message = task.variant.as_given(record.message, folder)
     return record
 
 

@@ -49,7 +49,7 @@ class Variant:
     program: Program = field(default_factory=Program)
     rules: dict[str, Any] = field(default_factory=dict)
     files: tuple[tuple[str, str], ...] = ()
-    places: tuple[tuple[str, str], ...] = ()  # (path in program, path inside the folder)
+    places: tuple[tuple[str, str], ...] = ()  # (path as named, path inside the folder)
 
     @property
     def digest(self) -> str:
@@ -78,6 +78,12 @@ class Variant:
             encoding=moved[str(encoding)] if encoding is not None else None,
             additions=tuple(moved[str(path)] for path in self.program.additions),
         )
+
+    def as_given(self, text: str, folder: Path) -> str:
+        """``text`` (a message) with the paths of :meth:`program_in` as the variant gave them."""
+        for given, inside in self.places:
+            text = text.replace(str(folder / inside), given)
+        return text
 
 
 def parse(name: str, options: str, base: str | os.PathLike = ".") -> Variant:
@@ -137,16 +143,17 @@ def _shipped(
     where each file the program names goes."""
     named = [program.encoding] if program.encoding is not None else []
     files: dict[str, str] = {}
-    places = []
+    places: dict[str, str] = {}
     for number, path in enumerate([*named, *program.additions]):
         path = Path(path)
-        inside = f"{number}/{path.name}"
-        places.append((str(path), inside))
-        _gather(name, path, PurePosixPath(inside), files)
-    return tuple(files.items()), tuple(places)
+        _gather(name, path, PurePosixPath(f"{number}/{path.name}"), files, places)
+    return tuple(files.items()), tuple(places.items())
 
 
-def _gather(name: str, path: Path, inside: PurePosixPath, files: dict[str, str]) -> None:
+def _gather(
+    name: str, path: Path, inside: PurePosixPath, files: dict[str, str], places: dict[str, str]
+) -> None:
+    places.setdefault(str(path), str(inside))
     if str(inside) in files:
         return
     try:
@@ -161,4 +168,4 @@ def _gather(name: str, path: Path, inside: PurePosixPath, files: dict[str, str])
         beside = path.parent / included
         # Only what lies beside the file travels with it; other includes are the worker's.
         if not relative.is_absolute() and ".." not in relative.parts and beside.is_file():
-            _gather(name, beside, inside.parent / relative, files)
+            _gather(name, beside, inside.parent / relative, files, places)
