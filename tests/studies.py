@@ -1,6 +1,6 @@
 """What the study tests share: reading a study's database as the tests see it (plain sqlite3,
-not the package), and the process table (Linux /proc) to find the runner processes and the
-runs they have in progress."""
+not the package), and the process table (Linux /proc) to find the runner processes and those
+at work."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from conftest import PROGRAMS, PUZZLES
 
 COELHO = PUZZLES / "coelho"
 HOG = PROGRAMS / "memory_hog.lp"
+RUNNER = "-m hashi_asp.study.runs"
 
 
 def rows(database: Path, columns: str = "*") -> list[dict]:
@@ -37,36 +38,34 @@ def count(database: Path) -> int:
         connection.close()
 
 
-def processes() -> dict[int, tuple[int, str]]:
-    """Every live process: its parent and command line."""
+def processes() -> dict[int, tuple[int, str, int]]:
+    """Every live process: its parent, its command line and its number of threads."""
     found = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             stat = Path(f"/proc/{entry}/stat").read_text()
-            command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ")
+            threads = len(os.listdir(f"/proc/{entry}/task"))
         except OSError:
             continue
         fields = stat.rpartition(")")[2].split()
         if fields[0] != "Z":
-            found[int(entry)] = (int(fields[1]), command)
+            found[int(entry)] = (int(fields[1]), command.decode(errors="replace"), threads)
     return found
 
 
-def runners(table: dict[int, tuple[int, str]] | None = None) -> dict[int, int]:
-    """The runner processes (``python -m hashi_asp.study.runs``), each with its parent; a
-    run in progress is a child of a runner, with the same command line."""
+def runners(table: dict[int, tuple[int, str, int]] | None = None) -> dict[int, int]:
+    """The runner processes (``python -m hashi_asp.study.runs``), each with its parent."""
     table = processes() if table is None else table
-    named = {pid for pid, (_, command) in table.items() if "hashi_asp.study.runs" in command}
-    return {pid: table[pid][0] for pid in named if table[pid][0] not in named}
+    return {pid: parent for pid, (parent, command, _) in table.items() if RUNNER in command}
 
 
-def running(table: dict[int, tuple[int, str]] | None = None) -> dict[int, int]:
-    """The runs in progress, each with its runner."""
+def running(table: dict[int, tuple[int, str, int]] | None = None) -> dict[int, int]:
+    """The runners at work, each with its parent: clingo's threads show (grounding, search)."""
     table = processes() if table is None else table
-    mine = runners(table)
-    return {pid: parent for pid, (parent, _) in table.items() if parent in mine}
+    return {pid: parent for pid, parent in runners(table).items() if table[pid][2] > 1}
 
 
 def descendants(root: int) -> set[int]:
@@ -75,6 +74,6 @@ def descendants(root: int) -> set[int]:
     found: set[int] = set()
     frontier = {root}
     while frontier:
-        frontier = {pid for pid, (parent, _) in table.items() if parent in frontier} - found
+        frontier = {pid for pid, (parent, _, _) in table.items() if parent in frontier} - found
         found |= frontier
     return found

@@ -15,7 +15,7 @@ from pathlib import Path
 import processes
 import pytest
 from conftest import PIGEONS, PROLOG
-from studies import COELHO, count, rows, running
+from studies import COELHO, count, descendants, rows, running
 
 pytest.importorskip("distributed", reason="the cluster extra: pip install 'hashi-asp[cluster]'")
 
@@ -93,11 +93,11 @@ def test_a_worker_killed_mid_study_loses_no_cell(cluster, tmp_path):
     args = ["study", "run", database, *paths, "--variant", f"stuck=--add {PIGEONS}"]
     study = processes.start(*args, "--time-limit", "2", "--scheduler", address)
     try:
-        # A run in progress: a child of a runner whose parent is a worker of this cluster.
-        ours = {pid for worker in workers for pid in _below(worker.pid)}
-        on_worker = lambda: [r for r, runner in running().items() if _parent(runner) in ours]  # noqa: E731
+        # A run in progress: a runner at work whose parent is a worker of this cluster.
+        ours = {pid for worker in workers for pid in descendants(worker.pid)}
+        on_worker = lambda: [p for r, p in running().items() if p in ours]  # noqa: E731
         processes.wait_for(lambda: on_worker(), "a run in progress on a worker", timeout=120)
-        victim = _parent(running()[on_worker()[0]])
+        victim = on_worker()[0]
         rows_before = count(database)
         os.kill(victim, signal.SIGKILL)
         _, err = study.communicate(timeout=240)
@@ -109,16 +109,3 @@ def test_a_worker_killed_mid_study_loses_no_cell(cluster, tmp_path):
     assert len({(row["instance"], row["variant"], row["seed"]) for row in found}) == len(found)
     assert sorted(row["instance"] for row in found) == sorted(paths)
     assert {row["status"] for row in found} == {"timeout"}
-
-
-def _parent(pid: int) -> int:
-    try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
-    except OSError:
-        return 0
-
-
-def _below(root: int) -> set[int]:
-    from studies import descendants
-
-    return descendants(root)

@@ -3,7 +3,7 @@ one task, every run a row.
 
 - :mod:`.variants`: a variant's option string, read by the searching commands' own options;
 - :mod:`.plan`: the plan (a TOML file, or the command line's one-off form) and its cells;
-- :mod:`.runs`: one run of one cell, in a child process with its time and memory limits;
+- :mod:`.runs`: one run of one cell, in a runner process with its time and memory limits;
 - :mod:`.executors`: where runs are made: local processes, or a Dask cluster;
 - :mod:`.database`: the SQLite database, a row committed per run, resumed, never mixed;
 - :mod:`.report` and :mod:`.plots`: tables and figures, from the database alone.

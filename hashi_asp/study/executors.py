@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .database import StudyError
-from .runs import Record, Runner, Task, lost, perform
+from .runs import Record, Runner, Task, perform
 
 
 @dataclass
@@ -46,8 +46,8 @@ class Here:
 
 
 class Processes:
-    """``jobs`` runner processes on this machine, each making one run at a time in a child of
-    its own (the time and memory limits per run, the peak memory measured)."""
+    """``jobs`` runner processes on this machine, each making one run at a time (the time and
+    memory limits per run, the peak memory measured)."""
 
     def __init__(self, jobs: int = 1):
         self.jobs = jobs
@@ -59,31 +59,22 @@ class Processes:
 
         pending = iter(tasks)
         runners: list[Runner] = []
-        busy: dict[int, tuple[Runner, Task]] = {}  # by the runner's output descriptor
 
         def feed(runner: Runner) -> None:
             task = next(pending, None)
             if task is not None:
                 runner.send(task)
-                busy[runner.output.fileno()] = runner, task
 
         try:
             for _ in range(self.jobs):
                 runners.append(Runner())
                 feed(runners[-1])
-            while busy:
-                for ready in wait(list(busy)):
-                    number = ready if isinstance(ready, int) else ready.fileno()
-                    runner, task = busy.pop(number)
-                    record = runner.receive()
-                    if record is None:  # the runner itself died (killed from outside)
-                        runner.close()
-                        runners.remove(runner)
-                        runner = Runner()
-                        runners.append(runner)
-                        record = lost(task, "the runner process ended")
-                    yield record
-                    feed(runner)
+            while busy := [runner for runner in runners if runner.task is not None]:
+                ready = wait(busy, timeout=1.0)  # type: ignore[arg-type]
+                for runner in busy:
+                    if runner in ready or runner.overdue():
+                        yield runner.finish()
+                        feed(runner)
         finally:
             for runner in runners:
                 runner.close()

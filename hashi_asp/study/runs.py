@@ -7,17 +7,19 @@ task, with a time limit and a memory limit of its own.
   row the study keeps.  It never raises for what the run does: an instance that does not
   read, an encoding clingo refuses, an answer the checker rejects, a time limit or running
   out of memory are each a row with their status and message.
-- A :class:`Runner` is a process of its own (``python -m hashi_asp.study.runs``) that forks
-  one child per task: the child sets the memory limit (``RLIMIT_AS``: the run's address
-  space), runs :func:`perform` and sends its record back; the runner measures the child's
-  peak memory (its maximum resident set) and turns a child that died without a word under a
-  memory limit into a ``memout`` row.  The runner itself runs no clingo and starts no
-  thread, so forking it is safe, and nothing a run does can end it.  It ends when its
-  parent does (it watches for that while it waits), and a child ends with its runner.
+- A :class:`Runner` is a process of its own (``python -m hashi_asp.study.runs``) that makes
+  one run after another: for each, the memory limit on its address space (``RLIMIT_AS``)
+  and its peak resident memory measured afresh (Linux's ``clear_refs``).  A run over the
+  limit is a ``memout`` row: clingo or Python says so, or the runner dies on it and its
+  parent writes the row; either way a new runner takes over, and so it does after grounding
+  was left behind at a time limit, after a run that overstays its limit (ended by its
+  parent), and every :data:`RECYCLE` runs.  A runner ends with the process that started it.
 
 Local jobs and Dask workers alike hand their tasks to runners: a Dask worker's thread waits
 on the runner's pipe without holding Python's lock, so a long search never starves the
-worker's heartbeat (:func:`run_remote`).
+worker's heartbeat (:func:`run_remote`), and nothing a run does can end the worker.  (A
+process per run, forked from the runner, was measured too: the fresh address space of each
+run cost a third more processor time on the Coelho et al. instances.)
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import IO, Any
 
+from .. import stopping
 from ..asp.interface import Program
 from ..puzzle import HashiError, Puzzle, Solution
 from ..stopping import Deadline, TimeLimitReached
@@ -201,7 +204,7 @@ def _run(task: Task, program: Program, record: Record, deadline: Deadline) -> No
     except InvalidAnswer as wrong:
         record.answers, record.message = wrong.number, str(wrong)
         raise
-    if result.interrupted:  # Ctrl-C in this process (a child ignores it): the run is cut
+    if result.interrupted:  # Ctrl-C in this process (a runner ignores it): the run is cut
         raise KeyboardInterrupt
     stats = result.stats
     record.ground, record.search = stats.get("ground_seconds"), stats.get("solve_seconds")
@@ -270,12 +273,19 @@ def _describe(record: Record, puzzle: Puzzle, solution: Solution | None) -> None
 
 
 class Runner:
-    """A runner process and the two pipes to it; :meth:`send` a task, :meth:`receive` its
-    record (or None if the runner died)."""
+    """A runner process (``python -m hashi_asp.study.runs``) and the pipes to it.  :meth:`send`
+    a task, then :meth:`finish` it once :meth:`fileno` is readable or the task is
+    :meth:`overdue`: its record, whatever happened to the runner; a runner that died, was
+    ended for its time, or retired is replaced by a new one."""
 
     def __init__(self) -> None:
+        self.task: Task | None = None
+        self.due: float | None = None
+        self._start()
+
+    def _start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "hashi_asp.study.runs"],
+            [sys.executable, "-m", "hashi_asp.study.runs", str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
         )
@@ -283,31 +293,64 @@ class Runner:
         self.input: IO[bytes] = self.process.stdin
         self.output: IO[bytes] = self.process.stdout
 
+    def fileno(self) -> int:
+        return self.output.fileno()
+
     def send(self, task: Task) -> None:
-        _write(self.input, task)
+        self.task = task
+        limit = task.time_limit
+        self.due = None if limit is None else time.monotonic() + limit + GRACE_SECONDS
+        with contextlib.suppress(OSError):  # a runner gone is what finish() says
+            _write(self.input, task)
 
-    def receive(self) -> Record | None:
+    def overdue(self) -> bool:
+        return self.due is not None and time.monotonic() > self.due
+
+    def finish(self) -> Record:
+        """The record of the task sent, once the runner answered (or is overdue)."""
+        task, self.task = self.task, None
+        assert task is not None
+        if self.overdue() and not select.select([self.output], [], [], 0)[0]:
+            self._replace(kill=True)
+            record = lost(task, f"ended {GRACE_SECONDS:g} s after its time limit")
+            record.status = "timeout"
+            return record
         try:
-            return _read(self.output)
+            record, retiring = _read(self.output)
         except (EOFError, OSError, pickle.UnpicklingError):
-            return None
+            ended = _how(self.process.wait())
+            self._replace()
+            return lost(task, f"the run's process ended ({ended})")
+        if retiring:
+            self._replace()
+        return record
 
-    def run(self, task: Task) -> Record | None:
+    def run(self, task: Task) -> Record:
+        """Send ``task`` and wait for its record (in this thread, without Python's lock)."""
         self.send(task)
-        return self.receive()
+        while not select.select([self.output], [], [], 1.0)[0] and not self.overdue():
+            pass
+        return self.finish()
 
-    def alive(self) -> bool:
-        return self.process.poll() is None
+    def _replace(self, *, kill: bool = False) -> None:
+        self.close(kill=kill)
+        self._start()
 
-    def close(self) -> None:
-        """End the runner (and so the run it has): closing its input ends it when idle;
-        SIGTERM when it is not."""
+    def close(self, *, kill: bool = False) -> None:
+        """End the runner: closing its input ends it when idle; at work (or with ``kill``) it
+        is ended with SIGKILL, and the run it had is lost with it."""
         with contextlib.suppress(OSError):
             self.input.close()
-        if self.process.poll() is None:
-            self.process.terminate()
+        if kill or self.task is not None:
+            with contextlib.suppress(OSError):
+                self.process.kill()
         self.process.wait()
         self.output.close()
+        self.task = self.due = None
+
+
+def _how(code: int) -> str:
+    return f"signal {-code}" if code < 0 else f"exit code {code}"
 
 
 def _write(stream: IO[bytes], value: Any) -> None:
@@ -328,7 +371,9 @@ def _read(stream: IO[bytes]) -> Any:
 
 
 def lost(task: Task, message: str) -> Record:
-    """The row of a run whose process ended without a record."""
+    """The row of a run whose runner ended without a record: out of memory when it ran under a
+    memory limit (what ends a process there: an allocation clingo or the C library cannot
+    recover from), else an error."""
     memout = task.memory_limit is not None
     status = "memout" if memout else "error"
     limit = f" under the memory limit of {task.memory_limit} MB" if memout else ""
@@ -339,45 +384,95 @@ def lost(task: Task, message: str) -> Record:
     return record
 
 
-def serve() -> None:
-    """The runner's loop: read a task from standard input, run it in a forked child, write its
-    record to standard output; end at the end of the input, or when the parent ends."""
+RECYCLE = 2000
+"""Runs a runner makes before it hands over to a new one, so that what a long study leaves in
+one process's memory (fragments, caches) never weighs on a run's memory limit."""
+
+
+def serve(parent: int) -> None:
+    """The runner's loop: read a task from standard input, run it here with its limits, write
+    (its record, whether this runner retires) to standard output; end at the end of the
+    input, or with ``parent``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's to handle
-    # Everything a run needs is imported here once, so that each child starts at work.
-    import clingo  # noqa: F401
-
-    from .. import notations, solving, walkthrough  # noqa: F401
-    from ..asp import portfolio  # noqa: F401
-
+    _end_with(parent)
     _warm_up()
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # what anything else prints goes to standard error, not into the replies
     requests = sys.stdin.buffer
-    parent = os.getppid()
     folder = Path(tempfile.mkdtemp(prefix="hashi-asp-runner-"))
     try:
-        while True:
+        for made in range(1, RECYCLE + 1):
             try:
                 task = _read(requests)
             except EOFError:
                 break
-            _write(replies, supervise(task, folder, parent))
+            record = _serve(task, folder / task.variant.digest)
+            # Grounding left behind at a time limit, or memory that ran out, may weigh on the
+            # next run: a new runner makes it.
+            retiring = made == RECYCLE or record.status == "memout" or stopping.abandoned()
+            _write(replies, (record, retiring))
+            if retiring:
+                break
     except BrokenPipeError:
         pass
     finally:
         import shutil
 
         shutil.rmtree(folder, ignore_errors=True)
+    os._exit(0)  # grounding left behind needs no waiting for
+
+
+def _serve(task: Task, folder: Path) -> Record:
+    """One run here: the variant's files written, the memory limit on this process's address
+    space for the run, its peak resident memory measured."""
+    import resource
+
+    try:
+        program = task.variant.program_in(folder)
+    except OSError as error:
+        record = lost(task, f"cannot write the variant's files: {error}")
+        record.status = "error"
+        return record
+    _reset_peak()
+    unlimited = resource.getrlimit(resource.RLIMIT_AS)
+    if task.memory_limit is not None:
+        limit = task.memory_limit * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, unlimited[1]))
+    try:
+        record = perform(task, program, abandon=True)
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, unlimited)
+    record.memory = _peak()
+    record.message = task.variant.as_given(record.message, folder)
+    return record
+
+
+def _reset_peak() -> None:
+    """Linux: start this process's peak resident memory (VmHWM) afresh."""
+    with contextlib.suppress(OSError):
+        Path("/proc/self/clear_refs").write_text("5")
+
+
+def _peak() -> float | None:
+    """This process's peak resident memory in MB since :func:`_reset_peak` (Linux), else over
+    its life."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    import resource
+
+    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB elsewhere
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale / 2**20, 1)
 
 
 def _warm_up() -> None:
     """Pay here, once, what the first run in a process pays (each notation's module, clingo's
-    first control, the caches of the package's first calls), not in every child; then wait
-    for clingo's threads to end (a process must have one thread to fork safely) and freeze
-    what exists, so that the children's garbage collections leave those pages shared."""
-    import gc
-
-    from .. import notations
+    first control, the caches of the package's first calls)."""
+    from .. import notations, walkthrough  # noqa: F401
+    from ..asp import portfolio  # noqa: F401
     from ..solving import unique
 
     for notation in notations.NOTATIONS.values():  # their modules load on first use
@@ -385,104 +480,18 @@ def _warm_up() -> None:
             notation.detect("")
     with contextlib.suppress(Exception):
         unique(notations.parse("1.1\n", source="<warm-up>"))
-    started = time.monotonic()
-    while len(os.listdir("/proc/self/task")) > 1 and time.monotonic() - started < 5:
-        time.sleep(0.01)
-    gc.collect()
-    gc.freeze()
 
 
-def supervise(task: Task, folder: Path, parent: int) -> Record:
-    """Run ``task`` in a forked child with its limits; its record with the peak memory."""
-    folder = folder / task.variant.digest
-    try:
-        program = task.variant.program_in(folder)
-    except OSError as error:
-        return replace(lost(task, f"cannot write the variant's files: {error}"), status="error")
-    started = time.perf_counter()
-    reading, writing = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child
-        os.close(reading)
-        _child(task, program, writing)
-    os.close(writing)
-    data, cut = _collect(reading, pid, task, parent)
-    _, status, usage = os.wait4(pid, 0)
-    memory = round(usage.ru_maxrss / 1024, 1)  # KiB on Linux
-    try:
-        record: Record = pickle.loads(data) if data else None  # type: ignore[assignment]
-    except Exception:
-        record = None  # type: ignore[assignment]
-    if record is None:
-        if cut:
-            record = lost(task, cut)
-            record.status = "timeout"
-        else:
-            record = lost(task, f"the run's process ended ({_how(status)})")
-        record.wall = round(time.perf_counter() - started, 6)
-    record.memory = memory
-    record.message = task.variant.as_given(record.message, folder)
-    return record
+def _end_with(parent: int) -> None:
+    """End this process when ``parent`` does: Linux ends it with the thread that started it;
+    elsewhere it ends at the end of its input."""
+    if sys.platform == "linux":
+        with contextlib.suppress(Exception):
+            import ctypes
 
-
-def _how(status: int) -> str:
-    if os.WIFSIGNALED(status):
-        return f"signal {os.WTERMSIG(status)}"
-    return f"exit code {os.waitstatus_to_exitcode(status)}"
-
-
-def _collect(reading: int, pid: int, task: Task, parent: int) -> tuple[bytes, str]:
-    """The child's record as bytes, read until it closes its end; the child is ended when its
-    time is well past, or when the runner's parent is gone."""
-    chunks = []
-    end = None if task.time_limit is None else time.monotonic() + task.time_limit + GRACE_SECONDS
-    cut = ""
-    with os.fdopen(reading, "rb", buffering=0) as pipe:
-        while True:
-            ready, _, _ = select.select([pipe], [], [], 0.2)
-            if ready:
-                chunk = pipe.read(1 << 16)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                continue
-            if os.getppid() != parent:  # the client or worker went away: so does the run
-                os.kill(pid, signal.SIGKILL)
-                os._exit(1)
-            if end is not None and time.monotonic() > end and not cut:
-                os.kill(pid, signal.SIGKILL)
-                cut = f"ended {GRACE_SECONDS:g} s after its time limit of {task.time_limit:g} s"
-    return b"".join(chunks), cut
-
-
-def _child(task: Task, program: Program, writing: int) -> None:
-    """The forked child: limits, the run, its record into the pipe, and out at once."""
-    code = 0
-    try:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        _end_with_parent()
-        if task.memory_limit is not None:
-            import resource
-
-            limit = task.memory_limit * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        record = perform(task, program, abandon=True)
-        data = pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
-        with os.fdopen(writing, "wb") as pipe:
-            pipe.write(data)
-    except BaseException:
-        code = 1
-    os._exit(code)  # clingo's threads, or grounding left behind, need no waiting for
-
-
-def _end_with_parent() -> None:
-    """Linux: have the kernel end this process when its parent (the runner) ends."""
-    if sys.platform != "linux":
-        return
-    with contextlib.suppress(Exception):
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # gone before that took hold
+        os._exit(1)
 
 
 # ---------------------------------------------------------------------------- on a Dask worker
@@ -491,20 +500,16 @@ _mine = threading.local()
 
 
 def run_remote(task: Task) -> Record:
-    """A Dask task: ``task`` run by this worker thread's runner (started on first use, and
-    again if it died)."""
-    for _ in range(2):
-        runner: Runner | None = getattr(_mine, "runner", None)
-        if runner is None or not runner.alive():
-            runner = _mine.runner = Runner()
-        record = runner.run(task)
-        if record is not None:
-            return record
-    return lost(task, "the runner process ended twice")
+    """A Dask task: ``task`` run by this worker thread's runner (started on first use; each
+    thread has its own, which ends with the thread)."""
+    runner: Runner | None = getattr(_mine, "runner", None)
+    if runner is None:
+        runner = _mine.runner = Runner()
+    return runner.run(task)
 
 
 if __name__ == "__main__":
     # The module's own name, not __main__, so that the records it sends unpickle as such.
     from hashi_asp.study.runs import serve as serving
 
-    serving()
+    serving(int(sys.argv[1]))
