@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import hashlib
+import json
 import os
 import pickle
 import platform
@@ -207,6 +208,8 @@ def _run(task: Task, program: Program, record: Record, deadline: Deadline) -> No
     if result.interrupted:  # Ctrl-C in this process (a runner ignores it): the run is cut
         raise KeyboardInterrupt
     stats = result.stats
+    if "variant" in stats:  # a race: which variant won
+        record.detail = json.dumps({"won": stats["variant"]})
     record.ground, record.search = stats.get("ground_seconds"), stats.get("solve_seconds")
     record.conflicts, record.choices = stats.get("conflicts"), stats.get("choices")
     record.answers = result.count
@@ -231,8 +234,6 @@ def _walk(task: Task, puzzle: Puzzle, record: Record, deadline: Deadline) -> Non
     """The walkthrough tasks: ``steps`` walks the puzzle through, every step confirmed by
     clingo (solved, or multiple when no step follows: several solutions, or unsolvable);
     ``difficulty`` rates it."""
-    import json
-
     from ..walkthrough import Unsolvable, difficulty, steps
 
     if task.task == "difficulty":
@@ -252,7 +253,10 @@ def _walk(task: Task, puzzle: Puzzle, record: Record, deadline: Deadline) -> Non
         record.answers, record.checked = 1, 1
         _describe(record, puzzle, walk.solution)
     band = walk.difficulty.to_json() if walk.difficulty else None
-    record.detail = json.dumps({"steps": len(walk.steps), "difficulty": band})
+    largest = max((len(step.reason) for step in walk.steps), default=0)
+    record.detail = json.dumps(
+        {"steps": len(walk.steps), "largest_reason": largest, "difficulty": band}
+    )
 
 
 def _describe(record: Record, puzzle: Puzzle, solution: Solution | None) -> None:
