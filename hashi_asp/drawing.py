@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import cast
 
-from .files import write_atomically
+from .files import write_output
 from .puzzle import MAX_BRIDGES_LIMIT, Bridge, Cell, HashiError, Pair, Puzzle, PuzzleError, Solution
 
 # ---------------------------------------------------------------------------- text
@@ -276,9 +276,11 @@ def render(
     return None
 
 
-def write_picture(path: str | os.PathLike, svg_text: str) -> None:
-    """Write the picture as SVG or PNG, chosen by ``path``'s extension.  The file appears
-    whole or not at all: it is written next to its place under a temporary name, then renamed."""
+def write_picture(path: str | os.PathLike, svg_text: str, *, force: bool = True) -> None:
+    """Write the picture as SVG or PNG, chosen by ``path``'s extension, as
+    :func:`~hashi_asp.files.write_output` writes a file: whole or not at all (under a temporary
+    name beside it, then renamed), through a symbolic link to its file, into a device or a FIFO;
+    an existing file is replaced unless ``force`` is false."""
     path = Path(path)
     extension = path.suffix.lower()
     if extension not in FORMATS:
@@ -287,7 +289,7 @@ def write_picture(path: str | os.PathLike, svg_text: str) -> None:
             f"use {' or '.join(FORMATS)}"
         )
     data = svg_text.encode("utf-8") if extension == ".svg" else png(svg_text)
-    write_atomically(path, data)
+    write_output(path, data, force=force)
 
 
 _SIZE = re.compile(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)"')

@@ -1,13 +1,22 @@
 """Reading and writing whole files safely: input read up to a size limit and decoded with a
-precise error; output written so that a failure or a signal never leaves half a file behind."""
+precise error; output written so that a failure or a signal never leaves half a file behind,
+nothing but a file is ever replaced, and a file only when the user says so; standard output
+whose writes fail says so instead of ending as if all was well."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import re
+import stat
+import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from .puzzle import HashiError, PuzzleError
+from .status import Status
 from .stopping import deferred
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -67,84 +76,239 @@ def decode(data: bytes, source: str) -> str:
         ) from None
 
 
-# ---------------------------------------------------------------------------- writing
+# ---------------------------------------------------------------------------- writing files
+
+LINKS_FOLLOWED = 40
+"""Most symbolic links followed on the way to a file: as many as Linux follows to open one."""
+
+_DESCRIPTORS = re.compile(r"/proc/[^/]+(?:/task/[^/]+)?/fd")
+"""The folder of a process's open files: /dev/stdout and /dev/fd/N lead there."""
+
+
+class FileExists(HashiError):
+    """A file the command would write is there already, or it cannot be written there."""
+
+    status = Status.BAD_INPUT
 
 
 def not_the_input(path: str | os.PathLike, source: str | os.PathLike) -> None:
-    """Refuse to write ``path`` when it is the file ``source`` was read from: nothing the user
-    gave is overwritten."""
-    if os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
+    """Refuse to write ``path`` when it is the file ``source`` was read from (``-``: the file
+    standard input comes from), by whatever name: nothing the user gave is overwritten."""
+    try:
+        written = os.stat(path)
+        read = os.fstat(sys.stdin.fileno()) if source == "-" else os.stat(source)
+    except (OSError, ValueError, AttributeError):  # nothing there yet, or no file read
+        return
+    same = (written.st_dev, written.st_ino) == (read.st_dev, read.st_ino)
+    if same and stat.S_ISREG(written.st_mode):
         raise HashiError(f"{path}: is the puzzle being read; choose another output file")
+
+
+def prepare_output(path: str | os.PathLike, *, force: bool = False) -> None:
+    """Refuse, before any time is spent, what :func:`write_output` would refuse at the end: an
+    existing file (unless ``force``), a directory, a block device or a socket, a missing
+    folder."""
+    place, kind = _destination(path)
+    if kind == "file" and not force:
+        raise FileExists(f"{path}: file exists (use --force to replace it)")
+    if kind == "new" and not place.parent.is_dir():
+        raise FileExists(f"{path}: cannot write: no folder {place.parent}")
 
 
 def prepare_folder(folder: Path, names: list[str], *, force: bool = False) -> None:
     """Create ``folder`` if missing; refuse, before any time is spent, if a file to be written
-    there already exists (unless ``force``)."""
-    existing = [name for name in names if (folder / name).exists()]
-    if existing and not force:
-        raise FileExists(f"{folder / existing[0]}: file exists (use --force to replace it)")
+    there already exists (unless ``force``), or what cannot be written has its name."""
+    if folder.is_dir():
+        for name in names:
+            prepare_output(folder / name, force=force)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise FileExists(f"{folder}: cannot create folder: {error.strerror or error}") from None
 
 
-class FileExists(HashiError):
-    """A file the command would write is there already, or its folder cannot be made."""
+def write_output(path: str | os.PathLike, data: bytes, *, force: bool = False) -> None:
+    """Write ``data`` to the file ``path`` names: the one way every command writes a file.
 
-    exit_code = 2
+    - Nothing there yet, or a regular file: ``data`` goes to a temporary file beside it that is
+      then renamed, so the file appears whole or not at all and an existing one stays intact
+      until the end.  An existing file is replaced only with ``force``; otherwise
+      :class:`FileExists` (checked at the moment of the rename, where the file system has hard
+      links).
+    - A symbolic link: the same, at the file it leads to; the link stays a link.
+    - A character device or a FIFO (/dev/null, a terminal, a named pipe), or a path to an open
+      file of the process (/dev/stdout, /dev/fd/N): written into, as a shell's ``>`` would, and
+      never replaced, so no ``force`` is needed.  A FIFO waits for its reader.
+    - A directory, a block device or a socket: refused.
 
-
-def write_atomically(path: str | os.PathLike, data: bytes, *, replace: bool = True) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename: the
-    file appears whole or not at all, and an existing file stays intact until the end.
-
-    With ``replace=False`` an existing ``path`` raises :class:`FileExistsError` (checked at the
-    moment of the rename, where the file system allows hard links), so callers can say how to
-    override it; other failures raise :class:`HashiError` with the reason.
+    Other failures raise :class:`HashiError` with the reason.
     """
-    path = Path(path)
+    place, kind = _destination(path)
+    if kind in ("device", "descriptor"):
+        # Not under deferred(): opening a FIFO waits for its reader, and Ctrl-C must end that
+        # wait; and there is no temporary file to clean up.
+        _write_into(path, place, data, append=kind == "descriptor")
+        return
+    if kind == "file" and not force:
+        raise FileExists(f"{path}: file exists (use --force to replace it)")
     # Ctrl-C or SIGTERM during the write waits until the file is in place (or the temporary one
     # removed): an interruption never leaves half a file or a stray temporary file.
     with deferred():
-        _write(path, data, replace)
+        _replace(path, place, data, force=force)
 
 
-def _write(path: Path, data: bytes, replace: bool) -> None:
+def _destination(path: str | os.PathLike) -> tuple[Path, str]:
+    """Where a write to ``path`` lands, following symbolic links one at a time, and what is
+    there: ``new`` (nothing yet), ``file``, ``device`` (a character device or a FIFO), or
+    ``descriptor`` (an open file of the process, reached through /proc).  Anything else is
+    refused here."""
+    place = Path(path)
+    try:
+        for _ in range(LINKS_FOLLOWED):
+            folder = os.path.realpath(place.parent)
+            if _DESCRIPTORS.fullmatch(folder):
+                return place, "descriptor"
+            place = Path(folder, place.name)
+            try:
+                mode = place.lstat().st_mode
+            except FileNotFoundError:
+                return place, "new"
+            if stat.S_ISLNK(mode):
+                place = Path(folder, os.readlink(place))  # (an absolute target replaces folder)
+            elif stat.S_ISREG(mode):
+                return place, "file"
+            elif stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+                return place, "device"
+            else:
+                what = (
+                    "a directory" if stat.S_ISDIR(mode)
+                    else "a block device" if stat.S_ISBLK(mode)
+                    else "a socket" if stat.S_ISSOCK(mode)
+                    else "a special file"
+                )  # fmt: skip
+                shown = "" if place == Path(path).absolute() else f" ({place})"
+                raise HashiError(
+                    f"{path}: cannot write: it is {what}{shown}; "
+                    "files, character devices and FIFOs are written"
+                )
+    except OSError as error:
+        raise _cannot(path, error) from None
+    except ValueError:  # a NUL character in the path
+        raise HashiError(f"{path}: cannot write: the path contains a NUL character") from None
+    raise HashiError(f"{path}: cannot write: too many levels of symbolic links")
+
+
+def _write_into(path: str | os.PathLike, place: Path, data: bytes, *, append: bool) -> None:
+    """Write into what is at ``place`` without replacing it (a device, a FIFO, an open file,
+    where the write goes after what the shell's redirection has written)."""
+    flags = os.O_WRONLY | os.O_NOCTTY | (os.O_APPEND if append else 0)
+    try:
+        with open(os.open(place, flags), "wb") as out:
+            out.write(data)
+    except OSError as error:
+        raise _cannot(path, error) from None
+
+
+def _replace(path: str | os.PathLike, place: Path, data: bytes, *, force: bool) -> None:
+    """Write ``data`` to a temporary file beside ``place``, then rename it to ``place``."""
     import tempfile  # (imported here: it costs every command's start-up otherwise)
 
     try:
         handle, temporary = tempfile.mkstemp(
-            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+            dir=place.parent, prefix=f".{place.name}.", suffix=".tmp"
         )
     except OSError as error:
-        raise HashiError(f"{path}: cannot write: {error.strerror or error}") from None
+        raise _cannot(path, error) from None
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
         # mkstemp makes the file private; give it the mode a plain open() would have.
-        os.chmod(temporary, path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask())
-        if replace:
-            os.replace(temporary, path)
+        existing = place.exists()
+        os.chmod(temporary, place.stat().st_mode & 0o7777 if existing else 0o666 & ~_umask())
+        if force:
+            os.replace(temporary, place)
         else:
             try:
-                os.link(temporary, path)  # fails if path exists, atomically
+                os.link(temporary, place)  # fails if something is there, atomically
             except FileExistsError:
-                raise
+                raise FileExists(f"{path}: file exists (use --force to replace it)") from None
             except OSError:  # no hard links here: check, then rename
-                if path.exists():
-                    raise FileExistsError(path) from None
-                os.replace(temporary, path)
-    except FileExistsError:
-        raise
+                if os.path.lexists(place):
+                    raise FileExists(f"{path}: file exists (use --force to replace it)") from None
+                os.replace(temporary, place)
     except OSError as error:
-        raise HashiError(f"{path}: cannot write: {error.strerror or error}") from None
+        raise _cannot(path, error) from None
     finally:
-        if os.path.exists(temporary):
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
+
+
+def _cannot(path: str | os.PathLike, error: OSError) -> HashiError:
+    return HashiError(f"{path}: cannot write: {error.strerror or error}")
 
 
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+# ---------------------------------------------------------------------------- standard output
+
+
+class OutputLost(HashiError):
+    """Standard output could not be written (a full disk, /dev/full, an I/O error): what the
+    command printed is lost, which no exit code of a result may hide."""
+
+    status = Status.BAD_INPUT
+
+
+class _StandardOutput(io.FileIO):
+    """File descriptor 1, whose write errors become :class:`OutputLost`, once: after that, what
+    is still written is dropped (it cannot arrive, and the loss has been said).  A closed pipe
+    stays a ``BrokenPipeError``, which ends a command quietly."""
+
+    lost = False
+
+    def write(self, data: Any) -> int:
+        if self.lost:
+            return len(data)
+        try:
+            return super().write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            self.lost = True
+            raise OutputLost(f"cannot write standard output: {error.strerror or error}") from None
+
+
+@contextlib.contextmanager
+def guarded_standard_output() -> Iterator[None]:
+    """Within the block, the process's standard output reports a failed write as
+    :class:`OutputLost`, wherever the write happens (``click.echo``, a flush at the end).  A
+    stand-in for it (a test's captured output) is left alone."""
+    stream = sys.stdout
+    if stream is not sys.__stdout__ or not isinstance(stream, io.TextIOWrapper):
+        yield
+        return
+    try:
+        stream.flush()
+        descriptor = stream.fileno()
+    except (OSError, ValueError):
+        yield
+        return
+    raw = _StandardOutput(descriptor, "w", closefd=False)
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(raw),
+        encoding=stream.encoding,
+        errors=stream.errors,
+        line_buffering=stream.line_buffering,
+        write_through=stream.write_through,
+    )
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, HashiError):
+            sys.stdout.flush()
+        raw.lost = True  # what a closed pipe left in the buffer goes nowhere, quietly
+        sys.stdout = stream

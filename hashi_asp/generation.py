@@ -96,7 +96,7 @@ from .asp import interface
 from .asp.control import ground
 from .checking import check
 from .difficulty import BANDS, Difficulty, parse_request
-from .files import write_atomically
+from .files import write_output
 from .notations.json import dumps
 from .puzzle import (
     MAX_CELLS,
@@ -112,6 +112,7 @@ from .puzzle import (
     connected_groups,
 )
 from .solving import Result, differences, region, solve, unique
+from .status import Status
 from .stopping import Deadline, TimeLimitReached
 from .walkthrough import difficulty as measure_difficulty
 
@@ -140,12 +141,12 @@ _STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))  # right, down, left, up
 
 
 class GenerationError(HashiError):
-    """Generation cannot give what was asked: the board is too small for the islands (exit 2), or
-    no puzzle met the request within the allowed attempts (exit 1)."""
+    """Generation cannot give what was asked: the board is too small for the islands (bad
+    input), or no puzzle met the request within the allowed attempts (no answer)."""
 
-    def __init__(self, message: str, exit_code: int = 2):
+    def __init__(self, message: str, status: Status = Status.BAD_INPUT):
         super().__init__(message)
-        self.exit_code = exit_code
+        self.status = status
 
 
 @dataclass(frozen=True)
@@ -240,7 +241,7 @@ def generate(
         if violations:  # the construction or a repair is wrong: never emit it
             raise GenerationError(
                 f"internal error: the hidden solution breaks the rules: {violations[0].message}",
-                exit_code=5,
+                status=Status.FAULT,
             )
         if unique and verify:
             _confirm_unique(puzzle, solution, deadline)
@@ -693,7 +694,7 @@ def _confirm_unique(puzzle: Puzzle, solution: Solution, deadline: Deadline) -> N
         raise GenerationError(
             f"internal error: the repaired puzzle is {result.status}, not unique "
             "with the built solution",
-            exit_code=5,
+            status=Status.FAULT,
         )
 
 
@@ -787,7 +788,7 @@ class _Fixing(_Repair):
                     raise GenerationError(
                         f"internal error: changing {cell_name(cell)} to {number} leaves one "
                         "solution, but a fresh solve does not agree",
-                        exit_code=5,
+                        status=Status.FAULT,
                     )
                 return made
         return None
@@ -986,7 +987,7 @@ def _failure(
     return GenerationError(
         f"no puzzle with {wanted} in {attempts} attempts ({'; '.join(seen)}); "
         "try other --alpha, --beta or --size, or more --attempts",
-        exit_code=1,
+        status=Status.CANNOT_ANSWER,
     )
 
 
@@ -1086,9 +1087,7 @@ def keep(
 
 
 def save(text: str, path: Path, *, force: bool = False) -> None:
-    """Write ``text`` to ``path`` whole or not at all; an existing file is never replaced
-    unless ``force``."""
-    try:
-        write_atomically(path, text.encode("utf-8"), replace=force)
-    except FileExistsError:
-        raise GenerationError(f"{path}: file exists (use --force to replace it)") from None
+    """Write ``text`` to ``path`` whole or not at all (see
+    :func:`~hashi_asp.files.write_output`); an existing file is never replaced unless
+    ``force``."""
+    write_output(path, text.encode("utf-8"), force=force)

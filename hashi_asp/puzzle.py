@@ -17,6 +17,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import NamedTuple, TypeVar
 
+from .status import Status
+
 Cell = tuple[int, int]
 """(row, column), both 0-based, row 0 at the top."""
 
@@ -33,9 +35,10 @@ puzzle in under a second; Simon Tatham's Bridges goes up to 4)."""
 
 
 class HashiError(Exception):
-    """Base class for the errors the command line reports as one line with an exit code."""
+    """Base class for the errors a command reports as one line: its :class:`Status` gives the
+    exit code and the HTTP status (:mod:`.status`)."""
 
-    exit_code = 2
+    status = Status.BAD_INPUT
 
 
 class PuzzleError(HashiError):

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
 from .puzzle import HashiError
+from .status import Status
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 POLL_SECONDS = 0.1
@@ -38,7 +39,7 @@ class TimeLimitReached(HashiError):
     """The time limit passed before the work could give any answer (while clingo was grounding,
     or while a puzzle was being generated)."""
 
-    exit_code = 3
+    status = Status.NO_ANSWER
 
 
 class Deadline:
@@ -122,7 +123,13 @@ def handling_signals() -> Iterator[None]:
 def exit_code() -> int:
     """The exit code for a stop by signal: 130 for Ctrl-C (also when no handler recorded one, as
     for a ``KeyboardInterrupt`` raised by Python's own handler), 143 for SIGTERM."""
-    return 128 + (received or signal.SIGINT)
+    return stop_status().exit_code
+
+
+def stop_status() -> Status:
+    """The status of a stop by signal: :attr:`Status.TERMINATED` for SIGTERM, else
+    :attr:`Status.INTERRUPTED`."""
+    return Status.TERMINATED if received == signal.SIGTERM else Status.INTERRUPTED
 
 
 def stopped_by() -> str:

@@ -60,6 +60,7 @@ from .puzzle import (
     connected_groups,
     plural,
 )
+from .status import Status
 from .stopping import Deadline
 
 if TYPE_CHECKING:
@@ -107,13 +108,13 @@ stopped after the number of steps asked for; unknown: the time limit came first.
 class Unsolvable(PuzzleError):
     """A puzzle the walkthrough shows to have no solution, where a rating was asked for."""
 
-    exit_code = 1
+    status = Status.CANNOT_ANSWER
 
 
 class InvalidStep(HashiError):
     """A step the checker does not confirm: a fault in the program, never shown as a step."""
 
-    exit_code = 5
+    status = Status.FAULT
 
 
 # ---------------------------------------------------------------------------- results

@@ -155,6 +155,16 @@ def test_add_and_encoding_options(tmp_path):
             '{"islands": [[0, 0, 1], [0, 0, 1]]}',
             "hashi-asp: <stdin>:1:25: islands[1]: second island on cell (0, 0)",
         ),
+        (
+            ["solve", "-"],
+            '{"rows": 1, "cols": 3,\n "cols": 2, "islands": [[0, 0, 1], [0, 2, 1]]}',
+            'hashi-asp: <stdin>:2:2: invalid JSON: duplicate key "cols" (first at line 1, column',
+        ),
+        (
+            ["check", PROLOG, "-"],
+            '{"bridges": [[0, 0, 0, 2, 1]], "bridges": []}',
+            'hashi-asp: <stdin>:1:32: invalid JSON: duplicate key "bridges"',
+        ),
     ],
 )
 def test_bad_input_is_one_line_on_stderr_with_exit_2(args, input, message):
@@ -325,7 +335,7 @@ def test_a_wheel_carries_the_encodings_and_finds_them_from_elsewhere(tmp_path):
             "Invalid value for '-n' / '--models': -1 is not in the range",
         ),
         (["solve"], "Missing argument 'PUZZLE'."),
-        (["generate"], "Missing option '--islands' / '-n'."),
+        (["generate"], "Missing option '-n' / '--islands'."),
         (["solve", PROLOG, "--format", "pdf"], "Invalid value for '--format': 'pdf' is not one of"),
         (["bogus"], "No such command 'bogus'."),
         (["solve", PROLOG, "--no-such-option"], "No such option '--no-such-option'."),

@@ -216,7 +216,7 @@ def test_a_failed_write_leaves_the_old_file_whole(tmp_path, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", broken)
-    result = run("render", EXAMPLE, "-o", target)
+    result = run("render", EXAMPLE, "-o", target, "--force")
     assert result.exit_code == 2 and "No space left on device" in result.stderr
     assert target.read_text() == "old" and os.listdir(tmp_path) == ["a.svg"]
 

@@ -15,6 +15,7 @@ from hashi_asp.cli import main
 from hashi_asp.difficulty import band_of, rate
 from hashi_asp.generation import GenerationError, batch, default_size, file_name, generate
 from hashi_asp.notations.has import write as format_has
+from hashi_asp.status import Status
 from hashi_asp.walkthrough import difficulty, steps
 
 
@@ -166,7 +167,7 @@ def test_more_islands_than_cells_is_refused_at_once():
         GenerationError, match="a 3x2 board has 6 cells: it cannot hold 7 islands"
     ) as caught:
         generate(7, 2, 3)
-    assert caught.value.exit_code == 2
+    assert caught.value.status is Status.BAD_INPUT
 
 
 def test_a_board_too_crowded_for_the_construction_stops_with_a_message():
@@ -177,7 +178,7 @@ def test_a_board_too_crowded_for_the_construction_stops_with_a_message():
         r"attempts .* after at most \d+ islands",
     ) as caught:
         generate(30, 6, 6, seed=1, attempts=5)
-    assert caught.value.exit_code == 2
+    assert caught.value.status is Status.BAD_INPUT
 
 
 @pytest.mark.parametrize(
@@ -302,7 +303,7 @@ def test_a_difficulty_range_is_met_or_reported():
         GenerationError, match="no puzzle with difficulty easy in 2 attempts"
     ) as caught:
         generate(300, seed=1, difficulty="easy", attempts=2)  # ambiguous puzzles are never easy
-    assert caught.value.exit_code == 1
+    assert caught.value.status is Status.CANNOT_ANSWER
 
 
 # ---------------------------------------------------------------------------- names, formats
@@ -474,7 +475,7 @@ def test_generated_rules_travel_with_the_puzzle(tmp_path):
             2,
             "hashi-asp: /proc/hashi-asp-test: cannot create folder",
         ),
-        (["-n", 0], 2, "Invalid value for '--islands'"),
+        (["-n", 0], 2, "Invalid value for '-n' / '--islands'"),
     ],
 )
 def test_generate_errors(args, code, message):

@@ -1,7 +1,8 @@
 """The shape of the code: the layers import downwards only (so no import circle), one module owns
-clingo's Control, no ASP rule hides in a Python string, the command line stays thin, the package
-runs as ``python -m hashi_asp``, the text speaks of the product, and the linter and the type
-checker pass.
+clingo's Control, no ASP rule hides in a Python string, every command is one unit whose options
+are declared once and whose logic lives in its own module (the command line and the web API only
+derive from it), the package runs as ``python -m hashi_asp``, the text speaks of the product,
+and the linter and the type checker pass.
 
 ``python tests/test_layout.py`` prints the import graph: each module and the modules of the
 package it imports.
@@ -17,15 +18,24 @@ from pathlib import Path
 
 import pytest
 
+from hashi_asp import commands
+from hashi_asp.commands import unit as units
+
+COMMANDS = commands.NAMES
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = REPO / "hashi_asp"
 
-STUDY = {f"study.{name}" for name in ("variants", "plan", "runs", "database", "executors")}
-STUDY |= {"study.report", "study.plots", "study.commands"}
+# A study's runs, database, executors and reports; its variants are read by the searching
+# commands' declarations, so they (and the plans of them, and bench, a study of one variant)
+# stand with the commands.
+STUDY = {"study", "study.runs", "study.database", "study.executors", "study.report"}
+STUDY |= {"study.plots"}
+STUDY_COMMANDS = {"study.variants", "study.plan", "bench"}
 
 # The layers, bottom up: a module imports only from its own layer or the ones below.
+COMMAND_MODULES = {f"commands.{name}" for name in COMMANDS}
 LAYERS = [
-    {"puzzle"},
+    {"puzzle", "status"},
     {"stopping", "files"},
     {
         "notations",
@@ -43,10 +53,11 @@ LAYERS = [
     {"solving"},
     {"generation"},
     {"reports"},
+    STUDY,
+    {"commands", "commands.unit", "commands.common", "commands.line", *COMMAND_MODULES}
+    | STUDY_COMMANDS,
     {"web", "web.api", "web.app"},
-    # A study's variants are read by the searching commands' own options (options.py), and
-    # bench is a study of one variant.
-    {"cli", "options", "__main__", "__init__", "bench", "study", *STUDY},
+    {"cli", "__main__", "__init__"},
 ]
 
 
@@ -96,11 +107,13 @@ def imports(name: str, path: Path) -> set[str]:
 # The one import upward: a puzzle draws itself when a Jupyter notebook shows it
 # (Puzzle._repr_svg_ imports drawing when called, never when the module loads).
 SHOWN = {("puzzle", "drawing")}
+# And the command that starts the web front: `serve` runs the app, which serves every command.
+SERVING = {("commands.serve", "web.api"), ("commands.serve", "web.app")}
 
 
 def graph() -> dict[str, set[str]]:
     found = {name: imports(name, path) for name, path in modules().items()}
-    for name, other in SHOWN:
+    for name, other in SHOWN | SERVING:
         found[name].discard(other)
     return found
 
@@ -191,8 +204,101 @@ def test_no_asp_rule_inside_python():
         assert rule not in path.read_text(), path
 
 
-def test_the_command_line_is_thin():
-    assert len((PACKAGE / "cli.py").read_text().splitlines()) <= 500
+# ---------------------------------------------------------------------------- commands as units
+
+
+def test_every_command_is_one_module_of_the_table():
+    assert sorted(p.stem for p in (PACKAGE / "commands").glob("*.py")) == sorted(
+        [*COMMANDS, "__init__", "unit", "common", "line"]
+    )
+    for name in COMMANDS:
+        unit = commands.command(name)
+        assert unit.name == name and unit.help.strip() and callable(unit.run)
+
+
+def test_no_option_is_declared_twice():
+    """Within a command each name and each Python name once; across commands, one option is
+    one declaration: no two ``Option(...)`` calls declare the same name with the same kind and
+    settings (a command may reword a shared option's help with ``replace``)."""
+    for name in COMMANDS:
+        options = commands.command(name).options
+        assert len({o.name for o in options}) == len(options), name
+        assert len({o.key for o in options}) == len(options), name
+    declared: dict[str, str] = {}
+    for path in sorted((PACKAGE / "commands").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "Option":
+                settings = sorted(
+                    ast.unparse(k) for k in node.keywords if k.arg not in ("help", "metavar")
+                )
+                what = f"{ast.unparse(node.args[0])} {ast.unparse(node.args[1])} {settings}"
+                where = f"{path.name}:{node.lineno}"
+                assert declared.setdefault(what, where) == where, f"{what}: {declared[what]}"
+
+
+def test_options_are_declared_only_in_the_commands():
+    """The command line makes its click options from the declarations, and the web API reads
+    requests by them: neither declares an option of its own."""
+    made = re.compile(r"click\.(option|argument|command)\(|(?<![.\w])Option\(")
+    for path in [PACKAGE / "cli.py", *(PACKAGE / "web").glob("*.py")]:
+        assert not made.search(path.read_text()), path.name
+
+
+# What the fronts may use of the package: the commands, and the plumbing (errors, statuses,
+# stopping, standard output, the JSON writer); never what a command does (solving, reasoning,
+# reports...).
+FRONT_IMPORTS = {
+    "cli": {
+        "commands",
+        "commands.unit",
+        "commands.line",
+        "puzzle",
+        "status",
+        "stopping",
+        "files",
+        "notations.json",
+    },
+    "web.api": {"commands", "commands.unit", "puzzle", "status", "stopping"},
+    "web.app": {"web", "web.api", "notations.json", "puzzle"},
+}
+
+
+@pytest.mark.parametrize("front", sorted(FRONT_IMPORTS))
+def test_no_command_logic_in_the_fronts(front):
+    assert graph()[front] <= FRONT_IMPORTS[front]
+    path = modules()[front]
+    tree = ast.parse(path.read_text())
+    named = {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    assert not named & set(COMMANDS), f"{front} names a command"
+
+
+def test_each_command_runs_from_its_own_module():
+    """A command's function is the one its module defines (not a wrapper made elsewhere), and
+    it is the only module that imports the library functions it runs."""
+    for name in COMMANDS:
+        unit = commands.command(name)
+        assert unit.run.__module__ == f"hashi_asp.commands.{name}"
+
+
+def test_every_package_is_installed():
+    """pyproject.toml lists every package of hashi_asp, so a regular install has them all."""
+    import tomllib
+
+    listed = set(
+        tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    found = {".".join(path.parent.relative_to(REPO).parts) for path in PACKAGE.rglob("__init__.py")}
+    assert found <= listed
+
+
+def test_every_served_option_can_be_read_from_json():
+    for unit in commands.served():
+        for option in unit.served_options:
+            assert option.kind not in units.NAMING_FILES
 
 
 def loaded_after(statement: str) -> set[str]:
@@ -210,16 +316,32 @@ def loaded_after(statement: str) -> set[str]:
 
 def test_start_up_loads_only_what_every_command_needs():
     """What the command line imports at the top, every command pays for, --help included: the
-    modules of the searches, reports and writers load inside the commands that run them (see
-    benchmarks/startup.py for the times)."""
+    modules of the searches, reports and writers load inside the commands that run them, and a
+    command's declaration loads when the command is used (see benchmarks/startup.py for the
+    times)."""
     package = {name for name in loaded_after("import hashi_asp") if name.startswith("hashi_asp")}
     assert package == {"hashi_asp"}  # each public name loads its module when first used
     loaded = loaded_after("import hashi_asp.cli")
     assert not loaded & {"clingo", "tqdm", "json", "statistics", "csv", "html"}
     package = {name.removeprefix("hashi_asp.") for name in loaded if name.startswith("hashi_asp.")}
     assert package == {
-        *("puzzle", "stopping", "files", "notations", "notations.lexing", "asp"),
-        *("options", "cli"),
+        "puzzle",
+        "status",
+        "stopping",
+        "files",
+        "commands",
+        "commands.unit",
+        "commands.line",
+        "cli",
+    }
+    solve = "import hashi_asp.cli as c; c.command_of(c.commands.command('solve'))"
+    loaded = loaded_after(solve)
+    assert not loaded & {"clingo", "tqdm", "json", "statistics", "csv", "html"}
+    package = {name.removeprefix("hashi_asp.") for name in loaded if name.startswith("hashi_asp.")}
+    assert package == {
+        *("puzzle", "status", "stopping", "files", "notations", "notations.lexing", "asp"),
+        *("commands", "commands.unit", "commands.common", "commands.solve", "commands.line"),
+        "cli",
     }
 
 

@@ -9,6 +9,7 @@ command, not asserted (see the README, "Limits").
 """
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -157,12 +158,50 @@ def test_a_time_limit_is_a_positive_finite_number(command, value):
 
 
 @pytest.mark.parametrize(
+    "command",
+    [
+        ["solve", "{fifo}"],
+        ["difficulty", "{fifo}"],
+        ["hint", PROLOG, "--given", "{fifo}"],
+    ],
+)
+def test_the_limit_covers_an_input_that_never_comes(tmp_path, command):
+    """A FIFO nobody writes to: opening it waits for a writer, and the limit ends the wait."""
+    fifo = tmp_path / "puzzle.txt"
+    os.mkfifo(fifo)
+    args = [str(arg).replace("{fifo}", str(fifo)) for arg in command]
+    completed = processes.run(*args, "--time-limit", "2", timeout=120)  # ends at about 2 s
+    assert completed.returncode == 3, completed.stderr
+    reading = "the bridges" if "--given" in command else "the puzzle"
+    assert completed.stderr == (
+        f"hashi-asp: time limit of 2 s reached while reading {reading}, "
+        "before any search: status unknown\n"
+    )
+
+
+def test_the_limit_covers_standard_input_that_never_ends():
+    """`-` from a pipe whose writer stays, having written part of a puzzle."""
+    reading, writing = os.pipe()
+    try:
+        os.write(writing, b"2 . 2\n")
+        command = [processes.script(), "solve", "-", "--time-limit", "2"]
+        completed = subprocess.run(command, stdin=reading, capture_output=True, timeout=120)
+    finally:
+        os.close(reading)
+        os.close(writing)
+    assert completed.returncode == 3, completed.stderr
+    assert completed.stderr.decode().startswith(
+        "hashi-asp: time limit of 2 s reached while reading the puzzle"
+    )
+
+
+@pytest.mark.parametrize(
     "args, message",
     [
-        (["solve", PROLOG], "time limit of 1e-300 s reached while clingo was grounding"),
-        (["unique", PROLOG], "time limit of 1e-300 s reached while clingo was grounding"),
-        (["count", PROLOG], "time limit of 1e-300 s reached while clingo was grounding"),
-        (["hint", PROLOG], "time limit of 1e-300 s reached while clingo was grounding"),
+        (["solve", PROLOG], "time limit of 1e-300 s reached while reading the puzzle"),
+        (["unique", PROLOG], "time limit of 1e-300 s reached while reading the puzzle"),
+        (["count", PROLOG], "time limit of 1e-300 s reached while reading the puzzle"),
+        (["hint", PROLOG], "time limit of 1e-300 s reached while reading the puzzle"),
         (["generate", "-n", "10"], "time limit of 1e-300 s reached while building a layout: 0 of"),
     ],
 )

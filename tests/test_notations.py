@@ -184,6 +184,36 @@ def test_json_errors(text, message, position):
     assert where(e) == position
 
 
+def test_json_refuses_a_repeated_key_where_it_repeats():
+    """json.loads would keep the last value: a puzzle other than the one written."""
+    e = error('{"rows": 3, "cols": 3,\n "rows": 2, "islands": [[0, 0, 1], [0, 2, 1]]}', "json")
+    assert e.message == 'invalid JSON: duplicate key "rows" (first at line 1, column 2)'
+    assert where(e) == (2, 2)
+    # The same key however it is written, inside the output of `solve --format json`.
+    text = (
+        '{"puzzle": {"islands": [[0, 0, 2], [0, 2, 2]], "max_bridges": 1, "max_\\u0062ridges": 3}}'
+    )
+    e = error(text, "json")
+    assert e.message.startswith('invalid JSON: duplicate key "max_\\u0062ridges" (first at line 1')
+    assert where(e) == (1, text.index('"max_\\u0062') + 1)
+    # A value with a key's text, or a key's text inside a string, is no key; the first repeat
+    # in reading order is the one named, inner objects included.
+    text = '{"a": "rows", "s": "\\"rows\\": 1,", "rows": 3, "b": {"c": 1, "c": 2}, "rows": 4}'
+    e = error(text, "json")
+    assert e.message.startswith('invalid JSON: duplicate key "c"')
+    assert where(e) == (1, text.rindex('"c"') + 1)
+
+
+def test_a_solution_document_with_a_repeated_key_is_refused():
+    with pytest.raises(PuzzleError, match='duplicate key "bridges"') as caught:
+        parse_solutions('{"bridges": [[0, 0, 0, 2, 1]],\n  "bridges": []}')
+    assert where(caught.value) == (2, 3)
+    text = '{"solutions": [{"bridges": [], "k": 1, "k": 2}]}'
+    with pytest.raises(PuzzleError, match='duplicate key "k"') as caught:
+        parse_solutions(text)
+    assert where(caught.value) == (1, text.rindex('"k"') + 1)
+
+
 # ---------------------------------------------------------------------------- detection, files
 
 

@@ -17,6 +17,7 @@ from hashi_asp import (
     read,
     solve,
 )
+from hashi_asp.status import Status
 
 
 def as_sets(solutions) -> set:
@@ -178,7 +179,7 @@ def test_an_encoding_that_breaks_a_rule_is_reported_not_trusted(tmp_path):
     square = Puzzle(2, 2, {(0, 0): 2, (0, 1): 2, (1, 0): 2, (1, 1): 2})
     with pytest.raises(InvalidAnswer, match="disconnected: 2 components") as caught:
         solve(square, 0, program=Program(encoding=loose))
-    assert caught.value.exit_code == 5
+    assert caught.value.status is Status.FAULT
 
 
 def test_encoding_errors_name_file_and_line(tmp_path, puzzles):

@@ -17,6 +17,7 @@ from starlette.testclient import TestClient
 
 from hashi_asp import check, notations, solving
 from hashi_asp.cli import main
+from hashi_asp.status import Status
 from hashi_asp.web import api
 from hashi_asp.web.app import create_app
 
@@ -76,7 +77,7 @@ def same_as_the_cli(client, command, puzzle, options, args):
     code, expected, err = cli(command, puzzle, *args)
     if expected is None:  # the command line gave an error: the API gives the same one
         assert (status, document) == (
-            api.STATUS_BY_EXIT[code],
+            next(s.http for s in Status if s.exit_code == code and s.http >= 400),
             {"error": err.removeprefix("hashi-asp: ").strip()},
         )
     else:
@@ -364,7 +365,7 @@ JSON = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
     max_leaves=12,
 )
-OPTION_NAMES = sorted({name for options in api.OPTIONS.values() for name in options})
+OPTION_NAMES = sorted({o.name for unit in api.UNITS.values() for o in unit.served_options})
 PUZZLE_TEXT = st.sampled_from([WALK, PROLOG, UNSOLVABLE, "2 . 1\n", "{", "3x3:a"]) | st.text(
     max_size=40
 )

@@ -45,6 +45,7 @@ from ..puzzle import (
     Solution,
     bridge,
 )
+from ..status import Status
 from . import CONNECTIVITY
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -81,13 +82,13 @@ def chosen(program: Program, puzzle: Puzzle) -> Program:
 class EncodingError(HashiError):
     """An encoding (or added rules, or a constant) that clingo cannot load or ground."""
 
-    exit_code = 2
+    status = Status.BAD_INPUT
 
 
 class InvalidAnswer(HashiError):
     """An answer set that breaks the rules: the encoding is wrong, the answer is not shown."""
 
-    exit_code = 5
+    status = Status.FAULT
 
     def __init__(self, number: int, violations: list):
         shown = "; ".join(v.message for v in violations[:3])

@@ -220,7 +220,9 @@ def _load(text: str) -> tuple[object, Fail]:
     import json
 
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey:
+        raise _duplicate_key(text) from None
     except json.JSONDecodeError as error:
         raise Problem(f"invalid JSON: {error.msg}", error.lineno, error.colno) from None
     except (ValueError, RecursionError) as error:  # too many digits, nested too deep
@@ -232,6 +234,54 @@ def _load(text: str) -> tuple[object, Fail]:
         return Problem(message, *_position(text, path))
 
     return data, fail
+
+
+class _DuplicateKey(Exception):
+    """An object of the document has a key twice (located afterwards by :func:`_duplicate_key`)."""
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    """An object of the document, refused if it has a key twice: json.loads would keep the
+    last value and silently drop the first, a puzzle other than the one written."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise _DuplicateKey
+    return found
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
+
+
+def _duplicate_key(text: str) -> Problem:
+    """The first key, in reading order, that repeats a key of its object, located (in valid
+    JSON ``text`` that has one): a scan of the tokens, run only when the parser found one."""
+    import json
+
+    objects: list[dict[str, int] | None] = []  # per open bracket: an object's keys, or None
+    key_next = False  # after '{' or an object's ',' comes a key
+    for token in _TOKEN.finditer(text):
+        value = token.group()
+        if value in ("{", "["):
+            objects.append({} if value == "{" else None)
+            key_next = value == "{"
+        elif value in ("}", "]"):
+            objects.pop()
+            key_next = False
+        elif value == ",":
+            key_next = objects[-1] is not None
+        elif key_next:
+            key, keys = json.loads(value), objects[-1]
+            assert keys is not None
+            if key in keys:
+                line, column = line_column(text, keys[key])
+                shown = value if len(value) <= 40 else value[:36] + '..."'
+                return Problem(
+                    f"invalid JSON: duplicate key {shown} (first at line {line}, column {column})",
+                    *line_column(text, token.start()),
+                )
+            keys[key] = token.start()
+            key_next = False
+    raise AssertionError("the parser found a duplicate key that the scan does not")
 
 
 def _position(text: str, path: tuple) -> tuple[int, int]:
@@ -254,7 +304,7 @@ def _position(text: str, path: tuple) -> tuple[int, int]:
                 i = skip(decoder.raw_decode(text, i)[1])
                 i = skip(i + 1)  # the comma
         else:
-            # json.loads keeps the last of repeated keys: so does the position.
+            # (Each key once: _load refuses a document that repeats one.)
             i, found = skip(i + 1), None
             while text[i] != "}":
                 key, i = decoder.raw_decode(text, i)

@@ -44,15 +44,12 @@ def _schema() -> str:
 
 
 class StudyError(HashiError):
-    """A database or plan that cannot be used: one line, exit 2."""
-
-    exit_code = 2
+    """A database or plan that cannot be used: one line, bad input (exit 2)."""
 
 
 class WriteError(HashiError):
-    """A row that could not be written (a full disk, a lost file): the rows before it stay."""
-
-    exit_code = 1
+    """A row that could not be written (a full disk, a lost file): the rows before it stay;
+    a file that cannot be written is bad input (exit 2)."""
 
 
 class Database:

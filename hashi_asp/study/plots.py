@@ -43,18 +43,19 @@ def _figure(title: str) -> tuple[Any, Any]:
     return figure, axes
 
 
-def save(figure: Any, path: str | os.PathLike) -> None:
-    """Write the figure as the file's suffix says, whole or not at all."""
+def save(figure: Any, path: str | os.PathLike, force: bool = False) -> None:
+    """Write the figure as the file's suffix says, whole or not at all; a file that exists is
+    replaced only with ``force``."""
     import io
 
-    from ..files import write_atomically
+    from ..files import write_output
 
     path = Path(path)
     kind = path.suffix.lower()
     out = io.BytesIO()
     metadata = {"Date": None} if kind == ".svg" else {"Software": None}
     figure.savefig(out, format=kind[1:], metadata=metadata, dpi=120)
-    write_atomically(path, out.getvalue())
+    write_output(path, out.getvalue(), force=force)
 
 
 def check_path(path: str | os.PathLike) -> None:
@@ -67,7 +68,9 @@ def _variants(records: list[Record], plan: dict | None) -> list[str]:
     return [*names, *(n for n in dict.fromkeys(r.variant for r in records) if n not in names)]
 
 
-def cactus(records: list[Record], plan: dict | None, path: str | os.PathLike) -> None:
+def cactus(
+    records: list[Record], plan: dict | None, path: str | os.PathLike, force: bool = False
+) -> None:
     figure, axes = _figure("Runs solved within a time, per variant")
     for name in _variants(records, plan):
         times = sorted(r.wall for r in records if r.variant == name and r.answered)
@@ -79,11 +82,16 @@ def cactus(records: list[Record], plan: dict | None, path: str | os.PathLike) ->
     axes.set_ylabel("seconds (each run)")
     axes.set_yscale("log")
     axes.legend()
-    save(figure, path)
+    save(figure, path, force)
 
 
 def scatter(
-    records: list[Record], plan: dict | None, first: str, second: str, path: str | os.PathLike
+    records: list[Record],
+    plan: dict | None,
+    first: str,
+    second: str,
+    path: str | os.PathLike,
+    force: bool = False,
 ) -> None:
     names = _variants(records, plan)
     for name in (first, second):
@@ -114,10 +122,12 @@ def scatter(
     unsolved = "at the time limit" if limit else "on the border"
     axes.set_xlabel(f"{first}: seconds (not solved: {unsolved})")
     axes.set_ylabel(f"{second}: seconds")
-    save(figure, path)
+    save(figure, path, force)
 
 
-def scaling(records: list[Record], plan: dict | None, path: str | os.PathLike) -> None:
+def scaling(
+    records: list[Record], plan: dict | None, path: str | os.PathLike, force: bool = False
+) -> None:
     figure, axes = _figure("Seconds against islands, per variant (solved runs; line: median)")
     for name in _variants(records, plan):
         runs = [r for r in records if r.variant == name and r.answered and r.islands is not None]
@@ -137,4 +147,4 @@ def scaling(records: list[Record], plan: dict | None, path: str | os.PathLike) -
     axes.set_ylabel("seconds (each run)")
     axes.set_yscale("log")
     axes.legend()
-    save(figure, path)
+    save(figure, path, force)

@@ -43,13 +43,15 @@ import threading
 import time
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .. import stopping
 from ..asp.interface import Program
 from ..puzzle import HashiError, Puzzle, Solution
 from ..stopping import Deadline, TimeLimitReached
-from .variants import Variant
+
+if TYPE_CHECKING:
+    from .variants import Variant
 
 TASKS = ("solve", "unique", "count", "steps", "difficulty")
 """What a run does: the first solution, the uniqueness verdict, the number of solutions, the

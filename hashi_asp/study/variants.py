@@ -2,9 +2,9 @@
 --clingo "--configuration=handy" -c k=1 --encoding my.lp --add extra.lp --max-bridges 3``).
 
 :func:`parse` is the one place that turns such an option string into what a run needs: it is
-read by the very click options ``solve``, ``unique``, ``count`` and ``bench`` declare
-(:data:`hashi_asp.options.PROGRAM` and :data:`~hashi_asp.options.RULES`), so a variant accepts
-exactly what those commands accept, with their messages.
+read by the very options ``solve``, ``unique``, ``count`` and ``bench`` declare
+(:data:`hashi_asp.commands.common.VARIANT`, through the command line's parser), so a variant
+accepts exactly what those commands accept, with their messages.
 
 A cluster shares no file system with the machine that plans the study: the files a variant
 names (``--encoding``, ``--add``, and the files they ``#include`` from beside them) travel with
@@ -17,14 +17,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import shlex
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import click
-
-from ..asp.interface import Program, program_and_rules
+from ..asp.interface import Program
 from ..puzzle import HashiError, PuzzleError
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}\Z")
@@ -87,52 +84,28 @@ class Variant:
 
 
 def parse(name: str, options: str, base: str | os.PathLike = ".") -> Variant:
-    """The variant ``name`` with ``options``, the searching commands' own; the files it names
-    are read relative to ``base`` (the folder of a plan file, or the working directory).
-    Raises :class:`VariantError` with the command's own message for an option it refuses."""
+    """The variant ``name`` with ``options``, the searching commands' own, read as the command
+    line reads them (:func:`hashi_asp.commands.line.variant`); the files it names are read
+    relative to ``base`` (the folder of a plan file, or the working directory).  Raises
+    :class:`VariantError` with the command line's own message for an option it refuses."""
+    from ..commands.line import variant
+
     if not NAME.match(name):
         raise VariantError(
             f"variant name {name[:40]!r}: use letters, digits and _ . + - (at most 64)"
         )
     try:
-        words = shlex.split(options)
-    except ValueError as error:  # an unclosed quote
-        raise VariantError(f"variant {name}: {options!r}: {error}") from None
-    try:
-        values = _command().make_context(name, words).params
-    except click.ClickException as error:
-        message = " ".join(error.format_message().split())
-        raise VariantError(f"variant {name}: {message}") from None
-    folder = Path(base)
-    encoding = values["encoding"]
-    try:
-        program, rules = program_and_rules(
-            str(folder / encoding) if encoding is not None else None,
-            [str(folder / path) for path in values["additions"]],
-            values["constants"],
-            values["connectivity"],
-            values["solver_options"],
-            values["variants"],
-        )
+        program, rules = variant(options)
     except HashiError as error:
         raise VariantError(f"variant {name}: {error}") from None
-    given = {"max_bridges": values["max_bridges"], "no_loops": values["no_loops"]}
-    rules.update((key, value) for key, value in given.items() if value is not None)
+    folder = Path(base)
+    program = replace(
+        program,
+        encoding=str(folder / program.encoding) if program.encoding is not None else None,
+        additions=tuple(str(folder / path) for path in program.additions),
+    )
     files, places = _shipped(name, program)
     return Variant(name, " ".join(options.split()), program, rules, files, places)
-
-
-def _command() -> click.Command:
-    """A command taking exactly the searching commands' program and rule options."""
-    from ..options import PROGRAM, RULES
-
-    @click.command(context_settings={"help_option_names": []})
-    @PROGRAM
-    @RULES
-    def variant(**values: Any) -> None:
-        """(only parsed)"""
-
-    return variant
 
 
 def _shipped(

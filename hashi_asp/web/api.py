@@ -1,33 +1,27 @@
-"""The JSON API of ``hashi-asp serve``, apart from any web framework: one function per command,
-taking the request's JSON body and giving the document the command prints with ``--format
-json`` (built by the same functions of :mod:`..reports`).
+"""The JSON API of ``hashi-asp serve``, apart from any web framework: a request names a command
+and gives its options as a JSON object; the answer is the document the command prints with
+``--format json``.  Both come from the command's declaration (:mod:`hashi_asp.commands`): the
+options a request may give, their types and ranges, and the function that answers.
 
 A body is ``{"puzzle": "<any notation the command line reads, as text>", ...}`` with the
 command's options by their long names (``"max-bridges"``; ``"max_bridges"`` is read the same).
-Each option is checked for its type and range before any work starts; a mistake raises
-:class:`RequestError` with the message the command line would print and an HTTP status.
-Nothing here touches the file system: a puzzle, a solution or bridges drawn so far come as
-text or JSON, never as a path, and the program is the bundled encoding (``connectivity`` is the
-one choice open).
+Each option is checked before any work starts; a mistake raises :class:`RequestError` with the
+message the command line would print and the HTTP status of its
+:class:`~hashi_asp.status.Status`.  Nothing here touches the file system: the options that name
+a file are not offered, and a puzzle, a solution or bridges drawn so far come as text or JSON.
+What this module adds to the commands is the server's own limits (:class:`Limits`).
 """
 
 from __future__ import annotations
 
-import json
-import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .. import notations, reports
-from ..asp import CONNECTIVITY
-from ..puzzle import MAX_BRIDGES_LIMIT, HashiError, Puzzle, Rules, Solution
+from .. import commands
+from ..commands.unit import Command, Hooks, Reader
+from ..puzzle import HashiError
+from ..status import Status
 from ..stopping import Deadline
-
-# Statuses for errors, by the command line's exit code for them.
-STATUS_BY_EXIT = {1: 422, 2: 400, 3: 408, 5: 500}
-"""1 (the puzzle cannot be rated: no solution) 422; 2 (bad input) 400; 3 (the time limit came
-before any answer) 408; 5 (an answer broke the rules: a fault in the program) 500."""
 
 
 class RequestError(HashiError):
@@ -35,7 +29,7 @@ class RequestError(HashiError):
 
     def __init__(self, message: str, status: int = 400):
         super().__init__(message)
-        self.status = status
+        self.http = status
 
 
 @dataclass(frozen=True)
@@ -50,116 +44,8 @@ class Limits:
     max_time_limit: float = 60.0
 
 
-# ---------------------------------------------------------------------------- options
-
-
-@dataclass(frozen=True)
-class Option:
-    """One option of a command: its kind, default and range."""
-
-    kind: str  # int, float, bool, str, choice, bridges
-    default: Any = None
-    low: float | None = None
-    high: float | None = None
-    choices: tuple[str, ...] = ()
-
-    def read(self, name: str, value: Any) -> Any:
-        wrong = f"option {name!r}: expected {self._expected()}, got {json.dumps(value)[:40]}"
-        if self.kind == "bool":
-            if not isinstance(value, bool):
-                raise RequestError(wrong)
-            return value
-        if self.kind in ("int", "float"):
-            numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-            if not numeric or (self.kind == "int" and not float(value).is_integer()):
-                raise RequestError(wrong)
-            if not math.isfinite(value):
-                raise RequestError(wrong)
-            if (self.low is not None and value < self.low) or (
-                self.high is not None and value > self.high
-            ):
-                raise RequestError(wrong)
-            return int(value) if self.kind == "int" else float(value)
-        if self.kind == "bridges":  # bridges as JSON, or as the text `check` reads
-            text = value if isinstance(value, str) else json.dumps(value)
-            try:
-                return notations.parse_solutions(text, name)
-            except HashiError as error:  # read before the request is: say it as a request error
-                raise RequestError(str(error)) from None
-        if not isinstance(value, str) or (self.choices and value not in self.choices):
-            raise RequestError(wrong)
-        return value
-
-    def _expected(self) -> str:
-        if self.choices:
-            return "one of " + ", ".join(self.choices)
-        if self.kind == "bridges":
-            return "bridges as JSON"
-        words = {"bool": "true or false", "str": "a string", "int": "a whole number"}
-        if self.kind in words and (self.low is None or self.kind != "int"):
-            return words[self.kind]
-        span = f"from {self.low:g}" if self.low is not None else ""
-        span += f" to {self.high:g}" if self.high is not None else ""
-        return f"a {'whole ' if self.kind == 'int' else ''}number {span}".strip()
-
-
-BRIDGES = Option("int", None, 1, MAX_BRIDGES_LIMIT)
-SHARE = Option("float", None, 0, 1)
-READING = {  # every command that reads a puzzle
-    "puzzle": Option("str"),
-    "notation": Option("choice", None, choices=tuple(notations.NOTATIONS)),
-    "max-bridges": BRIDGES,
-    "no-loops": Option("bool"),
-}
-# Not "race": a request may not start a process per core (the server's threads share them).
-LINKS = tuple(name for name in CONNECTIVITY if name != "race")
-SEARCHING = {
-    "time-limit": Option("float", None, 0),
-    "connectivity": Option("choice", "auto", choices=LINKS),
-}
-WRITABLE = tuple(sorted([*notations.NOTATIONS, *notations.ALIASES]))
-
-OPTIONS: dict[str, dict[str, Option]] = {
-    "solve": {
-        **READING,
-        **SEARCHING,
-        "models": Option("int", 1, 1),
-        "stats": Option("bool", False),
-    },
-    "unique": {**READING, **SEARCHING, "difficulty": Option("bool", False)},
-    "count": {**READING, **SEARCHING, "check": Option("bool", True)},
-    "hint": {**READING, **SEARCHING, "given": Option("bridges")},
-    "steps": {
-        **READING,
-        "time-limit": SEARCHING["time-limit"],
-        "given": Option("bridges"),
-        "steps": Option("int", None, 1),
-    },
-    "difficulty": {**READING, "time-limit": SEARCHING["time-limit"]},
-    "check": {**READING, "solution": Option("bridges")},
-    "convert": {**READING, "to": Option("choice", None, choices=WRITABLE)},
-    "render": {
-        **READING,
-        "solution": Option("bridges"),
-        "cell-size": Option("float", 40, 4, 1000),
-    },
-    "generate": {
-        "islands": Option("int", None, 2),
-        "size": Option("str"),
-        "alpha": SHARE,
-        "beta": SHARE,
-        "seed": Option("int", 1, 0),
-        "unique": Option("bool", False),
-        "difficulty": Option("str"),
-        "max-bridges": Option("int", 2, 1, MAX_BRIDGES_LIMIT),
-        "no-loops": Option("bool", False),
-        "attempts": Option("int", 20, 1, 1000),
-        "format": Option("choice", "json", choices=WRITABLE),
-        "time-limit": SEARCHING["time-limit"],
-    },
-}
-REQUIRED = {"check": ("solution",), "convert": ("to",), "generate": ("islands",)}
-COMMANDS = tuple(OPTIONS)
+UNITS: dict[str, Command] = {unit.name: unit for unit in commands.served()}
+COMMANDS = tuple(UNITS)
 
 
 @dataclass
@@ -171,219 +57,81 @@ class Request:
     deadline: Deadline
     limits: Limits
 
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self.values[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def puzzle(self) -> Puzzle:
-        """The puzzle, its rules replaced by ``max-bridges`` and ``no-loops`` when given."""
-        board = notations.parse(
-            self.values["puzzle"],
-            notation=self.notation,
-            source="<text>",
-            max_bridges=self.max_bridges,
-            no_loops=self.no_loops,
-        )
-        if len(board.islands) > self.limits.islands:
-            raise RequestError(
-                f"puzzle has {len(board.islands)} islands; this server takes at most "
-                f"{self.limits.islands}",
-                413,
-            )
-        return board
-
-    def program(self) -> Any:
-        from ..asp.interface import Program
-
-        return Program(connectivity=self.connectivity)
-
-    def one(self, name: str) -> Solution | None:
-        """One set of bridges given as option ``name``, or None."""
-        given = self.values[name]
-        if given is None:
-            return None
-        if len(given) != 1:
-            raise RequestError(f"option {name!r}: expected one set of bridges, found {len(given)}")
-        return given[0]
+    @property
+    def unit(self) -> Command:
+        return UNITS[self.command]
 
 
 def read_request(command: str, body: Any, limits: Limits) -> Request:
-    """The request for ``command`` from its parsed JSON body, every option checked, and its
-    deadline started (the request's ``time-limit``, at most the server's)."""
-    if command not in OPTIONS:
+    """The request for ``command`` from its parsed JSON body, every option checked by the
+    command's declaration and the server's limits, and its deadline started (the request's
+    ``time-limit``, at most the server's)."""
+    unit = UNITS.get(command)
+    if unit is None:
         raise RequestError(f"no such command {command!r}; the API has {', '.join(COMMANDS)}", 404)
     if not isinstance(body, dict):
         raise RequestError('the body must be a JSON object, such as {"puzzle": "..."}')
-    options = OPTIONS[command]
+    options = {option.name: option for option in unit.served_options}
     given = {str(name).replace("_", "-"): value for name, value in body.items()}
     unknown = sorted(set(given) - set(options))
     if unknown:
         raise RequestError(
             f"{command}: no option {unknown[0]!r}; it takes {', '.join(sorted(options))}"
         )
-    needed = ("puzzle", *REQUIRED.get(command, ())) if "puzzle" in options else REQUIRED[command]
-    missing = [name for name in needed if given.get(name) is None]
+    missing = [o.name for o in options.values() if o.required and given.get(o.name) is None]
     if missing:
         raise RequestError(f"{command}: option {missing[0]!r} is required")
-    values = {
-        name.replace("-", "_"): option.default
-        if given.get(name) is None
-        else option.read(name, given[name])
-        for name, option in options.items()
-    }
-    if "puzzle" in values and len(values["puzzle"].encode("utf-8")) > limits.body_bytes:
-        raise RequestError(f"puzzle is over the limit of {limits.body_bytes} bytes", 413)
-    if command == "solve" and not 1 <= values["models"] <= limits.models:
-        raise RequestError(
-            f"option 'models': this server finds 1 to {limits.models} solutions per request "
-            "(count counts them all)"
-        )
-    if command == "generate" and values["islands"] > limits.islands:
-        raise RequestError(f"this server generates at most {limits.islands} islands", 413)
+    values = {option.key: option.default for option in unit.options}
+    for name, option in options.items():
+        if given.get(name) is not None:
+            try:
+                values[option.key] = option.from_json(given[name])
+            except HashiError as error:
+                raise RequestError(str(error)) from None
+    _within_limits(values, limits)
     seconds = values.get("time_limit")
     seconds = limits.time_limit if seconds is None else min(seconds, limits.max_time_limit)
     return Request(command, values, Deadline(seconds), limits)
 
 
-# ---------------------------------------------------------------------------- the commands
-
-
-def solve(request: Request) -> dict:
-    from ..solving import solve
-
-    board = request.puzzle()
-    result = solve(
-        board,
-        request.models,
-        program=request.program(),
-        time_limit=request.deadline,
-        explained=True,
-    )
-    return reports.result_json(board, result, stats=request.stats)
-
-
-def unique(request: Request) -> dict:
-    from ..generation import fix
-    from ..solving import unique
-    from ..walkthrough import difficulty
-
-    board, program, deadline = request.puzzle(), request.program(), request.deadline
-    result = unique(board, program=program, time_limit=deadline, explained=True)
-    sought = result.status == "multiple"  # the bundled rules: a fix can be looked for
-    found = fix(board, result, time_limit=deadline) if sought else None
-    rated = None
-    if request.difficulty and result.status == "unique":
-        rated = difficulty(board, deadline)
-    return reports.unique_json(board, result, fix=found, sought=sought, rated=rated)
-
-
-def count(request: Request) -> dict:
-    from ..solving import count
-
-    board = request.puzzle()
-    search = {"program": request.program(), "time_limit": request.deadline}
-    result = count(board, verify=request.check, **search)
-    return reports.count_json(board, result, checked=request.check)
-
-
-def hint(request: Request) -> dict:
-    from ..reasoning import hint
-
-    board = request.puzzle()
-    search = {"program": request.program(), "time_limit": request.deadline}
-    found = hint(board, request.one("given"), explained=True, **search)
-    return reports.hint_json(board, found)
-
-
-def steps(request: Request) -> dict:
-    from ..walkthrough import steps
-
-    board = request.puzzle()
-    given = request.one("given")
-    walk = steps(board, given, limit=request.steps, time_limit=request.deadline)
-    return reports.steps_json(board, walk)
-
-
-def difficulty(request: Request) -> dict:
-    from ..walkthrough import difficulty
-
-    board = request.puzzle()
-    return reports.difficulty_json(board, difficulty(board, request.deadline))
-
-
-def check(request: Request) -> dict:
-    from ..checking import check
-
-    board = request.puzzle()
-    return reports.check_json(board, [check(board, given) for given in request.solution])
-
-
-def convert(request: Request) -> dict:
-    board = request.puzzle()
-    text = notations.write(board, request.to)
-    return {"notation": notations.named(request.to).name, "text": text, "puzzle": board.to_json()}
-
-
-def render(request: Request) -> dict:
-    from ..checking import check
-    from ..drawing import svg
-
-    board = request.puzzle()
-    drawn = request.one("solution")
-    violations = check(board, drawn) if drawn is not None else []
-    return {
-        "svg": svg(board, drawn, cell=request.cell_size),
-        "violations": [reports.violation_json(v) for v in violations],
-        "puzzle": board.to_json(),
-    }
-
-
-def generate(request: Request) -> dict:
-    from .. import generation
-
-    rules = Rules(request.max_bridges, request.no_loops)
-    _, made = generation.batch(
-        request.islands,
-        1,
-        size=request.size,
-        alpha=request.alpha,
-        beta=request.beta,
-        seed=request.seed,
-        notation=request.format,
-        difficulty=request.difficulty,
-        rules=rules,
-        unique=request.unique,
-        attempts=request.attempts,
-        time_limit=request.deadline,
-    )
-    name, generated, text = next(made)
-    return reports.generated_json(generated, name, notations.named(request.format).name, text)
-
-
-ANSWERS: dict[str, Callable[[Request], dict]] = {
-    "solve": solve,
-    "unique": unique,
-    "count": count,
-    "hint": hint,
-    "steps": steps,
-    "difficulty": difficulty,
-    "check": check,
-    "convert": convert,
-    "render": render,
-    "generate": generate,
-}
+def _within_limits(values: dict[str, Any], limits: Limits) -> None:
+    """The server's limits on what a request may ask for: the puzzle's size, how many solutions
+    (``models``), how many islands to make (``islands``)."""
+    puzzle = values.get("puzzle")
+    if isinstance(puzzle, str) and len(puzzle.encode("utf-8")) > limits.body_bytes:
+        raise RequestError(f"puzzle is over the limit of {limits.body_bytes} bytes", 413)
+    models = values.get("models")
+    if models is not None and not 1 <= models <= limits.models:
+        raise RequestError(
+            f"option 'models': this server finds 1 to {limits.models} solutions per request "
+            "(count counts them all)"
+        )
+    islands = values.get("islands")
+    if islands is not None and islands > limits.islands:
+        raise RequestError(f"this server generates at most {limits.islands} islands", 413)
 
 
 def answer(request: Request) -> dict:
     """The command's JSON document; the library's errors become :class:`RequestError` with the
-    command line's message and the status of :data:`STATUS_BY_EXIT`."""
+    command line's message and the HTTP status of their :class:`~hashi_asp.status.Status`."""
+    unit = request.unit
     try:
-        return ANSWERS[request.command](request)
+        given = unit.given(
+            request.values, deadline=request.deadline, hooks=Hooks(), reader=Reader(files=False)
+        )
+        if given.puzzle is not None and len(given.puzzle.islands) > request.limits.islands:
+            raise RequestError(
+                f"puzzle has {len(given.puzzle.islands)} islands; this server takes at most "
+                f"{request.limits.islands}",
+                413,
+            )
+        outcome = unit.run(given)
     except RequestError:
         raise
-    except HashiError as error:  # by its exit code: an unsolvable puzzle's rating is 422
-        raise RequestError(str(error), STATUS_BY_EXIT.get(error.exit_code, 400)) from None
+    except HashiError as error:
+        raise RequestError(str(error), error.status.http) from None
     except MemoryError:
-        raise RequestError("out of memory: the input is too large", 413) from None
+        raise RequestError("out of memory: the input is too large", Status.TOO_LARGE.http) from None
+    if outcome.document is None:  # (every served command has one: a fault if not)
+        raise RequestError(f"{unit.name} has no JSON document", Status.FAULT.http)
+    return outcome.document()

@@ -76,7 +76,7 @@ def create_app(limits: api.Limits = api.Limits(), workers: int | None = None) ->
             body = await _body(request, limits.body_bytes)
             wanted = api.read_request(request.path_params["command"], body, limits)
         except api.RequestError as error:
-            return _error(str(error), error.status)
+            return _error(str(error), error.http)
         running.add(wanted.deadline)
         try:
             text, status = await _answered(request, wanted, pool)
@@ -149,7 +149,7 @@ async def _answered(
         try:
             return dumps(api.answer(wanted)), 200
         except api.RequestError as error:  # (raised from here, it would come wrapped in a group)
-            return dumps({"error": str(error)}), error.status
+            return dumps({"error": str(error)}), error.http
 
     async def watch() -> None:
         while True:

@@ -1,0 +1,192 @@
+"""The options several commands share, declared once here, and how a command that reads a puzzle
+gets it: the puzzle, with the rules the user gave replacing its own, and for a searching command
+the program clingo is given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from .. import notations
+from ..asp import CONNECTIVITY
+from ..puzzle import MAX_BRIDGES_LIMIT
+from .unit import (
+    CHOICE,
+    FILE,
+    FLAG,
+    FLOAT,
+    FOLDER,
+    INT,
+    OUTPUT,
+    PUZZLE,
+    SECONDS,
+    TEXT,
+    Given,
+    Option,
+    Reader,
+)
+
+# ---------------------------------------------------------------------------- reading a puzzle
+
+PUZZLE_ARGUMENT = Option("puzzle", PUZZLE, argument=True, required=True)
+NOTATION = Option(
+    "notation",
+    CHOICE,
+    "How PUZZLE is written [default: recognised].",
+    choices=tuple(notations.NOTATIONS),
+)
+MAX_BRIDGES = Option(
+    "max-bridges", INT, "Most bridges between two islands [2].", low=1, high=MAX_BRIDGES_LIMIT
+)
+NO_LOOPS = Option("no-loops", FLAG, "Forbid (allow) cycles.", negative="loops")
+RULES = (MAX_BRIDGES, NO_LOOPS)
+READING = (PUZZLE_ARGUMENT, NOTATION, *RULES)
+
+# ---------------------------------------------------------------------------- the program
+
+PROGRAM = (
+    Option("encoding", FILE, "Encoding instead of encodings/hashi.lp."),
+    Option("add", FILE, "Rules to add, repeatable.", dest="additions", multiple=True),
+    Option(
+        "const",
+        TEXT,
+        "Set a clingo #const (repeatable).",
+        short="-c",
+        dest="constants",
+        metavar="NAME=VALUE",
+        multiple=True,
+        served=False,
+    ),
+    Option(
+        "connectivity",
+        CHOICE,
+        "auto, reach, tree, ...",
+        default="auto",
+        choices=CONNECTIVITY,
+        # Not "race" over the API: a request may not start a process per core.
+        served_choices=tuple(name for name in CONNECTIVITY if name != "race"),
+    ),
+    Option(
+        "clingo",
+        TEXT,
+        "clingo's options, e.g. '--configuration=handy -t 2'.",
+        dest="solver_options",
+        metavar="OPTIONS",
+        served=False,
+    ),
+    Option(
+        "variant",
+        TEXT,
+        "With --connectivity race: one raced, e.g. 'tree --configuration=handy' (repeatable).",
+        dest="variants",
+        metavar="VARIANT",
+        multiple=True,
+        served=False,
+    ),
+)
+"""The searching commands' program: a study variant is these and :data:`RULES`."""
+
+TIME_LIMIT = Option(
+    "time-limit",
+    SECONDS,
+    "Stop after this long (the whole command).",
+    low=0,
+    low_open=True,
+    metavar="SECONDS",
+)
+"""The time limit of the whole command: its deadline is counted from the moment the command
+starts, before the puzzle is read."""
+
+RUN_TIME_LIMIT = Option(
+    "time-limit", FLOAT, "Time limit per puzzle.", low=0, low_open=True, metavar="SECONDS"
+)
+"""The time limit of each run of many (``bench``, ``study run``), not of the whole command."""
+
+SEARCHING = (*READING, *PROGRAM, TIME_LIMIT)
+
+VARIANT = (*RULES, *PROGRAM)
+"""What a study variant may set: the searching commands' own options, but the puzzle."""
+
+OUTPUT_FILE = Option("output", OUTPUT, "File to write [default: standard output].", short="-o")
+"""-o: the file a command writes instead of printing."""
+OUT_FOLDER = Option("out", FOLDER, "Folder to write.")
+"""--out: the folder a command writes its files into."""
+FORCE = Option(
+    "force", FLAG, "Replace the file -o names if it exists.", default=False, served=False
+)
+"""--force: replace a file that exists (never without it)."""
+
+
+def prepare_output(given: Given, *paths: Any) -> None:
+    """Refuse, before any time is spent, an output file that is the puzzle read (by whatever
+    name), one that exists without --force, or one that cannot be written."""
+    from ..files import not_the_input, prepare_output
+
+    for path in paths:
+        if path is not None:
+            if given.values.get("puzzle") is not None:
+                not_the_input(path, given.values["puzzle"])
+            prepare_output(path, force=given.values.get("force", False))
+
+
+def time_limit(help: str) -> Option:
+    """:data:`TIME_LIMIT`, with the command's own words for what happens at it."""
+    return replace(TIME_LIMIT, help=help)
+
+
+def formats(*choices: str, help: str = "Drawing style, or one JSON document.") -> Option:
+    """``--format``: the first choice is the default.  The JSON API always answers with the
+    JSON document, so it does not offer this."""
+    return Option(
+        "format",
+        CHOICE,
+        f"{help}  [default: {choices[0]}]",
+        default=choices[0],
+        choices=choices,
+        served=False,
+    )
+
+
+# ---------------------------------------------------------------------------- preparing
+
+
+def read_puzzle(given: Given, reader: Reader) -> None:
+    """``given.puzzle``: PUZZLE read, the rules given replacing its own (``--max-bridges`` and
+    ``--no-loops`` over ``-c max_bridges=K`` and ``-c no_loops=1``, over the puzzle's)."""
+    rules = rules_given(given.values, given.rules)
+    given.argument = given.values["puzzle"]
+    given.puzzle = reader.puzzle(given.argument, given.values.get("notation"), rules)
+
+
+def rules_given(values: dict[str, Any], rules: dict[str, Any]) -> dict[str, Any]:
+    """``rules`` (those set by ``-c`` constants) with the rule options given replacing them."""
+    for option in RULES:
+        if values.get(option.key) is not None:
+            rules[option.key] = values[option.key]
+    return rules
+
+
+def read_program(given: Given, reader: Reader) -> None:
+    """``given.program`` of a searching command, every clingo option judged by clingo first,
+    then the puzzle (whose rules ``-c`` constants may set)."""
+    given.program, given.rules = program_of(given.values)
+    read_puzzle(given, reader)
+
+
+def program_of(values: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The program of :data:`PROGRAM`'s values (those not given: their defaults), and the rules
+    set among its constants; clingo judges its options first."""
+    from ..asp.control import judge_program
+    from ..asp.interface import program_and_rules
+
+    program, rules = program_and_rules(
+        values.get("encoding"),
+        values.get("additions") or (),
+        values.get("constants") or (),
+        values.get("connectivity") or "auto",
+        values.get("solver_options"),
+        values.get("variants") or (),
+    )
+    judge_program(program)
+    return program, rules

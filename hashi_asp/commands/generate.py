@@ -1,0 +1,134 @@
+"""``generate``: puzzles made by the method of Coelho et al. (2019), optionally unique or of a
+difficulty, written to standard output or into a folder."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import notations, stopping
+from ..generation import DEFAULT_ATTEMPTS
+from ..puzzle import MAX_BRIDGES_LIMIT
+from ..status import Status
+from .common import FORCE, OUT_FOLDER, time_limit
+from .unit import CHOICE, FLAG, FLOAT, INT, TEXT, Command, Given, Option, Outcome
+
+WRITABLE = tuple(sorted([*notations.NOTATIONS, *notations.ALIASES]))
+
+
+def generate(given: Given) -> Outcome:
+    from .. import generation, reports
+    from ..files import prepare_folder
+    from ..puzzle import PuzzleError, Rules
+
+    count, folder = given.count, given.out
+    made: list[tuple] = []  # the puzzles written whole: said however the command ends
+    try:
+        if given.with_solution and folder is None:
+            raise PuzzleError("--solution needs --out")
+        options = {
+            name: given.values[name]
+            for name in ("size", "alpha", "beta", "seed", "difficulty", "unique", "attempts")
+        }
+        rules = Rules(given.max_bridges, given.no_loops)
+        names, puzzles = generation.batch(
+            given.islands,
+            count,
+            notation=given.notation,
+            rules=rules,
+            time_limit=given.deadline,
+            **options,
+        )
+        if folder is not None:
+            solutions = [generation.solution_name(name) for name in names] * given.with_solution
+            prepare_folder(folder, names + solutions, force=given.force)
+        keeping = {"with_solution": given.with_solution, "force": given.force}
+        for name, puzzle, text in puzzles:
+            with stopping.deferred():  # a signal waits until the puzzle is whole and counted
+                if folder is None:
+                    given.hooks.show(("\n" if made else "") + text)
+                else:
+                    generation.keep(folder, name, puzzle, text, **keeping)
+                made.append((name, puzzle, text))
+            if not given.quiet:
+                line = reports.generated_line(puzzle, name) + "\n"
+                given.hooks.note(line) if folder is None else given.hooks.show(line)
+    except stopping.TimeLimitReached as late:
+        finished = f"{len(made)} of {count} puzzles finished"
+        raise stopping.TimeLimitReached(f"{late}: {finished}") from None
+    except KeyboardInterrupt:
+        finished = f"{len(made)} of {count} puzzles finished"
+        given.hooks.note(f"hashi-asp: {stopping.stopped_by()}: {finished}\n")
+        return Outcome(stopping.stop_status(), result=made)
+
+    def document() -> dict:
+        name, puzzle, text = made[0]
+        return reports.generated_json(puzzle, name, notations.named(given.notation).name, text)
+
+    return Outcome(Status.OK, document=document, result=made)
+
+
+COMMAND = Command(
+    "generate",
+    """Generate puzzles with the method of Coelho, Laporte, Lindbeck & Vidal (2019): grow a tree
+    of islands joined by bridges, add floor(alpha * islands) extra bridges, make each bridge
+    double with probability beta (with --max-bridges K, 2..K), write each island's bridge count
+    and erase the bridges.  The same options give the same puzzles on every machine.
+
+    -n is the number of islands in each puzzle; --count the number of puzzles (puzzle i uses
+    seed + i).  They go to standard output, or with --out to files named like the Coelho et al.
+    dataset (with --solution, the hidden solution beside each).  --difficulty takes easy, medium
+    or hard, a score X (at least) or a range X-Y, from 0 to 1.  A notation that cannot record
+    --max-bridges or --no-loops (has, grid, puzzlink, pzprv3) is refused.
+    """,
+    (
+        Option(
+            "islands",
+            INT,
+            "Islands in each puzzle; the number of puzzles is --count.",
+            low=2,
+            short="-n",
+            required=True,
+        ),
+        Option("size", TEXT, "Board [default: by the number of islands].", metavar="WxH"),
+        Option("alpha", FLOAT, "Extra bridges per island [0.1; 0 with --no-loops].", low=0, high=1),
+        Option(
+            "beta", FLOAT, "Chance a bridge is double [0.5; 0 if --max-bridges 1].", low=0, high=1
+        ),
+        Option("seed", INT, "Random seed [default: 1].", default=1, low=0),
+        Option("count", INT, "Puzzles [default: 1].", default=1, low=1, served=False),
+        OUT_FOLDER,
+        Option("format", CHOICE, "Notation.", default="has", choices=WRITABLE, dest="notation"),
+        replace(FORCE, help="Replace files that exist in --out."),
+        Option(
+            "solution",
+            FLAG,
+            "Also NAME.solution.json.",
+            default=False,
+            dest="with_solution",
+            served=False,
+        ),
+        Option("unique", FLAG, "Repair each puzzle until it has one solution.", default=False),
+        Option("difficulty", TEXT, "easy, medium, hard, or scores.", metavar="BAND|X|X-Y"),
+        Option(
+            "max-bridges",
+            INT,
+            "Most bridges between two islands.",
+            default=2,
+            low=1,
+            high=MAX_BRIDGES_LIMIT,
+        ),
+        Option("no-loops", FLAG, "Variant without cycles: build a tree.", default=False),
+        Option(
+            "attempts",
+            INT,
+            f"Layouts per puzzle [{DEFAULT_ATTEMPTS}].",
+            default=DEFAULT_ATTEMPTS,
+            low=1,
+        ),
+        Option(
+            "quiet", FLAG, "No summary line per puzzle.", short="-q", default=False, served=False
+        ),
+        time_limit("Stop after this long (all puzzles together), keeping the puzzles finished."),
+    ),
+    generate,
+)

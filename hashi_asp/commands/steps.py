@@ -1,0 +1,76 @@
+"""``steps``: a walkthrough, one step at a time, each with its reason, checked."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..status import Status
+from .check import one_set
+from .common import FORCE, OUT_FOLDER, READING, formats, read_puzzle, time_limit
+from .hint import GIVEN
+from .unit import FLAG, INT, Command, Given, Option, Outcome, Printed, Reader, lines
+
+VERDICTS = {"solved": Status.OK, "unfinished": Status.OK, "stuck": Status.NO}
+
+
+def steps(given: Given) -> Outcome:
+    from .. import reports
+    from ..files import prepare_folder, write_output
+    from ..puzzle import PuzzleError
+    from ..walkthrough import steps
+
+    board, out = given.puzzle, given.out
+    if (given.format == "svg") != (out is not None):
+        raise PuzzleError("--format svg writes pictures: give it --out FOLDER, and only it")
+    walk = steps(board, given.drawn, limit=given.limit, time_limit=given.deadline)
+    written = 0
+    if out is not None:
+        pictures = reports.step_pictures(board, walk)
+        prepare_folder(out, [name for name, _ in pictures], force=given.force)
+        for name, picture in pictures:
+            write_output(out / name, picture.encode("utf-8"), force=given.force)
+        written = len(pictures)
+
+    def printed() -> Printed:
+        if out is not None:
+            verdict = reports.steps_verdict(walk, given.look)
+            return Printed(lines(verdict + f"\n{written} pictures in {out}"))
+        return Printed(lines(reports.steps_text(board, walk, given.look, brief=given.brief)))
+
+    timed_out = Status.PARTIAL if walk.timed_out else Status.NO
+    return Outcome(
+        VERDICTS.get(walk.status, timed_out),
+        document=lambda: reports.steps_json(board, walk),
+        printed=printed,
+        result=walk,
+    )
+
+
+def read_given(given: Given, reader: Reader) -> None:
+    """The puzzle, then --given."""
+    read_puzzle(given, reader)
+    given.values["drawn"] = one_set(given.values["given"], reader, "given")
+
+
+COMMAND = Command(
+    "steps",
+    """Walk through PUZZLE one step at a time, from the empty board or the bridges --given: each
+    step narrows the bridge counts of one pair of islands, with the smallest set of island
+    numbers that forces it (and whether it needs all islands connected), easiest first; each is
+    confirmed by clingo before it is shown.  -n 1 is the next move.  --format svg writes one
+    picture per step into --out.  Ends with the difficulty.  Exit 0 when solved (or after the -n
+    steps asked), 1 when stuck (several solutions) or in a contradiction (none), 3 at the time
+    limit.""",
+    (
+        *READING,
+        GIVEN,
+        Option("steps", INT, "Stop after N steps.", low=1, short="-n", dest="limit"),
+        formats("text", "unicode", "json", "svg", help="Boards as text, JSON, or SVG pictures."),
+        replace(OUT_FOLDER, help="SVG folder."),
+        Option("brief", FLAG, "One line per step, no boards.", default=False),
+        replace(FORCE, help="Replace pictures that exist in --out."),
+        time_limit("Stop after this long, keeping the steps found."),
+    ),
+    steps,
+    prepare=read_given,
+)

@@ -1,0 +1,59 @@
+"""``unique``: whether a puzzle has exactly one solution; for two, where they differ and one
+edit that leaves one; for none, why."""
+
+from __future__ import annotations
+
+from ..status import Status
+from .common import SEARCHING, formats, read_program
+from .unit import FLAG, Command, Given, Option, Outcome, Printed, lines
+
+VERDICTS = {"unique": Status.OK, "multiple": Status.NO, "unsolvable": Status.UNSOLVABLE}
+
+
+def unique(given: Given) -> Outcome:
+    from .. import reports
+    from ..generation import fix
+    from ..solving import unique
+    from ..walkthrough import difficulty
+
+    board, program, deadline = given.puzzle, given.program, given.deadline
+    result = unique(board, program=program, time_limit=deadline, explained=True)
+    # A fix is looked for under the bundled rules only: under rules of the user's own, the
+    # checks that make a fix trustworthy do not hold.
+    sought = result.status == "multiple" and not program.own_rules
+    found = fix(board, result, time_limit=deadline) if sought else None
+    rated = difficulty(board, deadline) if given.rate and result.status == "unique" else None
+
+    def printed() -> Printed:
+        text = reports.unique_text(board, result, given.look, fix=found, sought=sought, rated=rated)
+        return Printed(lines(text))
+
+    return Outcome(
+        VERDICTS.get(result.status, Status.PARTIAL),
+        document=lambda: reports.unique_json(board, result, fix=found, sought=sought, rated=rated),
+        printed=printed,
+        result=result,
+    )
+
+
+COMMAND = Command(
+    "unique",
+    """Decide whether PUZZLE has exactly one solution, by searching for two: for two, draw both,
+    list the pairs of islands where they differ, name the smallest region of them and propose
+    one number to change or island to add that leaves one solution (checked first); for none,
+    say why.  --difficulty rates a unique puzzle (as `difficulty`).  Exit 0 unique, 1 multiple,
+    4 unsolvable, 3 time limit before a verdict.""",
+    (
+        *SEARCHING,
+        formats("text", "unicode", "json"),
+        Option(
+            "difficulty",
+            FLAG,
+            "Also rate a unique puzzle's difficulty.",
+            default=False,
+            dest="rate",
+        ),
+    ),
+    unique,
+    prepare=read_program,
+)

@@ -1,0 +1,326 @@
+"""What a command is: its options, declared once (:class:`Option`), and one function that takes
+what the user gave (:class:`Given`) and returns an :class:`Outcome` with a
+:class:`~hashi_asp.status.Status`.
+
+The fronts derive everything else from the declaration:
+
+- the command line (:mod:`hashi_asp.cli`) makes a click command of it, each option a click
+  option or argument with its type, range, default and help;
+- the JSON API (:mod:`hashi_asp.web.api`) reads a request body by it, every value checked for
+  its type and range, and only the options that name no file (``served``);
+- a study variant (:mod:`hashi_asp.study`) reads its option string by the searching commands'
+  declaration, through the command line's own parser.
+
+Nothing here knows clingo, click or HTTP: a front gives the values as Python values (numbers,
+flags, strings), and :meth:`Command.given` turns them into the puzzle, the program and the
+deadline a command works with.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..puzzle import HashiError
+from ..status import Status
+from ..stopping import Deadline, stop_status, stopped_by
+
+if TYPE_CHECKING:
+    from ..reports import Look
+
+T = TypeVar("T")
+
+# The kinds of values an option takes.
+INT, FLOAT, SECONDS, FLAG, CHOICE, TEXT = "int", "float", "seconds", "flag", "choice", "text"
+PUZZLE = "puzzle"  # a puzzle: a file, '-', or its text (over the API: its text)
+BRIDGES = "bridges"  # bridges as `check` reads them: a file, '-', or JSON (over the API: JSON)
+FILE = "file"  # a file to read (never over the API)
+OUTPUT = "output"  # a file to write (never over the API)
+FOLDER = "folder"  # a folder to write into (never over the API)
+PATHS = "paths"  # files or folders of puzzles (never over the API)
+KINDS = (INT, FLOAT, SECONDS, FLAG, CHOICE, TEXT, PUZZLE, BRIDGES, FILE, OUTPUT, FOLDER, PATHS)
+NAMING_FILES = {FILE, OUTPUT, FOLDER, PATHS}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a command (or its argument, with ``argument``): ``name`` as users write it
+    (``max-bridges``; ``dest``, the Python name, defaults to it with underscores), its ``kind``,
+    ``default``, range (``low`` to ``high``; ``low_open``: above ``low``), ``choices``, and
+    ``help``.  ``short`` is the one-letter form (``-n``), ``negative`` the name of a flag's
+    opposite (``loops`` for ``--no-loops/--loops``, whose default None means "the puzzle's
+    own"), ``multiple`` takes the option again and again, ``nargs`` takes that many values at
+    once.  ``served``: offered by the JSON API (never for an option that names a file);
+    ``served_choices`` narrows the choices there."""
+
+    name: str
+    kind: str
+    help: str = ""
+    default: Any = None
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    choices: tuple[str, ...] = ()
+    short: str | None = None
+    dest: str | None = None
+    metavar: str | None = None
+    negative: str | None = None
+    multiple: bool = False
+    required: bool = False
+    argument: bool = False
+    served: bool = True
+    served_choices: tuple[str, ...] | None = None
+    nargs: int = 1
+
+    def __post_init__(self) -> None:
+        assert self.kind in KINDS, self.kind
+        if self.kind in NAMING_FILES:
+            object.__setattr__(self, "served", False)
+
+    @property
+    def key(self) -> str:
+        """The Python name of the value (``max_bridges``)."""
+        return self.dest or self.name.replace("-", "_")
+
+    def expected(self, choices: tuple[str, ...] | None = None) -> str:
+        """What the option takes, in words, for messages."""
+        choices = self.choices if choices is None else choices
+        if self.kind == CHOICE:
+            return "one of " + ", ".join(choices)
+        if self.kind == FLAG:
+            return "true or false"
+        if self.kind == BRIDGES:
+            return "bridges as JSON"
+        if self.kind in (INT, FLOAT, SECONDS):
+            whole = "whole " if self.kind == INT else ""
+            span = ""
+            if self.low is not None:
+                span += f" {'above' if self.low_open else 'from'} {self.low:g}"
+            if self.high is not None:
+                span += f" to {self.high:g}"
+            return f"a {whole}number{span}"
+        return "a string"
+
+    def from_json(self, value: Any) -> Any:
+        """A value of a JSON request, checked for this option's kind and range; a mistake raises
+        :class:`OptionError` naming the option."""
+        import json  # (only a server reads JSON requests: the command line's start-up is spared it)
+
+        choices = self.choices if self.served_choices is None else self.served_choices
+        wrong = f"option {self.name!r}: expected {self.expected(choices)}"
+        wrong += f", got {json.dumps(value)[:40]}"
+        if self.kind == FLAG:
+            if not isinstance(value, bool):
+                raise OptionError(wrong)
+            return value
+        if self.kind in (INT, FLOAT, SECONDS):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise OptionError(wrong)
+            if not math.isfinite(value) or (self.kind == INT and not float(value).is_integer()):
+                raise OptionError(wrong)
+            if not self.within(value):
+                raise OptionError(wrong)
+            return int(value) if self.kind == INT else float(value)
+        if self.kind == BRIDGES:  # bridges as JSON, or as the text `check` reads
+            return value if isinstance(value, str) else json.dumps(value)
+        if not isinstance(value, str) or (self.kind == CHOICE and value not in choices):
+            raise OptionError(wrong)
+        return value
+
+    def within(self, value: float) -> bool:
+        """Whether ``value`` is in the option's range."""
+        if self.low is not None and (value <= self.low if self.low_open else value < self.low):
+            return False
+        return self.high is None or value <= self.high
+
+
+class OptionError(HashiError):
+    """An option's value that its declaration does not allow."""
+
+
+# ---------------------------------------------------------------------------- what was given
+
+
+@contextlib.contextmanager
+def _no_progress() -> Iterator[Any]:
+    class Quiet:
+        def update(self, n: int = 1) -> None:
+            pass
+
+    yield Quiet()
+
+
+@dataclass
+class Hooks:
+    """What a front lets a command do while it runs: ``show`` text on standard output as it is
+    made (a solution as it is found), ``note`` a line for the user (standard error), follow
+    progress (``progress(total=..., desc=..., unit=...)``, a context manager whose value has
+    ``update(n)``: tqdm on a terminal), and how text reports mark what they point at:
+    ``highlight`` (islands and bridges) and ``undecided`` (the ``?`` of a pair whose bridges
+    differ), colours on a terminal; plain without them."""
+
+    show: Callable[[str], None] = lambda text: None
+    note: Callable[[str], None] = lambda text: None
+    progress: Callable[..., contextlib.AbstractContextManager] = field(
+        default=lambda **how: _no_progress()
+    )
+    highlight: Callable[[str], str] | None = None
+    undecided: Callable[[str], str] | None = None
+
+
+@dataclass
+class Given:
+    """What a command works with: the option values by their Python names (``given.models``),
+    the ``puzzle`` read with the rules given, the ``program`` of a searching command, the
+    ``deadline`` of the whole command, the ``hooks`` of its front, and ``argument``, the puzzle
+    as the user gave it (a path, or the text)."""
+
+    values: dict[str, Any]
+    deadline: Deadline
+    hooks: Hooks = field(default_factory=Hooks)
+    puzzle: Any = None
+    program: Any = None
+    rules: dict[str, Any] = field(default_factory=dict)
+    argument: str | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["values"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    @property
+    def look(self) -> Look:
+        """How text reports are drawn: the style of ``--format`` (text or unicode), the front's
+        palette, and the word for a stop by signal."""
+        from ..reports import PLAIN, Look, Palette
+
+        hooks = self.hooks
+        palette = PLAIN
+        if hooks.highlight and hooks.undecided:
+            palette = Palette(hooks.highlight, hooks.undecided)
+        style = "unicode" if self.values.get("format") == "unicode" else "text"
+        return Look(style, palette, stopped_by())
+
+
+# ---------------------------------------------------------------------------- what came of it
+
+
+@dataclass
+class Printed:
+    """What the command line prints for a format other than JSON: ``out`` on standard output,
+    ``err`` on standard error (each as given: the text ends with its own newline)."""
+
+    out: str = ""
+    err: str = ""
+
+
+@dataclass
+class Outcome:
+    """A command's result: its ``status``; ``document``, the JSON document (made only when
+    asked for); ``printed``, what the command line prints in the format chosen (made only when
+    asked for); ``result``, the library's own result."""
+
+    status: Status
+    document: Callable[[], dict] | None = None
+    printed: Callable[[], Printed] | None = None
+    result: Any = None
+
+    def __post_init__(self) -> None:
+        if getattr(self.result, "interrupted", False):  # a signal stopped the search
+            self.status = stop_status()
+
+
+def lines(text: str) -> str:
+    """``text`` as lines to print: with a final newline, and none for no text."""
+    return text + "\n" if text else ""
+
+
+# ---------------------------------------------------------------------------- the command
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command: its ``name``, ``help`` (the first sentence is its summary), ``options`` in the
+    order the command line shows them, the function that ``run``s it, and ``served`` (whether
+    the JSON API offers it).  ``prepare`` turns the values given into a :class:`Given` (the
+    puzzle read, the program built: :mod:`.common`).  A group of ``commands`` runs one of
+    them."""
+
+    name: str
+    help: str
+    options: tuple[Option, ...]
+    run: Callable[[Given], Outcome]
+    served: bool = True
+    prepare: Callable[[Given, Reader], None] | None = None
+    commands: tuple[Command, ...] = ()
+    """A command of commands (``study run``, ``study report``...): its own are these."""
+
+    def option(self, name: str) -> Option:
+        return next(option for option in self.options if option.name == name)
+
+    @property
+    def served_options(self) -> tuple[Option, ...]:
+        return tuple(option for option in self.options if option.served)
+
+    def given(
+        self,
+        values: dict[str, Any],
+        *,
+        deadline: Deadline | None = None,
+        hooks: Hooks | None = None,
+        reader: Reader | None = None,
+    ) -> Given:
+        """The values given, by Python name (an option not given takes its default), as what
+        :attr:`run` works with: the puzzle read by ``reader`` (the command line's by default),
+        the program built, ``deadline`` the time limit of the whole command."""
+        known = {option.key for option in self.options}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise OptionError(f"{self.name}: no option {unknown[0]!r}")
+        given = Given(
+            {**{option.key: option.default for option in self.options}, **values},
+            deadline or Deadline(None),
+            hooks or Hooks(),
+        )
+        if self.prepare is not None:
+            self.prepare(given, reader or Reader())
+        return given
+
+
+class Reader:
+    """How a front reads what names a puzzle or bridges: the command line reads a path, '-'
+    (standard input) or the text itself; the API (``files=False``) only the text.  With a
+    ``deadline`` that has an end, reading counts towards it: an input that never comes (a FIFO
+    nobody writes to, standard input kept open) ends at the time limit."""
+
+    def __init__(self, *, files: bool = True, deadline: Deadline | None = None):
+        self.files = files
+        self.deadline = deadline
+
+    def puzzle(self, argument: str, notation: str | None, rules: dict[str, Any]) -> Any:
+        from .. import notations
+
+        if self.files:
+            read = lambda: notations.read(argument, notation=notation, **rules)  # noqa: E731
+            return self._within(read, "reading the puzzle")
+        return notations.parse(argument, notation=notation, source="<text>", **rules)
+
+    def bridges(self, argument: str, name: str) -> list:
+        from .. import notations
+
+        if self.files:
+            return self._within(lambda: notations.read_solutions(argument), "reading the bridges")
+        return notations.parse_solutions(argument, name)
+
+    def _within(self, read: Callable[[], T], doing: str) -> T:
+        if self.deadline is None or self.deadline.end is None:
+            return read()
+        from ..stopping import uninterruptible
+
+        found: list[T] = []
+        uninterruptible(lambda: found.append(read()), self.deadline, doing)
+        return found[0]
