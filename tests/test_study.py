@@ -180,6 +180,11 @@ def test_a_run_over_its_memory_limit_is_a_memout_row_and_a_broken_encoding_an_er
         assert row["checked"] == 0
     assert [row["status"] for row in by_variant["plain"]] == ["solved"]
     assert "hashi-asp: hog: memout 1, first:" in done.stderr
+    # A limit below what a run takes before any work: said at once, not a run that hangs.
+    tiny = tmp_path / "tiny.db"
+    assert study(tiny, PROLOG, "--memory-limit", "64", "--jobs", "1").returncode == 0
+    (row,) = rows(tiny)
+    assert row["status"] == "memout" and "MB of address space before any work" in row["message"]
 
 
 def test_tasks_count_steps_and_difficulty(tmp_path):

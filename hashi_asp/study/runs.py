@@ -402,6 +402,7 @@ def serve(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's to handle
     _end_with(parent)
     _warm_up()
+    floor = _vm("VmPeak") or 0.0  # what a run takes before any work: no limit can be below
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # what anything else prints goes to standard error, not into the replies
     requests = sys.stdin.buffer
@@ -412,7 +413,7 @@ def serve(parent: int) -> None:
                 task = _read(requests)
             except EOFError:
                 break
-            record = _serve(task, folder / task.variant.digest)
+            record = _serve(task, folder / task.variant.digest, floor)
             # Grounding left behind at a time limit, or memory that ran out, may weigh on the
             # next run: a new runner makes it.
             retiring = made == RECYCLE or record.status == "memout" or stopping.abandoned()
@@ -428,11 +429,17 @@ def serve(parent: int) -> None:
     os._exit(0)  # grounding left behind needs no waiting for
 
 
-def _serve(task: Task, folder: Path) -> Record:
+def _serve(task: Task, folder: Path, floor: float) -> Record:
     """One run here: the variant's files written, the memory limit on this process's address
-    space for the run, its peak resident memory measured."""
+    space for the run, its peak resident memory measured.  A limit below ``floor`` (MB of
+    address space a run takes before any work) is a ``memout`` at once: the threads of the
+    run could not even start."""
     import resource
 
+    if task.memory_limit is not None and task.memory_limit < floor:
+        record = lost(task, f"the run needs {floor:.0f} MB of address space before any work,")
+        record.message = record.message.replace(", under", " over")
+        return record
     try:
         program = task.variant.program_in(folder)
     except OSError as error:
@@ -459,15 +466,23 @@ def _reset_peak() -> None:
         Path("/proc/self/clear_refs").write_text("5")
 
 
-def _peak() -> float | None:
-    """This process's peak resident memory in MB since :func:`_reset_peak` (Linux), else over
-    its life."""
+def _vm(field: str) -> float | None:
+    """A memory figure of this process from Linux's /proc, in MB (None elsewhere)."""
     try:
         for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith(f"{field}:"):
                 return round(int(line.split()[1]) / 1024, 1)
     except OSError:
         pass
+    return None
+
+
+def _peak() -> float | None:
+    """This process's peak resident memory in MB since :func:`_reset_peak` (Linux), else over
+    its life."""
+    found = _vm("VmHWM")
+    if found is not None:
+        return found
     import resource
 
     scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB elsewhere
