@@ -13,7 +13,8 @@ the live verdict after an edit, and 50 concurrent API requests.
   the page's 150 ms pause for more edits.
 - **Load**: ``--requests`` API requests at once from as many threads (solve, unique, steps and
   hint on 7x7 and 15x15 Tatham puzzles and the bundled Coelho instances of 100-400 islands),
-  each answer checked; p50, p95 and the largest latency.
+  each answer checked, sent as from ten programs (``Hashi-Client``); p50, p95 and the largest
+  latency.  (benchmarks/load.py: the server under one greedy program.)
 
 Not a test: the figures depend on the machine and its load, printed with them.
 """
@@ -151,12 +152,12 @@ def load_figures(url: str, count: int) -> list[float]:
 
     wanted = requests_mixed(count)
 
-    def one(item: tuple[str, dict, str]) -> float:
-        command, body, status = item
+    def one(numbered: tuple[int, tuple[str, dict, str]]) -> float:
+        n, (command, body, status) = numbered
         started = time.perf_counter()
-        request = urllib.request.Request(
-            f"{url}api/{command}", json.dumps(body).encode(), {"Content-Type": "application/json"}
-        )
+        # From ten programs, as many share a server (one alone may have 16 requests of a kind).
+        headers = {"Content-Type": "application/json", "Hashi-Client": f"program {n % 10}"}
+        request = urllib.request.Request(f"{url}api/{command}", json.dumps(body).encode(), headers)
         with urllib.request.urlopen(request, timeout=120) as response:
             document = json.load(response)
         seconds = time.perf_counter() - started
@@ -171,7 +172,7 @@ def load_figures(url: str, count: int) -> list[float]:
         return seconds
 
     with concurrent.futures.ThreadPoolExecutor(count) as pool:
-        latencies = list(pool.map(one, wanted))
+        latencies = list(pool.map(one, enumerate(wanted)))
     for command in dict.fromkeys(command for command, _, _ in wanted):
         mine = [t for (c, _, _), t in zip(wanted, latencies) if c == command]
         print(f"  {command}: {len(mine)} requests, median {statistics.median(mine):.3f} s")

@@ -81,7 +81,6 @@ from __future__ import annotations
 
 import math
 import random
-import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -110,6 +109,7 @@ from .puzzle import (
     bridge,
     cell_name,
     connected_groups,
+    parse_size,
 )
 from .solving import Result, differences, region, solve, unique
 from .status import Status
@@ -274,18 +274,6 @@ def defaults(
     if beta is None:
         beta = 0 if rules.max_bridges == 1 else DEFAULT_BETA
     return _fraction(alpha, "alpha"), _fraction(beta, "beta")
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """A board as users write it: ``WxH`` (columns x rows), or one number for a square; as
-    (rows, cols)."""
-    match = re.fullmatch(r"\s*(\d+)\s*(?:[xX]\s*(\d+)\s*)?", text)
-    if not match:
-        raise GenerationError(f"size {text!r}: expected WxH (e.g. 16x16) or a single side")
-    cols, rows = int(match.group(1)), int(match.group(2) or match.group(1))
-    if rows < 1 or cols < 1:
-        raise GenerationError(f"size {text!r}: width and height must be at least 1")
-    return rows, cols
 
 
 def default_size(islands: int) -> tuple[int, int]:

@@ -62,6 +62,20 @@ class PuzzleError(HashiError):
         return ":".join(where) + ": " + self.message if where else self.message
 
 
+def parse_size(text: str) -> tuple[int, int]:
+    """A board as users write it: ``WxH`` (columns x rows), or one number for a square; as
+    (rows, cols)."""
+    import re
+
+    match = re.fullmatch(r"\s*(\d+)\s*(?:[xX]\s*(\d+)\s*)?", text)
+    if not match:
+        raise PuzzleError(f"size {text!r}: expected WxH (e.g. 16x16) or a single side")
+    cols, rows = int(match.group(1)), int(match.group(2) or match.group(1))
+    if rows < 1 or cols < 1:
+        raise PuzzleError(f"size {text!r}: width and height must be at least 1")
+    return rows, cols
+
+
 def cell_name(cell: Cell) -> str:
     """``(r, c)``: how every message names a cell."""
     return f"({cell[0]}, {cell[1]})"

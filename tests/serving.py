@@ -3,14 +3,17 @@ the browser's): started on a free port, ready once it says so on stderr."""
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import re
+import socket
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from processes import terminal_signals
 
@@ -89,3 +92,52 @@ class Server:
             assert self.process.poll() is None, "".join(self.err)
             assert time.monotonic() < ends, "the server never started on the request"
             time.sleep(0.02)
+
+    def line(self) -> str:
+        """The next line the server writes on stderr (waited for)."""
+        line = self.lines.get(timeout=BOUND)
+        assert line is not None, f"the server ended: {''.join(self.err)}"
+        return line.rstrip("\n")
+
+    def ask(
+        self,
+        method: str,
+        path: str,
+        headers: dict[str, str] | None = None,
+        body: bytes = b"",
+        host: str | None = None,
+    ) -> tuple[int, dict[str, str], Any]:
+        """One request over a connection of its own, with exactly ``headers`` (and ``Host``:
+        ``host``, else 127.0.0.1 with the port); the status, the headers (in lower case) and
+        the JSON document of the answer."""
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{self.port}'}"]
+        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        lines += [f"Content-Length: {len(body)}", "Connection: close", "", ""]
+        with socket.create_connection(("127.0.0.1", self.port), timeout=BOUND) as connection:
+            connection.sendall("\r\n".join(lines).encode() + body)
+            return answer(received(connection))
+
+    def load(self) -> dict[str, dict[str, int]]:
+        """Requests running and waiting, by lane (from ``GET /api``)."""
+        status, _, document = self.ask("GET", "/api")
+        assert status == 200, document
+        return document["load"]
+
+
+def received(connection: socket.socket) -> bytes:
+    """All the server sends until it closes the connection."""
+    chunks = []
+    while chunk := connection.recv(65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def answer(data: bytes) -> tuple[int, dict[str, str], Any]:
+    """An HTTP answer's status, headers (names in lower case) and JSON document."""
+    head, _, body = data.partition(b"\r\n\r\n")
+    status_line, *fields = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for field in fields:
+        name, _, value = field.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return int(status_line.split()[1]), headers, json.loads(body) if body else None

@@ -325,14 +325,46 @@ def test_a_new_grid_is_edited_from_scratch(server, browser):
     assert document == {"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]}
 
 
+# The page's requests for `unique` held until the test lets them go: `window.held` (one function
+# each, that sends it), `window.settled` (how many ended, answered or aborted), `window.aborted`.
+HOLD_UNIQUE = """
+window.held = []; window.settled = 0; window.aborted = 0;
+const sent = window.fetch;
+window.fetch = (url, options) => {
+  if (!String(url).endsWith("/api/unique")) return sent(url, options);
+  return new Promise((resolve, reject) => {
+    let over = false;
+    const end = (then, value) => { if (!over) { over = true; window.settled += 1; then(value); } };
+    options.signal?.addEventListener("abort", () => {
+      window.aborted += 1;
+      end(reject, new DOMException("aborted", "AbortError"));
+    });
+    window.held.push(() => sent(url, options).then((r) => end(resolve, r), (e) => end(reject, e)));
+  });
+};
+"""
+
+
 def test_bad_input_is_one_clear_message(server, browser):
-    open_puzzle(browser, server, UNIQUE)
+    """A puzzle that does not load is an error that stays: the live analysis of the puzzle
+    shown before ends, and its answer (held here until the error shows) replaces nothing."""
+    browser.get(server)
+    browser.execute_script(HOLD_UNIQUE)
     source = browser.find_element(By.ID, "source")
+    source.send_keys(UNIQUE)
+    browser.find_element(By.ID, "load").click()
+    wait(browser, lambda d: d.execute_script("return window.held.length") == 1, "the analysis")
+    assert verdict(browser) == "analysing…"
     source.clear()
     source.send_keys("7x7m2:4a4a2a2w2k4c3a1zzz")
     browser.find_element(By.ID, "load").click()
     wait(browser, lambda d: verdict(d) == "error", "the error")
-    assert "Traceback" not in message(browser) and message(browser)
+    said = message(browser)
+    assert said.startswith("<text>:") and "Traceback" not in said
+    browser.execute_script("window.held.forEach((send) => send())")
+    wait(browser, lambda d: d.execute_script("return window.settled") == 1, "the analysis ended")
+    assert browser.execute_script("return window.aborted") == 1
+    assert (verdict(browser), message(browser)) == ("error", said)
     shot(browser, "08-bad-input")
 
 

@@ -56,7 +56,7 @@ LAYERS = [
     STUDY,
     {"commands", "commands.unit", "commands.common", "commands.line", *COMMAND_MODULES}
     | STUDY_COMMANDS,
-    {"web", "web.api", "web.app"},
+    {"web", "web.api", "web.admission", "web.clients", "web.app"},
     {"cli", "__main__", "__init__"},
 ]
 
@@ -259,7 +259,9 @@ FRONT_IMPORTS = {
         "notations.json",
     },
     "web.api": {"commands", "commands.unit", "puzzle", "status", "stopping"},
-    "web.app": {"web", "web.api", "notations.json", "puzzle"},
+    "web.app": {"web", "web.api", "web.admission", "web.clients", "notations.json", "puzzle"},
+    "web.admission": set(),
+    "web.clients": set(),
 }
 
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from hashi_asp import check, notations, solving
+from hashi_asp import check, commands, notations, solving
 from hashi_asp.cli import main
 from hashi_asp.status import Status
 from hashi_asp.web import api
@@ -35,9 +35,16 @@ LATTICE = json.dumps(
 TIMINGS = ("seconds", "stats")  # what differs from run to run
 
 
+def local(app, **options) -> TestClient:
+    """A client of ``app`` as a program on this machine is: it asks for 127.0.0.1 and sends
+    JSON (the server refuses other host names and bodies)."""
+    headers = {"Content-Type": "application/json"}
+    return TestClient(app, base_url="http://127.0.0.1", headers=headers, **options)
+
+
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(api.Limits(), workers=2)) as client:
+    with local(create_app(api.Limits(), workers=2)) as client:
         yield client
 
 
@@ -318,7 +325,7 @@ def test_a_body_that_is_not_json_is_400(client, content, words):
 
 def test_a_body_over_the_limit_is_413_declared_or_streamed():
     body = json.dumps({"puzzle": PROLOG + " " * 2000}).encode()
-    with TestClient(create_app(api.Limits(body_bytes=1024), workers=1)) as small:
+    with local(create_app(api.Limits(body_bytes=1024), workers=1)) as small:
         declared = small.post("/api/solve", content=body)
         streamed = small.post("/api/solve", content=iter([body[:600], body[600:]]))
         fits = small.post("/api/solve", json={"puzzle": PROLOG})
@@ -329,7 +336,7 @@ def test_a_body_over_the_limit_is_413_declared_or_streamed():
 
 
 def test_too_many_islands_is_413():
-    with TestClient(create_app(api.Limits(islands=5), workers=1)) as small:
+    with local(create_app(api.Limits(islands=5), workers=1)) as small:
         puzzle = small.post("/api/solve", json={"puzzle": PROLOG})  # 7 islands
         made = small.post("/api/generate", json={"islands": 6})
         fits = small.post("/api/generate", json={"islands": 5})
@@ -337,7 +344,12 @@ def test_too_many_islands_is_413():
     assert puzzle.status_code == 413 and "has 7 islands" in puzzle.json()["error"]
     assert made.status_code == 413 and "at most 5 islands" in made.json()["error"]
     assert fits.status_code == 200 and fits.json()["islands"] == 5
-    assert listing.json() == {"commands": list(api.COMMANDS), "limits": vars(api.Limits(islands=5))}
+    idle = {"running": 0, "waiting": 0}
+    assert listing.json() == {
+        "commands": list(api.COMMANDS),
+        "limits": vars(api.Limits(islands=5)),
+        "load": {"small": idle, "large": idle},
+    }
 
 
 def test_wrong_methods_and_paths_are_json_errors_under_api(client):
@@ -387,7 +399,7 @@ BODIES = (
 def hurried():
     """A server whose every request ends within half a second."""
     limits = api.Limits(islands=40, time_limit=0.5, max_time_limit=0.5)
-    with TestClient(create_app(limits, workers=2), raise_server_exceptions=False) as client:
+    with local(create_app(limits, workers=2), raise_server_exceptions=False) as client:
         yield client
 
 
@@ -426,7 +438,7 @@ def test_a_search_cut_short_by_its_time_limit_answers_with_what_it_found(client)
 
 def test_a_request_gets_at_most_the_servers_time_limit():
     limits = api.Limits(time_limit=0.3, max_time_limit=0.3)
-    with TestClient(create_app(limits, workers=1)) as strict:
+    with local(create_app(limits, workers=1)) as strict:
         response = strict.post("/api/count", json={"puzzle": LATTICE, "time-limit": 1000})
     assert response.status_code == 200 and response.json()["timed_out"] is True
     request = api.read_request("count", {"puzzle": LATTICE, "time-limit": 1000}, limits)
@@ -462,3 +474,61 @@ def test_a_cancelled_request_stops_its_search_and_answers_what_it_found(monkeypa
     [document] = answers
     assert document["timed_out"] is True and document["exhausted"] is False
     assert document["count"] >= 1 and document["status"] == "multiple"
+
+
+# ---------------------------------------------------------------------------- turns
+
+
+def test_waiting_requests_start_small_ones_first_then_clients_in_turn():
+    """One thread, held by client a; then a waits with two more large requests, b with one, c
+    with a small one.  When the thread frees: c's small one, then a, b, a (not a, a, b)."""
+    import anyio
+
+    from hashi_asp.web import admission
+
+    started = []
+
+    async def run():
+        turns = admission.Admission(workers=1, queue=10, per_client=5, max_wait=60)
+        held = anyio.Event()
+
+        async def request(lane, client, name, until=None):
+            async with turns.slot(lane, client, 10):
+                started.append(name)
+                if until:
+                    await until.wait()
+
+        async def waiting(count):
+            while sum(lane["waiting"] for lane in turns.load().values()) < count:
+                await anyio.sleep(0)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(request, admission.LARGE, "a", "a1", held)
+            while not started:
+                await anyio.sleep(0)
+            for n, (lane, client, name) in enumerate(
+                [
+                    (admission.LARGE, "a", "a2"),
+                    (admission.LARGE, "a", "a3"),
+                    (admission.LARGE, "b", "b1"),
+                    (admission.SMALL, "c", "c1"),
+                ]
+            ):
+                group.start_soon(request, lane, client, name)
+                await waiting(n + 1)
+            held.set()
+        assert turns.load() == {lane: {"running": 0, "waiting": 0} for lane in ("small", "large")}
+
+    anyio.run(run)
+    assert started == ["a1", "c1", "a2", "b1", "a3"]
+
+
+def test_the_lanes():
+    from hashi_asp.web.admission import LARGE, SMALL, lane
+
+    searches = {unit.name: unit.searches for unit in commands.served()}
+    assert not searches["convert"] and not searches["render"] and not searches["check"]
+    assert searches["solve"] and searches["count"] and searches["generate"]
+    assert lane(False, 5000, 0, 10) == lane(False, 5000, 60, 10) == SMALL
+    assert lane(True, 100, 10, 10) == lane(True, 3, 2, 10) == SMALL
+    assert lane(True, 101, 10, 10) == lane(True, 3, 10.5, 10) == LARGE

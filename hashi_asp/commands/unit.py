@@ -263,6 +263,13 @@ class Command:
         return next(option for option in self.options if option.name == name)
 
     @property
+    def searches(self) -> bool:
+        """Whether the command's work can take long (a search, a walkthrough, a generation): it
+        has a time limit for the whole command.  Those without one (check, convert, render)
+        answer in about the time it takes to read the puzzle."""
+        return any(option.kind == SECONDS for option in self.options)
+
+    @property
     def served_options(self) -> tuple[Option, ...]:
         return tuple(option for option in self.options if option.served)
 

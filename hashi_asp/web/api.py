@@ -14,12 +14,14 @@ What this module adds to the commands is the server's own limits (:class:`Limits
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import commands
-from ..commands.unit import Command, Hooks, Reader
-from ..puzzle import HashiError
+from ..commands.unit import Command, Given, Hooks, Reader
+from ..puzzle import HashiError, parse_size
 from ..status import Status
 from ..stopping import Deadline
 
@@ -42,6 +44,14 @@ class Limits:
     models: int = 1_000
     time_limit: float = 10.0  # seconds, when the request gives none
     max_time_limit: float = 60.0
+    cells: int = 1_000_000  # of a puzzle read or generated: what a converted text grows with
+    answer_bytes: int = 10_000_000
+
+
+BRIDGE_BYTES = 24
+"""The fewest bytes a bridge takes in a solution of an answer (``[r1, c1, r2, c2, k]``, indented
+by 8, on a line of its own): a solution of N islands, which joins them all, lists at least N - 1
+bridges."""
 
 
 UNITS: dict[str, Command] = {unit.name: unit for unit in commands.served()}
@@ -56,10 +66,47 @@ class Request:
     values: dict[str, Any]
     deadline: Deadline
     limits: Limits
+    given: Given | None = field(default=None, repr=False)  # the puzzle read, once
 
     @property
     def unit(self) -> Command:
         return UNITS[self.command]
+
+    def prepared(self) -> Given:
+        """What the command works with, the puzzle read (once), within the server's limits of
+        islands and cells."""
+        if self.given is None:
+            with refusals():
+                given = self.unit.given(
+                    self.values, deadline=self.deadline, hooks=Hooks(), reader=Reader(files=False)
+                )
+            board = given.puzzle
+            if board is not None:
+                if len(board.islands) > self.limits.islands:
+                    raise RequestError(
+                        f"puzzle has {len(board.islands)} islands; this server takes at most "
+                        f"{self.limits.islands}",
+                        413,
+                    )
+                _within_cells(board.rows, board.cols, self.limits, "puzzle")
+            self.given = given
+        return self.given
+
+    def island_count(self) -> int:
+        """How many islands the request is about (its puzzle's, read now, or those it asks to
+        generate): what its work grows with."""
+        islands = self.values.get("islands")
+        if islands is not None:
+            return int(islands)
+        board = self.prepared().puzzle
+        return 0 if board is None else len(board.islands)
+
+    def start(self) -> None:
+        """Start the request's time limit: a server calls this when a thread takes the request
+        up, so that time spent waiting for one is not taken from the search."""
+        self.deadline = Deadline(self.deadline.seconds)
+        if self.given is not None:
+            self.given.deadline = self.deadline
 
 
 def read_request(command: str, body: Any, limits: Limits) -> Request:
@@ -96,7 +143,7 @@ def read_request(command: str, body: Any, limits: Limits) -> Request:
 
 def _within_limits(values: dict[str, Any], limits: Limits) -> None:
     """The server's limits on what a request may ask for: the puzzle's size, how many solutions
-    (``models``), how many islands to make (``islands``)."""
+    (``models``), how many islands to make (``islands``) and on how large a board (``size``)."""
     puzzle = values.get("puzzle")
     if isinstance(puzzle, str) and len(puzzle.encode("utf-8")) > limits.body_bytes:
         raise RequestError(f"puzzle is over the limit of {limits.body_bytes} bytes", 413)
@@ -109,29 +156,58 @@ def _within_limits(values: dict[str, Any], limits: Limits) -> None:
     islands = values.get("islands")
     if islands is not None and islands > limits.islands:
         raise RequestError(f"this server generates at most {limits.islands} islands", 413)
+    if values.get("size") is not None:
+        with refusals():
+            _within_cells(*parse_size(values["size"]), limits, "size")
+
+
+def _within_cells(rows: int, cols: int, limits: Limits, name: str) -> None:
+    if rows * cols > limits.cells:
+        raise RequestError(
+            f"{name} is {cols}x{rows}, {rows * cols} cells; this server takes at most "
+            f"{limits.cells}",
+            413,
+        )
+
+
+def _within_answer(given: Given, limits: Limits) -> None:
+    """Refuse now the solutions asked for (``models``) that could not all fit in an answer:
+    each lists a bridge per pair joined."""
+    models = given.values.get("models") or 1
+    if models > 1 and given.puzzle is not None:
+        islands = len(given.puzzle.islands)
+        each = max(1, islands - 1) * BRIDGE_BYTES
+        if models * each > limits.answer_bytes:
+            most = max(1, limits.answer_bytes // each)
+            raise RequestError(
+                f"option 'models': {models} solutions of {islands} islands could be over this "
+                f"server's limit of {limits.answer_bytes} bytes for an answer; ask for at most "
+                f"{most}",
+                413,
+            )
 
 
 def answer(request: Request) -> dict:
     """The command's JSON document; the library's errors become :class:`RequestError` with the
     command line's message and the HTTP status of their :class:`~hashi_asp.status.Status`."""
-    unit = request.unit
+    given = request.prepared()
+    _within_answer(given, request.limits)
+    with refusals():
+        outcome = request.unit.run(given)
+        if outcome.document is None:  # (every served command has one: a fault if not)
+            raise RequestError(f"{request.command} has no JSON document", Status.FAULT.http)
+        return outcome.document()
+
+
+@contextlib.contextmanager
+def refusals() -> Iterator[None]:
+    """The library's errors in the block as :class:`RequestError`, with the command line's
+    message and the HTTP status of their :class:`~hashi_asp.status.Status`."""
     try:
-        given = unit.given(
-            request.values, deadline=request.deadline, hooks=Hooks(), reader=Reader(files=False)
-        )
-        if given.puzzle is not None and len(given.puzzle.islands) > request.limits.islands:
-            raise RequestError(
-                f"puzzle has {len(given.puzzle.islands)} islands; this server takes at most "
-                f"{request.limits.islands}",
-                413,
-            )
-        outcome = unit.run(given)
+        yield
     except RequestError:
         raise
     except HashiError as error:
         raise RequestError(str(error), error.status.http) from None
     except MemoryError:
         raise RequestError("out of memory: the input is too large", Status.TOO_LARGE.http) from None
-    if outcome.document is None:  # (every served command has one: a fault if not)
-        raise RequestError(f"{unit.name} has no JSON document", Status.FAULT.http)
-    return outcome.document()

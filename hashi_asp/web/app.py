@@ -3,25 +3,30 @@ run by uvicorn (``pip install 'hashi-asp[web]'``).
 
 - ``GET /`` is the page (``static/index.html`` with its script and style: no build step, nothing
   fetched from elsewhere, which the Content-Security-Policy header enforces);
-- ``GET /api`` lists the commands and the server's limits;
+- ``GET /api`` lists the commands, the server's limits and its load;
 - ``POST /api/<command>`` answers with the command's JSON document, or ``{"error": ...}`` and
-  a 4xx status (a 500 only for a fault in the program, never for what a request says).
+  a 4xx status (503 when the server is too busy; a 500 only for a fault in the program, never
+  for what a request says).
 
-Each answer is worked out in a thread of a bounded pool, off the event loop, so a long search
-never holds up other requests; clingo lets go of Python's lock while it grounds and searches.
-Every request has a deadline from the moment it arrives (its ``time-limit``, at most the
-server's), and a client that goes away cancels it: the search stops at its next look at the
-clock, as at a time limit.
+Before any work, :class:`.clients.Guard` refuses requests from other sites (foreign ``Host``
+or ``Origin``, a body that is not JSON), and the body must arrive within the client time limit.
+Each answer is then worked out in a thread of a bounded pool, off the event loop, so a long
+search never holds up other requests; clingo lets go of Python's lock while it grounds and
+searches.  :mod:`.admission` decides which requests run, wait or are refused; a request's time
+limit (its ``time-limit``, at most the server's) starts when its work does, and a client that
+goes away cancels it: the search stops at its next look at the clock, as at a time limit.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import socket
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -29,14 +34,15 @@ import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..notations.json import dumps
 from ..puzzle import HashiError
-from . import api
+from . import admission, api, clients
 
 STATIC = resources.files("hashi_asp.web") / "static"
 HEADERS = {
@@ -49,6 +55,10 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+CLIENT_HEADER = "hashi-client"
+"""The header with which a program (the page too) tells itself apart from the others on the
+same machine, for the bounds per client of :mod:`.admission`."""
+log = logging.getLogger("hashi_asp.web")
 
 
 def default_workers() -> int:
@@ -57,48 +67,129 @@ def default_workers() -> int:
     return 2 * len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 4
 
 
-def create_app(limits: api.Limits = api.Limits(), workers: int | None = None) -> Starlette:
-    """The workbench app: the page, its files and the API, with ``limits`` per request and
-    ``workers`` threads for the work (default :func:`default_workers`)."""
-    pool = anyio.CapacityLimiter(workers or default_workers())
+@dataclass(frozen=True)
+class Capacity:
+    """What the server takes on at once, and how long it waits for its clients."""
+
+    workers: int | None = None  # threads for the work (default: default_workers())
+    queue: int = 64  # requests waiting for a thread, in all
+    per_client: int = 16  # requests of a lane one client may have running or waiting
+    max_wait: float = 30.0  # seconds a request may wait for a thread
+    connections: int = 256  # connections open at once
+    client_timeout: float = 10.0  # seconds for a request's head, and again for its body
+
+
+def settings(
+    *,
+    workers: int | None,
+    time_limit: float,
+    max_time_limit: float,
+    max_islands: int,
+    max_cells: int,
+    max_bytes: int,
+    max_answer_bytes: int,
+    queue: int,
+    per_client: int,
+    max_wait: float,
+    max_connections: int,
+    client_timeout: float,
+) -> tuple[api.Limits, Capacity]:
+    """The limits per request and the capacity of a server, by the names of ``serve``'s
+    options."""
+    limits = api.Limits(
+        body_bytes=max_bytes,
+        islands=max_islands,
+        time_limit=time_limit,
+        max_time_limit=max_time_limit,
+        cells=max_cells,
+        answer_bytes=max_answer_bytes,
+    )
+    capacity = Capacity(workers, queue, per_client, max_wait, max_connections, client_timeout)
+    return limits, capacity
+
+
+def create_app(
+    limits: api.Limits = api.Limits(),
+    workers: int | None = None,
+    capacity: Capacity = Capacity(),
+    hosts: Iterable[str] = (),
+) -> Starlette:
+    """The workbench app: the page, its files and the API, with ``limits`` per request, and
+    ``capacity`` (its ``workers`` threads for the work, or ``workers``), answering to the
+    loopback names and ``hosts``."""
+    workers = workers or capacity.workers or default_workers()
+    pool = anyio.CapacityLimiter(workers)
+    reading = anyio.CapacityLimiter(workers)  # threads that read puzzles, to know their size
+    turns = admission.Admission(workers, capacity.queue, capacity.per_client, capacity.max_wait)
     running: set[Any] = set()  # the deadlines of the requests being answered
 
     async def page(request: Request) -> Response:
         return FileResponse(str(STATIC / "index.html"), headers=HEADERS)
 
     async def listing(request: Request) -> Response:
-        return JSONResponse(
-            {"commands": list(api.COMMANDS), "limits": limits.__dict__}, headers=HEADERS
-        )
+        document = {"commands": list(api.COMMANDS), "limits": vars(limits), "load": turns.load()}
+        return JSONResponse(document, headers=HEADERS)
 
     async def command(request: Request) -> Response:
         try:
-            body = await _body(request, limits.body_bytes)
+            body = await _body(request, limits.body_bytes, capacity.client_timeout)
+        except api.RequestError as error:  # the rest of the body may never come: hang up
+            return _error(str(error), error.http, Connection="close")
+        except ClientDisconnect:
+            peer = f"{request.client.host}:{request.client.port}" if request.client else "a client"
+            log.warning(f"{peer} went away while sending {request.method} {request.url.path}")
+            return _error("the client went away", 400)
+        try:
             wanted = api.read_request(request.path_params["command"], body, limits)
+            islands = await anyio.to_thread.run_sync(wanted.island_count, limiter=reading)
         except api.RequestError as error:
             return _error(str(error), error.http)
-        running.add(wanted.deadline)
-        try:
-            text, status = await _answered(request, wanted, pool)
-        finally:
-            running.discard(wanted.deadline)
-        return Response(text, status, media_type="application/json", headers=HEADERS)
+        seconds = wanted.deadline.seconds or 0.0
+        lane = admission.lane(wanted.unit.searches, islands, seconds, limits.time_limit)
+        client = (request.client.host if request.client else "", request.headers.get(CLIENT_HEADER))
+        answered: tuple[bytes, int] | admission.Busy | None = None
+        async with anyio.create_task_group() as group:
+            group.start_soon(_watch, request, wanted, group.cancel_scope)
+            try:
+                async with turns.slot(lane, client, seconds):
+                    wanted.start()  # the time limit counts from here, not from the arrival
+                    if group.cancel_scope.cancel_called:  # gone as a thread came free
+                        wanted.deadline.cancel()
+                    running.add(wanted.deadline)
+                    try:
+                        answered = await anyio.to_thread.run_sync(_work, wanted, limiter=pool)
+                    finally:
+                        running.discard(wanted.deadline)
+            except admission.Busy as busy:
+                answered = busy
+            finally:
+                group.cancel_scope.cancel()
+        if isinstance(answered, admission.Busy):
+            headers = {**HEADERS, "Retry-After": str(answered.retry_after)}
+            return JSONResponse({"error": str(answered)}, 503, headers=headers)
+        if answered is None:  # the client went away: nobody reads this
+            return _error("the client went away", 400)
+        data, status = answered
+        return Response(data, status, media_type="application/json", headers=HEADERS)
 
     async def not_found(request: Request, error: Exception) -> Response:
         status = getattr(error, "status_code", 404)
         detail = getattr(error, "detail", "not found")
-        if request.url.path.startswith("/api"):
-            return _error(f"{request.method} {request.url.path}: {detail}", status)
-        return Response(str(detail), status_code=status, media_type="text/plain")
+        return _error(f"{request.method} {request.url.path}: {detail}", status)
 
     async def fault(request: Request, error: Exception) -> Response:
         return _error(f"internal error: {type(error).__name__}: {error}", 500)
 
+    def stop() -> None:
+        """The searches still running stop now; the requests waiting are refused."""
+        turns.stop()
+        for deadline in list(running):
+            deadline.cancel()
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
-        for deadline in list(running):  # at shutdown, the searches still running stop now
-            deadline.cancel()
+        stop()
 
     routes = [
         Route("/", page),
@@ -107,26 +198,35 @@ def create_app(limits: api.Limits = api.Limits(), workers: int | None = None) ->
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     handlers: dict[Any, Callable] = {HTTPException: not_found, Exception: fault}
-    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    guard = Middleware(clients.Guard, hosts=list(hosts), headers=HEADERS)
+    app = Starlette(
+        routes=routes, middleware=[guard], exception_handlers=handlers, lifespan=lifespan
+    )
     app.state.running = running
+    app.state.stop = stop
     return app
 
 
-def _error(message: str, status: int) -> Response:
-    return JSONResponse({"error": message}, status_code=status, headers=HEADERS)
+def _error(message: str, status: int, **headers: str) -> Response:
+    return JSONResponse({"error": message}, status_code=status, headers={**HEADERS, **headers})
 
 
-async def _body(request: Request, limit: int) -> Any:
-    """The request's JSON body, read up to ``limit`` bytes."""
+async def _body(request: Request, limit: int, seconds: float) -> Any:
+    """The request's JSON body, read up to ``limit`` bytes within ``seconds``."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise api.RequestError(f"request body is {declared} bytes; the limit is {limit}", 413)
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise api.RequestError(f"request body is over the limit of {limit} bytes", 413)
-        chunks.append(chunk)
+    with anyio.move_on_after(seconds) as late:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise api.RequestError(f"request body is over the limit of {limit} bytes", 413)
+            chunks.append(chunk)
+    if late.cancelled_caught:
+        raise api.RequestError(
+            f"the request body did not arrive within {seconds:g} s ({size} bytes came)", 408
+        )
     data = b"".join(chunks)
     if not data.strip():
         raise api.RequestError('empty body: send a JSON object, such as {"puzzle": "..."}')
@@ -137,34 +237,34 @@ async def _body(request: Request, limit: int) -> Any:
     except json.JSONDecodeError as error:
         where = f"line {error.lineno}, column {error.colno}"
         raise api.RequestError(f"body is not JSON: {error.msg} ({where})") from None
+    except RecursionError:
+        raise api.RequestError("body is not JSON this server reads: nested too deeply") from None
 
 
-async def _answered(
-    request: Request, wanted: api.Request, pool: anyio.CapacityLimiter
-) -> tuple[str, int]:
-    """The answer as JSON text with its status, worked out in the pool; a client that
-    disconnects first cancels the request's deadline, which stops its search."""
+def _work(wanted: api.Request) -> tuple[bytes, int]:
+    """The answer as JSON with its status (in a worker thread); 413 for an answer over the
+    server's limit of bytes."""
+    try:
+        data = dumps(api.answer(wanted)).encode("utf-8")
+    except api.RequestError as error:  # (raised from here, it would come wrapped in a group)
+        return dumps({"error": str(error)}).encode("utf-8"), error.http
+    if len(data) > wanted.limits.answer_bytes:
+        message = (
+            f"the answer is {len(data)} bytes, over this server's limit of "
+            f"{wanted.limits.answer_bytes}"
+        )
+        return dumps({"error": message}).encode("utf-8"), 413
+    return data, 200
 
-    def work() -> tuple[str, int]:
-        try:
-            return dumps(api.answer(wanted)), 200
-        except api.RequestError as error:  # (raised from here, it would come wrapped in a group)
-            return dumps({"error": str(error)}), error.http
 
-    async def watch() -> None:
-        while True:
-            message = await request.receive()
-            if message["type"] == "http.disconnect":
-                wanted.deadline.cancel()
-                return
-
-    async with anyio.create_task_group() as group:
-        group.start_soon(watch)
-        try:
-            answered = await anyio.to_thread.run_sync(work, limiter=pool)
-        finally:
-            group.cancel_scope.cancel()
-    return answered
+async def _watch(request: Request, wanted: api.Request, scope: anyio.CancelScope) -> None:
+    """Until the client disconnects; then its request stops waiting, or its search stops."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            wanted.deadline.cancel()
+            scope.cancel()
+            return
 
 
 # ---------------------------------------------------------------------------- serving
@@ -191,20 +291,32 @@ def serve(
     *,
     open_browser: bool = False,
     limits: api.Limits = api.Limits(),
-    workers: int | None = None,
+    capacity: Capacity = Capacity(),
+    hosts: Iterable[str] = (),
     on_ready: Callable[[str], None] = print,
 ) -> None:
-    """Serve the workbench until Ctrl-C or SIGTERM: ``on_ready`` gets the page's address once
-    the server has started (connections made from then on are answered, never fail)."""
+    """Serve the workbench until Ctrl-C or SIGTERM, answering to the loopback names, ``host``
+    and ``hosts``: ``on_ready`` gets the page's address once the server has started
+    (connections made from then on are answered, never fail)."""
     import uvicorn
 
     sock = listening(host, port)
     bound_host, bound_port = sock.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     url = f"http://{shown}:{bound_port}/"
-    application = create_app(limits, workers)
+    application = create_app(limits, capacity=capacity, hosts=[host, *hosts])
+    if not log.handlers:  # one line on stderr per event worth saying, as the command line's
+        said = logging.StreamHandler()
+        said.setFormatter(logging.Formatter("hashi-asp: %(message)s"))
+        log.addHandler(said)
+        log.propagate = False
     config = uvicorn.Config(
-        application, log_level="warning", timeout_graceful_shutdown=3, lifespan="on"
+        application,
+        http=clients.connection(capacity.client_timeout, capacity.connections),
+        proxy_headers=False,  # no proxy in front: a client's headers do not change its address
+        log_level="warning",
+        timeout_graceful_shutdown=3,
+        lifespan="on",
     )
 
     class Server(uvicorn.Server):
@@ -220,8 +332,7 @@ def serve(
         async def shutdown(self, sockets: Any = None) -> None:
             # The searches still running stop now, before uvicorn waits for their answers
             # (the lifespan's shutdown comes only after that wait).
-            for deadline in list(application.state.running):
-                deadline.cancel()
+            application.state.stop()
             await super().shutdown(sockets=sockets)
 
     Server(config).run(sockets=[sock])

@@ -191,10 +191,14 @@ function draw() {
 
 // ---------------------------------------------------------------------------- the API
 
+// This page's name for the server, which shares its threads fairly between the programs that
+// ask (all of them come from 127.0.0.1): random, new with each page load.
+const CLIENT = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
+
 // POST /api/<command>; resolves to the document, or rejects with the server's message.
 async function api(command, body, signal) {
   const response = await fetch(`/api/${command}`, {
-    method: "POST", headers: { "Content-Type": "application/json" },
+    method: "POST", headers: { "Content-Type": "application/json", "Hashi-Client": CLIENT },
     body: JSON.stringify(body), signal,
   });
   let doc;
@@ -223,11 +227,18 @@ function changed() {
   pruneBridges();
   draw();
   performance.mark("hashi:drawn");
-  clearTimeout(liveTimer);
-  if (live) live.abort();
+  stopAnalysis();
   if (state.islands.size === 0) { verdict("no islands yet", ""); return; }
   verdict("analysing…", "busy");
   liveTimer = setTimeout(analyse, LIVE_DELAY);
+}
+
+// The analysis of the puzzle shown ends, waiting or running: its answer shows nothing. (Also when
+// another puzzle is asked for: whether it loads or not, the verdict is no longer that one's.)
+function stopAnalysis() {
+  clearTimeout(liveTimer);
+  if (live) live.abort();
+  live = null;
 }
 
 async function analyse() {
@@ -478,6 +489,7 @@ async function solve() {
 
 async function load(text, notation) {
   if (!text.trim()) { say("nothing to load"); return false; }
+  stopAnalysis();
   try {
     const body = { puzzle: text, to: "json" };
     if (notation) body.notation = notation;
@@ -498,6 +510,7 @@ async function generate() {
     format: "json", "time-limit": 30 };
   if ($("gen-size").value.trim()) body.size = $("gen-size").value.trim();
   if ($("gen-difficulty").value) body.difficulty = $("gen-difficulty").value;
+  stopAnalysis();
   verdict("generating…", "busy");
   try {
     const doc = await api("generate", body);
