@@ -109,3 +109,24 @@ def test_a_worker_killed_mid_study_loses_no_cell(cluster, tmp_path):
     assert len({(row["instance"], row["variant"], row["seed"]) for row in found}) == len(found)
     assert sorted(row["instance"] for row in found) == sorted(paths)
     assert {row["status"] for row in found} == {"timeout"}
+
+
+def test_generate_makes_the_same_files_on_every_executor(cluster, tmp_path):
+    """Puzzle i from seed + i wherever it is made: this process, two local runner processes,
+    the cluster; the files are the same byte for byte."""
+    address, _ = cluster
+    made = {}
+    for name, where in [
+        ("here", []),
+        ("jobs", ["--jobs", "2"]),
+        ("dask", ["--scheduler", address]),
+    ]:
+        folder = tmp_path / name
+        args = ["-n", "40", "--count", "5", "--seed", "11", "--unique", "--solution"]
+        done = processes.run("generate", *args, "--out", folder, "-q", *where)
+        assert done.returncode == 0, done.stderr
+        made[name] = {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+    assert len(made["here"]) == 10  # five puzzles and their solutions
+    assert made["jobs"] == made["here"] and made["dask"] == made["here"]
+    out = processes.run("generate", "-n", "30", "--count", "3", "--jobs", "2", "-q")
+    assert out.stdout == processes.run("generate", "-n", "30", "--count", "3", "-q").stdout

@@ -103,6 +103,13 @@ RUN_TIME_LIMIT = Option(
 )
 """The time limit of each run of many (``bench``, ``study run``), not of the whole command."""
 
+JOBS = Option("jobs", INT, "Local runner processes [the cores].", low=1, short="-j")
+"""-j: how many local processes make the runs of ``study run`` or the puzzles of ``generate``."""
+SCHEDULER = Option(
+    "scheduler", TEXT, "A Dask scheduler instead (cluster extra).", metavar="tcp://HOST:PORT"
+)
+"""--scheduler: the Dask cluster that makes them instead (the ``cluster`` extra)."""
+
 SEARCHING = (*READING, *PROGRAM, TIME_LIMIT)
 
 VARIANT = (*RULES, *PROGRAM)

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..puzzle import plural
 from ..status import Status
-from .common import FORCE, RUN_TIME_LIMIT, prepare_output
+from .common import FORCE, JOBS, RUN_TIME_LIMIT, SCHEDULER, prepare_output
 from .unit import (
     CHOICE,
     FILE,
@@ -179,8 +179,8 @@ RUN = Command(
         Option("repeat", INT, "Runs per cell: clingo seeds 1..K [1].", low=1, metavar="K"),
         replace(RUN_TIME_LIMIT, help="Time limit per run."),
         Option("memory-limit", INT, "Per run (its address space).", low=64, metavar="MB"),
-        Option("jobs", INT, "Local processes [the cores].", low=1, short="-j"),
-        Option("scheduler", TEXT, "A Dask scheduler (cluster extra).", metavar="tcp://HOST:PORT"),
+        JOBS,
+        SCHEDULER,
     ),
     run,
     served=False,

@@ -135,10 +135,10 @@ class Cluster:
             for future, result in completed:
                 task = submitted.pop(future.key)
                 future.release()
-                if isinstance(result, Record):
-                    yield result
-                else:
+                if isinstance(result, BaseException):  # Dask gave up on the task
                     yield Lost(task, f"{type(result).__name__}: {result}")
+                else:
+                    yield result
                 while len(submitted) < window() and submit():
                     pass
         finally:

@@ -304,7 +304,7 @@ class Runner:
 
     def send(self, task: Task) -> None:
         self.task = task
-        limit = task.time_limit
+        limit = getattr(task, "time_limit", None)
         self.due = None if limit is None else time.monotonic() + limit + GRACE_SECONDS
         with contextlib.suppress(OSError):  # a runner gone is what finish() says
             _write(self.input, task)
@@ -318,15 +318,13 @@ class Runner:
         assert task is not None
         if self.overdue() and not select.select([self.output], [], [], 0)[0]:
             self._replace(kill=True)
-            record = lost(task, f"ended {GRACE_SECONDS:g} s after its time limit")
-            record.status = "timeout"
-            return record
+            return _lost(task, f"ended {GRACE_SECONDS:g} s after its time limit", "timeout")
         try:
             record, retiring = _read(self.output)
         except (EOFError, OSError, pickle.UnpicklingError):
             ended = _how(self.process.wait())
             self._replace()
-            return lost(task, f"the run's process ended ({ended})")
+            return _lost(task, f"the run's process ended ({ended})")
         if retiring:
             self._replace()
         return record
@@ -376,6 +374,16 @@ def _read(stream: IO[bytes]) -> Any:
     return pickle.loads(data)
 
 
+def _lost(item: Any, message: str, status: str | None = None) -> Any:
+    """What a runner that ended without a word gives for ``item``: a run's row (:func:`lost`),
+    or what other work says of itself (``item.lost(message)``)."""
+    if not isinstance(item, Task):
+        return item.lost(message)
+    record = lost(item, message)
+    record.status = status or record.status
+    return record
+
+
 def lost(task: Task, message: str) -> Record:
     """The row of a run whose runner ended without a record: out of memory when it ran under a
     memory limit (what ends a process there: an allocation clingo or the C library cannot
@@ -413,10 +421,14 @@ def serve(parent: int) -> None:
                 task = _read(requests)
             except EOFError:
                 break
-            record = _serve(task, folder / task.variant.digest, floor)
+            if isinstance(task, Task):
+                record = _serve(task, folder / task.variant.digest, floor)
+            else:  # other work done by runners (a puzzle of `generate --jobs`): ``make()``
+                record = task.make()
             # Grounding left behind at a time limit, or memory that ran out, may weigh on the
             # next run: a new runner makes it.
-            retiring = made == RECYCLE or record.status == "memout" or stopping.abandoned()
+            memout = getattr(record, "status", None) == "memout"
+            retiring = made == RECYCLE or memout or stopping.abandoned()
             _write(replies, (record, retiring))
             if retiring:
                 break
