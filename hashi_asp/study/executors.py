@@ -61,20 +61,21 @@ class Processes:
         runners: list[Runner] = []
 
         def feed(runner: Runner) -> None:
-            task = next(pending, None)
-            if task is not None:
+            """Keep two tasks with each runner: the one it makes, and the next."""
+            while len(runner.queue) < 2 and (task := next(pending, None)) is not None:
                 runner.send(task)
 
         try:
             for _ in range(self.jobs):
                 runners.append(Runner())
                 feed(runners[-1])
-            while busy := [runner for runner in runners if runner.task is not None]:
+            while busy := [runner for runner in runners if runner.queue]:
                 ready = wait(busy, timeout=1.0)  # type: ignore[arg-type]
                 for runner in busy:
                     if runner in ready or runner.overdue():
-                        yield runner.finish()
+                        record = runner.finish()
                         feed(runner)
+                        yield record
         finally:
             for runner in runners:
                 runner.close()

@@ -41,6 +41,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -280,13 +281,14 @@ def _describe(record: Record, puzzle: Puzzle, solution: Solution | None) -> None
 
 class Runner:
     """A runner process (``python -m hashi_asp.study.runs``) and the pipes to it.  :meth:`send`
-    a task, then :meth:`finish` it once :meth:`fileno` is readable or the task is
-    :meth:`overdue`: its record, whatever happened to the runner; a runner that died, was
-    ended for its time, or retired is replaced by a new one."""
+    tasks (a second one waits in the pipe, so that the runner starts it the moment the first is
+    done), then :meth:`finish` the first once :meth:`fileno` is readable or it is
+    :meth:`overdue`: its record, whatever happened to the runner.  A runner that died, was ended
+    for its time, or retired is replaced by a new one, which is sent the tasks still waiting."""
 
     def __init__(self) -> None:
-        self.task: Task | None = None
-        self.due: float | None = None
+        self.queue: deque[Any] = deque()
+        self.started = 0.0  # when the runner began the first task of the queue
         self._start()
 
     def _start(self) -> None:
@@ -294,6 +296,7 @@ class Runner:
             [sys.executable, "-m", "hashi_asp.study.runs", str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            bufsize=0,  # what select() says is readable is all there is to read
         )
         assert self.process.stdin is not None and self.process.stdout is not None
         self.input: IO[bytes] = self.process.stdin
@@ -302,21 +305,27 @@ class Runner:
     def fileno(self) -> int:
         return self.output.fileno()
 
-    def send(self, task: Task) -> None:
-        self.task = task
-        limit = getattr(task, "time_limit", None)
-        self.due = None if limit is None else time.monotonic() + limit + GRACE_SECONDS
+    @property
+    def task(self) -> Any:
+        """The task the runner is making (the first sent and not finished), or None."""
+        return self.queue[0] if self.queue else None
+
+    def send(self, task: Any) -> None:
+        if not self.queue:
+            self.started = time.monotonic()
+        self.queue.append(task)
         with contextlib.suppress(OSError):  # a runner gone is what finish() says
             _write(self.input, task)
 
     def overdue(self) -> bool:
-        return self.due is not None and time.monotonic() > self.due
+        limit = getattr(self.task, "time_limit", None)
+        return limit is not None and time.monotonic() > self.started + limit + GRACE_SECONDS
 
-    def finish(self) -> Record:
-        """The record of the task sent, once the runner answered (or is overdue)."""
-        task, self.task = self.task, None
-        assert task is not None
-        if self.overdue() and not select.select([self.output], [], [], 0)[0]:
+    def finish(self) -> Any:
+        """The record of the first task sent, once the runner answered (or is overdue)."""
+        late = self.overdue()
+        task = self.queue.popleft()
+        if late and not select.select([self.output], [], [], 0)[0]:
             self._replace(kill=True)
             return _lost(task, f"ended {GRACE_SECONDS:g} s after its time limit", "timeout")
         try:
@@ -325,11 +334,12 @@ class Runner:
             ended = _how(self.process.wait())
             self._replace()
             return _lost(task, f"the run's process ended ({ended})")
+        self.started = time.monotonic()  # the next task, waiting in the pipe, starts now
         if retiring:
             self._replace()
         return record
 
-    def run(self, task: Task) -> Record:
+    def run(self, task: Any) -> Any:
         """Send ``task`` and wait for its record (in this thread, without Python's lock)."""
         self.send(task)
         while not select.select([self.output], [], [], 1.0)[0] and not self.overdue():
@@ -337,20 +347,25 @@ class Runner:
         return self.finish()
 
     def _replace(self, *, kill: bool = False) -> None:
+        """A new runner in this one's place, sent the tasks this one had not begun."""
+        waiting = list(self.queue)
+        self.queue.clear()
         self.close(kill=kill)
         self._start()
+        for task in waiting:
+            self.send(task)
 
-    def close(self, *, kill: bool = False) -> None:
+    def close(self, *, kill: bool | None = None) -> None:
         """End the runner: closing its input ends it when idle; at work (or with ``kill``) it
         is ended with SIGKILL, and the run it had is lost with it."""
         with contextlib.suppress(OSError):
             self.input.close()
-        if kill or self.task is not None:
+        if kill or (kill is None and self.queue):
             with contextlib.suppress(OSError):
                 self.process.kill()
         self.process.wait()
         self.output.close()
-        self.task = self.due = None
+        self.queue.clear()
 
 
 def _how(code: int) -> str:
@@ -358,20 +373,29 @@ def _how(code: int) -> str:
 
 
 def _write(stream: IO[bytes], value: Any) -> None:
+    """One message: its length, then its pickle."""
     data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(struct.pack("!Q", len(data)) + data)
+    view = memoryview(struct.pack("!Q", len(data)) + data)
+    while view:
+        view = view[stream.write(view) or 0 :]
     stream.flush()
 
 
 def _read(stream: IO[bytes]) -> Any:
-    head = stream.read(8)
-    if len(head) < 8:
-        raise EOFError
-    (size,) = struct.unpack("!Q", head)
-    data = stream.read(size)
-    if len(data) < size:
-        raise EOFError
-    return pickle.loads(data)
+    (size,) = struct.unpack("!Q", _exactly(stream, 8))
+    return pickle.loads(_exactly(stream, size))
+
+
+def _exactly(stream: IO[bytes], size: int) -> bytes:
+    """``size`` bytes from ``stream`` (a pipe may give fewer at a time); EOFError at its end."""
+    chunks, left = [], size
+    while left:
+        chunk = stream.read(left)
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
 
 
 def _lost(item: Any, message: str, status: str | None = None) -> Any:
