@@ -141,6 +141,14 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def children_seconds() -> float:
+    """Processor time of the children this process has waited for."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def throughput(runs: int) -> None:
     print(f"load average {load()} on {os.cpu_count()} cores; {runs} runs of {PROLOG.name}")
     repeat = str(runs)  # one instance, `runs` seeds: `runs` cells
@@ -161,7 +169,7 @@ def throughput(runs: int) -> None:
             print(f"local, {jobs} job(s): {runs / seconds:.0f} runs/s ({seconds:.2f} s)")
         for workers in (1, 2):
             with cluster(workers, Path(scratch)) as (address, scheduler):
-                before = cpu_seconds(scheduler)
+                before, client = cpu_seconds(scheduler), children_seconds()
                 seconds = timed(
                     [
                         *base,
@@ -174,10 +182,12 @@ def throughput(runs: int) -> None:
                     ]
                 )
                 per_run = (cpu_seconds(scheduler) - before) / runs
+                client = (children_seconds() - client) / runs
             print(
                 f"dask, {workers} worker(s): {runs / seconds:.0f} runs/s ({seconds:.2f} s); "
                 f"scheduler {per_run * 1000:.2f} ms of processor time per run "
-                f"(one scheduler: at most {1 / per_run:.0f} runs/s)",
+                f"(one scheduler: at most {1 / per_run:.0f} runs/s); the client "
+                f"{client * 1000:.2f} ms per run (its start and plan included)",
                 flush=True,
             )
 
