@@ -133,13 +133,16 @@ class Cluster:
         try:
             while len(submitted) < window() and submit():
                 pass
-            for future, result in completed:
-                task = submitted.pop(future.key)
-                future.release()
-                if isinstance(result, BaseException):  # Dask gave up on the task
-                    yield Lost(task, f"{type(result).__name__}: {result}")
-                else:
-                    yield result
+            # The results that are in, gathered together: one request to the workers for
+            # all of them, not one each.
+            for batch in completed.batches():
+                for future, result in batch:
+                    task = submitted.pop(future.key)
+                    future.release()
+                    if isinstance(result, BaseException):  # Dask gave up on the task
+                        yield Lost(task, f"{type(result).__name__}: {result}")
+                    else:
+                        yield result
                 while len(submitted) < window() and submit():
                     pass
         finally:
