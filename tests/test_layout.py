@@ -29,7 +29,7 @@ PACKAGE = REPO / "hashi_asp"
 # commands' declarations, so they (and the plans of them, and bench, a study of one variant)
 # stand with the commands.
 STUDY = {"study", "study.runs", "study.database", "study.executors", "study.report"}
-STUDY |= {"study.plots"}
+STUDY |= {"study.plots", "study.making"}
 STUDY_COMMANDS = {"study.variants", "study.plan", "bench"}
 
 # The layers, bottom up: a module imports only from its own layer or the ones below.
