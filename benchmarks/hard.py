@@ -10,15 +10,16 @@ the time, solved by each connectivity formulation and clingo configuration.
 each beta 0, 0.1, 0.25 and 0.5 (the share of double bridges), alpha 0.1, seeds 1, 2, ...:
 ``hashi-asp generate -n N --beta B --seed S --count C --out DIR/N-B``.
 
-``measure`` solves every puzzle once per variant, each in its own process (``hashi-asp solve
-FILE --format json --stats``, with ``--connectivity`` and ``--clingo`` from the variant), and
-prints one Markdown table per size: for each beta and variant the median and largest time
-(seconds of the whole process, start-up and grounding included), the median number of clingo's
-conflicts (the same on every run and load, unlike seconds) and how many were solved within
-``--time-limit``.  A variant is ``NAME=CONNECTIVITY [CLINGO OPTIONS]``, or a race:
-``NAME=race`` (the default variants on the machine's cores) or ``NAME=race VARIANT; VARIANT``
-(``--variant`` for each; a race's conflicts are its winner's, and the lines after the table
-say which variant won how often).  Not a test: the load average is printed with the figures.
+``measure`` is a study (``hashi-asp study``): every puzzle once per variant, each run in a
+runner process with ``--time-limit`` (``--jobs`` of them; ``--database FILE`` keeps the rows,
+and running again with it resumes), then one Markdown table per size: for each beta and
+variant the median and largest seconds of the runs (grounding, search and the checks; not
+the start-up of a process), the median number of clingo's conflicts (the same on every run
+and load, unlike seconds) and how many were solved within the limit.  A variant is
+``NAME=CONNECTIVITY [CLINGO OPTIONS]``, or a race: ``NAME=race`` (the default variants on
+the machine's cores) or ``NAME=race VARIANT; VARIANT`` (a race's conflicts are its winner's,
+and the lines after the table say which variant won how often).  Not a test: the load
+average is printed with the figures.
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import statistics
-import subprocess
 import sys
-import time
+import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -44,89 +45,89 @@ VARIANTS = (
 
 
 def make(folder: Path, sizes: list[int], betas: list[str], count: int) -> None:
+    from hashi_asp import generation
+
     for islands in sizes:
         for beta in betas:
             out = folder / f"{islands}-{beta}"
-            arguments = ["-n", str(islands), "--beta", beta, "--alpha", "0.1", "--seed", "1"]
-            command = [
-                "hashi-asp",
-                "generate",
-                *arguments,
-                "--count",
-                str(count),
-                "--out",
-                str(out),
-            ]
-            subprocess.run([*command, "-q", "--force"], check=True)
+            out.mkdir(parents=True, exist_ok=True)
+            _, made = generation.batch(islands, count, alpha="0.1", beta=beta, seed=1)
+            for name, puzzle, text in made:
+                generation.keep(out, name, puzzle, text, force=True)
             print(f"{out}: {count} puzzles", file=sys.stderr)
 
 
-def solve(path: Path, variant: str, time_limit: float) -> dict:
-    """One solve in its own process: status, seconds, conflicts (the winner's, in a race)."""
-    connectivity, _, options = variant.partition(" ")
-    command = ["hashi-asp", "solve", str(path), "--format", "json", "--stats"]
-    command += ["--connectivity", connectivity, "--time-limit", str(time_limit)]
-    if connectivity == "race" and options:  # the variants raced, separated by ';'
-        command += [f"--variant={raced.strip()}" for raced in options.split(";")]
-    elif options:
-        command += ["--clingo", options]
-    started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True)
-    seconds = time.perf_counter() - started
-    try:
-        document = json.loads(done.stdout)
-    except ValueError:
-        return {"status": f"error: {done.stderr.strip()[:80]}", "seconds": seconds}
-    stats = document.get("stats", {})
-    return {
-        "status": document["status"],
-        "seconds": seconds,
-        "conflicts": stats.get("conflicts"),
-        "variant": stats.get("variant"),
-    }
+def options(variant: str) -> str:
+    """The study's options for ``CONNECTIVITY [CLINGO OPTIONS]``, or ``race [V; V...]``."""
+    connectivity, _, rest = variant.partition(" ")
+    words = ["--connectivity", connectivity]
+    if connectivity == "race" and rest:  # the variants raced, separated by ';'
+        words += [f"--variant={raced.strip()}" for raced in rest.split(";")]
+    elif rest:
+        words += ["--clingo", rest]
+    return shlex.join(words)
 
 
 def measure(
-    folder: Path, variants: list[str], sizes: list[int], betas: list[str], time_limit: float
+    folder: Path,
+    variants: list[str],
+    sizes: list[int],
+    betas: list[str],
+    time_limit: float,
+    jobs: int,
+    database: Path | None,
 ) -> None:
+    from hashi_asp import study
+    from hashi_asp.study.database import Database
+    from hashi_asp.study.executors import Processes
+    from hashi_asp.study.plan import resolve
+
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; limit {time_limit} s")
     named = [variant.partition("=")[::2] for variant in variants]
+    cells = [(islands, beta) for islands in sizes for beta in betas]
+    spec = {
+        "base": str(folder.resolve()),
+        "time_limit": time_limit,
+        "instances": [{"paths": [f"{n}-{b}" for n, b in cells if (folder / f"{n}-{b}").is_dir()]}],
+        "variants": {name: options(variant) for name, variant in named},
+    }
+    plan = resolve(spec)
+    with (
+        tempfile.TemporaryDirectory() as scratch,
+        Database(database or Path(scratch) / "hard.db", create=True) as db,
+    ):
+        db.adopt(spec, plan.fingerprint())
+        study.run(plan, Processes(jobs), db)
+        records = db.records()
+    print(f"(load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())})")
+    runs: dict[tuple[int, str, str], list] = defaultdict(list)
+    for record in records:
+        islands, beta = Path(record.instance).parent.name.split("-")
+        runs[(int(islands), beta, record.variant)].append(record)
     for islands in sizes:
-        cells: dict[tuple[str, str], list[dict]] = defaultdict(list)
-        for beta in betas:
-            for path in sorted((folder / f"{islands}-{beta}").glob("*.has")):
-                for name, variant in named:
-                    cells[(beta, name)].append(solve(path, variant, time_limit))
         print(f"\n{islands} islands: median / max seconds, median conflicts, solved\n")
-        print(f"(load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())})\n")
         print("| beta | " + " | ".join(name for name, _ in named) + " |")
         print("|---|" + "---|" * len(named))
         for beta in betas:
             row = []
             for name, _ in named:
-                runs = cells.get((beta, name), [])
-                if not runs:
+                mine = runs.get((islands, beta, name), [])
+                if not mine:
                     row.append("")
                     continue
-                seconds = [run["seconds"] for run in runs]
-                conflicts = [run["conflicts"] for run in runs if run.get("conflicts") is not None]
-                solved = sum(run["status"] in ("solved", "unique", "multiple") for run in runs)
+                seconds = [r.wall for r in mine]
+                conflicts = [r.conflicts for r in mine if r.conflicts is not None]
                 median_conflicts = f"{statistics.median(conflicts):.0f}" if conflicts else "-"
                 row.append(
                     f"{statistics.median(seconds):.2f} / {max(seconds):.2f}, "
-                    f"{median_conflicts}, {solved}/{len(runs)}"
+                    f"{median_conflicts}, {sum(r.answered for r in mine)}/{len(mine)}"
                 )
             print(f"| {beta} | " + " | ".join(row) + " |", flush=True)
-        for (beta, name), runs in sorted(cells.items()):
-            won = Counter(
-                run["variant"]
-                for run in runs
-                if run.get("variant") and run["status"] in ("solved", "unique", "multiple")
-            )
-            if won:
-                print(
-                    f"beta {beta}, {name} won by: " + ", ".join(f"{v} {n}" for v, n in won.items())
-                )
+    for (islands, beta, name), mine in sorted(runs.items()):
+        won = Counter(json.loads(r.detail)["won"] for r in mine if r.answered and r.detail)
+        if won:
+            print(f"{islands} islands, beta {beta}, {name} won by: " + ", ".join(
+                f"{v} {n}" for v, n in won.items()))  # fmt: skip
 
 
 def main() -> None:
@@ -143,12 +144,22 @@ def main() -> None:
     measuring.add_argument("--beta", nargs="+", default=list(BETAS))
     measuring.add_argument("--variant", action="append", help="NAME=CONNECTIVITY [OPTIONS]")
     measuring.add_argument("--time-limit", type=float, default=120)
+    measuring.add_argument("--jobs", type=int, default=1, help="runner processes")
+    measuring.add_argument("--database", type=Path, help="keep the study's rows here")
     options = parser.parse_args()
     if options.command == "make":
         make(options.folder, options.islands, options.beta, options.count)
     else:
         variants = options.variant or list(VARIANTS)
-        measure(options.folder, variants, options.islands, options.beta, options.time_limit)
+        measure(
+            options.folder,
+            variants,
+            options.islands,
+            options.beta,
+            options.time_limit,
+            options.jobs,
+            options.database,
+        )
 
 
 if __name__ == "__main__":

@@ -2,37 +2,35 @@
 
     apt-get install sgt-puzzles                                    # his generator
     python benchmarks/walkthroughs.py make tatham-set              # fixed seeds
-    python benchmarks/walkthroughs.py measure tatham-set           # library calls
-    python benchmarks/walkthroughs.py measure tatham-set --cli     # whole processes too
+    python benchmarks/walkthroughs.py measure tatham-set --jobs 2  # a study of the steps task
 
 ``make`` writes, for each size (7, 10, 15 and 30 by default) and each of his levels d0 (easy),
 d1 (medium) and d2 (hard), ``--per-level`` puzzles from
 ``sgt-bridges --generate 1 SxSi30e10m2dL#hashi-asp-S-L-i`` (the seed after ``#`` makes the same
 puzzles on every machine), one game ID per line, to ``DIR/SxS-dL.txt``.
 
-``measure`` walks each puzzle through with every step checked (clingo confirms that the step
-follows from its reason and that no island of the reason can be dropped; a step that fails
-stops the run with an error) and prints per size and level: puzzles walked to the end, steps,
-largest reason, seconds per walkthrough (mean and maximum), the bands of the difficulty and
-the mean score.  Then per size: the Spearman rank correlation between score and level, and
-the agreement of band and level (easy = d0, medium = d1, hard = d2).  With ``--cli`` it also
-times whole processes: ``hashi-asp steps ID -n 1`` (the next move) and the whole walkthrough.
-Not a test: times depend on the machine and its load, so the load average is printed too.
+``measure`` is a study (``hashi-asp study``, task ``steps``, in ``--jobs`` runner processes):
+each puzzle walked through with every step checked (clingo confirms that the step follows
+from its reason and that no island of the reason can be dropped; a step that fails is an
+error row, named after the table), then per size and level: puzzles walked to the end,
+steps, largest reason, seconds per walkthrough (mean and maximum), the bands of the
+difficulty and the mean score.  Then per size: the Spearman rank correlation between score
+and level, and the agreement of band and level (easy = d0, medium = d1, hard = d2).  Whole
+processes (``hashi-asp steps ID -n 1``) are timed by ``benchmarks/startup.py``'s kind of
+measure, not here.  Not a test: times depend on the machine and its load, so the load
+average is printed too.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
 import sys
-import time
 from collections import Counter, defaultdict
 from pathlib import Path
-
-from hashi_asp import read
-from hashi_asp.walkthrough import steps
 
 GENERATOR = "/usr/games/sgt-bridges"
 LEVELS = (0, 1, 2)
@@ -80,51 +78,58 @@ def spearman(x: list[float], y: list[float]) -> float:
     return cov / spread if spread else 0.0
 
 
-def process_seconds(game_id: str, *extra: str) -> float:
-    started = time.perf_counter()
-    subprocess.run(
-        ["hashi-asp", "steps", game_id, "--format", "json", *extra],
-        capture_output=True,
-        check=True,
-    )
-    return time.perf_counter() - started
+def walk(folder: Path, jobs: int) -> dict[str, list]:
+    """Every puzzle of the set walked through as a study; the records by file, in order."""
+    from hashi_asp import study
+    from hashi_asp.study.executors import Processes
+    from hashi_asp.study.plan import Instance, Plan
+    from hashi_asp.study.variants import Variant
+
+    instances = [
+        Instance(f"{path.name}:{number}", game_id)
+        for path in sorted(folder.glob("*-d*.txt"))
+        for number, game_id in enumerate(path.read_text().split(), 1)
+    ]
+    plan = Plan(instances, [Variant("steps", "")], "steps")
+    records = study.run(plan, Processes(jobs)).records
+    by_file: dict[str, list] = defaultdict(list)
+    for record in sorted(records, key=lambda r: int(r.instance.rpartition(":")[2])):
+        by_file[record.instance.rpartition(":")[0]].append(record)
+    return by_file
 
 
-def measure(folder: Path, cli: bool) -> None:
+def measure(folder: Path, jobs: int) -> None:
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores\n")
+    walked = walk(folder, jobs)
     print(
         "| size | level | walked to the end | steps (mean) | largest reason | seconds (mean / max)"
         " | bands | mean score |"
-        + (" next step, process (max) | walkthrough, process (max) |" if cli else "")
     )
-    print("|---|---|---|---|---|---|---|---|" + ("---|---|" if cli else ""))
+    print("|---|---|---|---|---|---|---|---|")
     by_size: dict[str, list[tuple[int, float, str]]] = defaultdict(list)
-    for path in sorted(folder.glob("*-d*.txt"), key=lambda p: (int(p.name.split("x")[0]), p.name)):
-        size, level = path.stem.split("-d")
-        rows = []
-        for game_id in path.read_text().split():
-            puzzle = read(game_id)
-            started = time.perf_counter()
-            walk = steps(puzzle)
-            seconds = time.perf_counter() - started
-            rows.append((walk, seconds, game_id))
-            by_size[size].append((int(level), walk.difficulty.score, walk.difficulty.band))
-        finished = sum(walk.status == "solved" for walk, _, _ in rows)
-        step_counts = [len(walk.steps) for walk, _, _ in rows]
-        largest = max(len(s.reason) for walk, _, _ in rows for s in walk.steps)
-        times = [seconds for _, seconds, _ in rows]
-        bands = Counter(walk.difficulty.band for walk, _, _ in rows)
-        score = statistics.fmean(walk.difficulty.score for walk, _, _ in rows)
-        line = (
-            f"| {size} | d{level} | {finished}/{len(rows)} | {statistics.fmean(step_counts):.0f}"
-            f" | {largest} | {statistics.fmean(times):.3f} / {max(times):.3f}"
-            f" | {', '.join(f'{b} {n}' for b, n in sorted(bands.items()))} | {score:.3f} |"
+    failed = []
+    ordered = sorted(walked, key=lambda name: (int(name.split("x")[0]), name))
+    for name in ordered:
+        size, level = Path(name).stem.split("-d")
+        records = walked[name]
+        failed += [r for r in records if r.status not in ("solved", "multiple")]
+        details = [json.loads(r.detail) for r in records if r.detail]
+        for detail in details:
+            rated = detail["difficulty"]
+            by_size[size].append((int(level), rated["score"], rated["band"]))
+        finished = sum(r.status == "solved" for r in records)
+        step_counts = [detail["steps"] for detail in details]
+        largest = max(detail["largest_reason"] for detail in details)
+        times = [r.wall for r in records]
+        bands = Counter(detail["difficulty"]["band"] for detail in details)
+        score = statistics.fmean(detail["difficulty"]["score"] for detail in details)
+        print(
+            f"| {size} | d{level} | {finished}/{len(records)} | "
+            f"{statistics.fmean(step_counts):.0f} | {largest} | "
+            f"{statistics.fmean(times):.3f} / {max(times):.3f}"
+            f" | {', '.join(f'{b} {n}' for b, n in sorted(bands.items()))} | {score:.3f} |",
+            flush=True,
         )
-        if cli:
-            ids = [game_id for _, _, game_id in rows]
-            line += f" {max(process_seconds(i, '-n', '1') for i in ids):.3f} |"
-            line += f" {max(process_seconds(i) for i in ids):.3f} |"
-        print(line, flush=True)
     print("\n| size | puzzles | Spearman (score, level) | band = level | mean score d0 / d1 / d2 |")
     print("|---|---|---|---|---|")
     for size, rated in sorted(by_size.items(), key=lambda item: int(item[0].split("x")[0])):
@@ -139,6 +144,8 @@ def measure(folder: Path, cli: bool) -> None:
             f"| {size} | {len(rated)} | {spearman(levels, scores):.3f} | {agree}/{len(rated)}"
             f" | {' / '.join(f'{m:.3f}' for m in means)} |"
         )
+    for record in failed:
+        print(f"{record.instance}: {record.status}: {record.message}")
 
 
 def main() -> None:
@@ -150,12 +157,12 @@ def main() -> None:
     making.add_argument("--per-level", type=int, default=30)
     measuring = commands.add_parser("measure", help="walk every puzzle through and rate it")
     measuring.add_argument("folder", type=Path)
-    measuring.add_argument("--cli", action="store_true", help="also time whole processes")
+    measuring.add_argument("--jobs", type=int, default=1, help="runner processes")
     options = parser.parse_args()
     if options.command == "make":
         make(options.folder, options.sizes, options.per_level)
     else:
-        measure(options.folder, options.cli)
+        measure(options.folder, options.jobs)
 
 
 if __name__ == "__main__":

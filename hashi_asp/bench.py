@@ -1,5 +1,10 @@
-"""Benchmarking: solve many puzzles, in this process or in worker processes, one row of timings
-per puzzle (reports.py groups them like Table 1 of Coelho, Laporte, Lindbeck & Vidal (2019)).
+"""Benchmarking, the quick way: ``hashi-asp bench`` solves many puzzles with one program and
+prints the times grouped like Table 1 of Coelho, Laporte, Lindbeck & Vidal (2019).
+
+It is a study (:mod:`.study`) of one variant and no database: the same runs, made by the same
+loop, in this process (one job) or in local runner processes (``jobs``), each row kept in
+memory and reported at the end (``--csv``, ``--json``).  For many variants, seeds, limits per
+run, a database that survives interruptions, or a cluster: ``hashi-asp study``.
 
 Every answer passes the independent checker before its row counts as solved; a failed check
 is a failed row (status ``invalid``), never a fast one.
@@ -7,22 +12,15 @@ is a failed row (status ``invalid``), never a fast one.
 
 from __future__ import annotations
 
-import functools
 import os
-import re
-import signal
-import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from . import notations
 from .asp.interface import Program
-from .puzzle import HashiError, PuzzleError
-from .solving import solve, unique
-from .status import Status
-from .stopping import Deadline
+from .puzzle import HashiError, plural
+from .study.runs import DATASET_NAME, Record, Task
 
 COLUMNS = (
     "file",
@@ -36,17 +34,16 @@ COLUMNS = (
     "conflicts",
     "error",
 )
-DATASET_NAME = re.compile(
-    r"Hs_(?P<size>\d+)_(?P<n>\d+)_(?P<beta>\d+)_(?P<alpha>\d+)_(?P<id>\d+)\.has$"
-)
-PUZZLE_SUFFIXES = {".has", ".txt", ".json"}
 FAILED = {"unsolvable", "invalid", "error"}
+__all__ = ["COLUMNS", "DATASET_NAME", "FAILED", "Interrupted", "Row", "bench", "bench_one"]
 
 
 @dataclass
 class Row:
     """One puzzle's outcome.  ``seconds`` = reading + grounding + solving (to the first solution,
-    or to the verdict with ``unique``)."""
+    or to the verdict with ``unique``).  ``status``: solved (or unique, multiple), unknown (out of
+    time, or a solution but no verdict), unsolvable, invalid (an answer failed the check),
+    error."""
 
     file: str
     islands: int
@@ -59,73 +56,32 @@ class Row:
     conflicts: int
     error: str = ""
 
+    @classmethod
+    def of(cls, record: Record) -> Row:
+        """A study's record as a bench row."""
+        status = {"timeout": "unknown", "memout": "error"}.get(record.status, record.status)
+        if record.status == "error" and record.answers and not record.checked:
+            status = "invalid"  # the program gave an answer the checker refused
+        read, ground, search = (x or 0.0 for x in (record.read, record.ground, record.search))
+        return cls(
+            record.instance,
+            record.islands or 0,
+            status,
+            read + ground + search,
+            read,
+            ground,
+            search,
+            record.choices or 0,
+            record.conflicts or 0,
+            record.message if status in FAILED else "",
+        )
+
 
 def puzzle_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
     """The files given, with directories searched recursively for puzzle files, sorted."""
-    found: list[Path] = []
-    for path in map(Path, paths):
-        if path.is_dir():
-            found.extend(p for p in path.rglob("*") if p.suffix in PUZZLE_SUFFIXES and p.is_file())
-        elif path.exists():
-            found.append(path)
-        else:
-            raise PuzzleError("no such file or directory", str(path))
-    return sorted(set(found))
+    from .study.plan import instance_names
 
-
-def bench_one(
-    path: str | os.PathLike,
-    *,
-    unique_verdict: bool = False,
-    time_limit: float | None = None,
-    program: Program = Program(),
-    rules: Mapping[str, Any] | None = None,
-) -> Row:
-    """Solve one puzzle file and time each stage; ``time_limit`` covers all of them.  ``rules``
-    (``max_bridges=``, ``no_loops=``) replace the puzzle's own.  Ctrl-C (``KeyboardInterrupt``)
-    is raised again, as the row would be incomplete."""
-    started = time.perf_counter()
-    deadline = Deadline.of(time_limit)
-    try:
-        puzzle = notations.read(path, **(rules or {}))
-    except HashiError as error:
-        return Row(str(path), 0, "error", 0.0, 0.0, 0.0, 0.0, 0, 0, str(error))
-    read_seconds = time.perf_counter() - started
-    try:
-        if unique_verdict:
-            result = unique(puzzle, program=program, time_limit=deadline)
-        else:
-            result = solve(puzzle, program=program, time_limit=deadline)
-    except HashiError as failure:
-        return Row(
-            str(path),
-            len(puzzle.islands),
-            "invalid" if failure.status is Status.FAULT else "error",
-            read_seconds,
-            read_seconds,
-            0.0,
-            0.0,
-            0,
-            0,
-            str(failure),
-        )
-    if result.interrupted:
-        raise KeyboardInterrupt
-    status = result.status
-    if status == "solved" and unique_verdict:
-        status = "unknown"  # a solution, but no verdict on uniqueness
-    stats = result.stats
-    return Row(
-        str(path),
-        len(puzzle.islands),
-        status,
-        read_seconds + stats["ground_seconds"] + stats["solve_seconds"],
-        read_seconds,
-        stats["ground_seconds"],
-        stats["solve_seconds"],
-        stats["choices"],
-        stats["conflicts"],
-    )
+    return sorted({Path(name) for name in instance_names([str(p) for p in paths], Path("."))})
 
 
 class Interrupted(KeyboardInterrupt):
@@ -146,44 +102,136 @@ def bench(
     rules: Mapping[str, Any] | None = None,
     on_row: Callable[[Row], None] | None = None,
 ) -> list[Row]:
-    """Benchmark every puzzle under ``paths`` (``jobs`` worker processes): the time to the first
-    solution, or with ``unique_verdict`` to the uniqueness verdict; rows sorted by file.
-    ``on_row`` is called as each puzzle is finished.  On Ctrl-C the workers are ended and
+    """Benchmark every puzzle under ``paths`` (``jobs`` runner processes, or this process for
+    one): the time to the first solution, or with ``unique_verdict`` to the uniqueness verdict;
+    rows sorted by file.  ``rules`` (``max_bridges=``, ``no_loops=``) replace each puzzle's own.
+    ``on_row`` is called as each puzzle is finished.  On Ctrl-C the runners are ended and
     :class:`Interrupted` is raised with the rows finished."""
-    files = puzzle_files(paths)
-    one = functools.partial(
-        bench_one,
-        unique_verdict=unique_verdict,
-        time_limit=time_limit,
-        program=program,
-        rules=dict(rules or {}),
-    )
-    rows: list[Row] = []
-    try:
-        if jobs <= 1:
-            for path in files:
-                rows.append(one(path))
-                if on_row:
-                    on_row(rows[-1])
-        else:
-            import multiprocessing  # imported only when needed: start-up time
+    from . import study
+    from .files import read_text
+    from .study.executors import Here, Processes
+    from .study.plan import Instance, Plan
+    from .study.variants import Variant
 
-            # Leaving the block (also by KeyboardInterrupt) ends the workers with SIGTERM.
-            with multiprocessing.Pool(jobs, initializer=_worker_signals) as pool:
-                for row in pool.imap_unordered(one, files):
-                    rows.append(row)
-                    if on_row:
-                        on_row(row)
+    rows: list[Row] = []
+
+    def keep(row: Row) -> None:
+        rows.append(row)
+        if on_row:
+            on_row(row)
+
+    instances = []
+    for path in puzzle_files(paths):
+        try:
+            instances.append(Instance(str(path), read_text(path)))
+        except HashiError as error:  # a file that cannot be read is a failed row, as any
+            keep(Row(str(path), 0, "error", 0.0, 0.0, 0.0, 0.0, 0, 0, str(error)))
+    variant = Variant("bench", "", program, dict(rules or {}))
+    task = "unique" if unique_verdict else "solve"
+    plan = Plan(instances, [variant], task, (1,), time_limit)
+    executor = Here() if jobs <= 1 else Processes(jobs)
+
+    def made(progress: study.Progress, record: Record | None) -> None:
+        if record is not None:
+            keep(Row.of(record))
+
+    try:
+        study.run(plan, executor, on_record=made)
     except KeyboardInterrupt:
         raise Interrupted(sorted(rows, key=lambda row: row.file)) from None
     return sorted(rows, key=lambda row: row.file)
 
 
-def _worker_signals() -> None:
-    """Ctrl-C reaches every process of the terminal's group: the workers leave it to the main
-    process, which ends them with SIGTERM, their default (silent) end."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+def bench_one(
+    path: str | os.PathLike,
+    *,
+    unique_verdict: bool = False,
+    time_limit: float | None = None,
+    program: Program = Program(),
+    rules: Mapping[str, Any] | None = None,
+) -> Row:
+    """One puzzle file, in this process, as :func:`bench` times it."""
+    from .files import read_text
+    from .study.runs import perform
+    from .study.variants import Variant
+
+    try:
+        text = read_text(path)
+    except HashiError as error:
+        return Row(str(path), 0, "error", 0.0, 0.0, 0.0, 0.0, 0, 0, str(error))
+    variant = Variant("bench", "", program, dict(rules or {}))
+    task = Task(str(path), text, variant, 1, "unique" if unique_verdict else "solve", time_limit)
+    return Row.of(perform(task))
+
+
+# ---------------------------------------------------------------------------- reports
+
+
+def summary(rows: list[Row], elapsed: float | None = None) -> str:
+    """A table of mean and worst seconds per group: (islands, beta, alpha) for files named like the
+    Coelho et al. dataset, else by island count; then the totals: the puzzles' seconds added up,
+    and ``elapsed``, the wall-clock time of the whole run, if given (less with several jobs)."""
+    from .study.report import grouped
+
+    header, groups = grouped(rows, lambda row: row.file, lambda row: row.islands)
+    dataset = len(header) == 3
+    lines = [[*header, "count", "mean s", "median s", "max s", "failed"]]
+    for key in groups:
+        lines.append([str(k) for k in key] + _stats(groups[key]))
+    if dataset:
+        for n in sorted({key[0] for key in groups}):
+            members = [row for key, group in groups.items() if key[0] == n for row in group]
+            lines.append([str(n), "all", "all", *_stats(members)])
+    lines.append(["all"] + [""] * (len(header) - 1) + _stats(rows))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    text = "\n".join(
+        "  ".join(cell.rjust(width) for cell, width in zip(line, widths)) for line in lines
+    )
+    total = sum(row.seconds for row in rows)
+    statuses: dict[str, int] = {}
+    for row in rows:
+        statuses[row.status] = statuses.get(row.status, 0) + 1
+    counts = ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
+    wall = "" if elapsed is None else f", {elapsed:.2f} s elapsed"
+    return f"{text}\n{plural(len(rows), 'puzzle')} ({counts}); total {total:.2f} s{wall}"
+
+
+def _stats(rows: list[Row]) -> list[str]:
+    import statistics
+
+    seconds = [row.seconds for row in rows]
+    failed = sum(row.status in FAILED for row in rows)
+    return [
+        str(len(rows)),
+        f"{statistics.mean(seconds):.4f}",
+        f"{statistics.median(seconds):.4f}",
+        f"{max(seconds):.4f}",
+        str(failed),
+    ]
+
+
+def csv_text(rows: list[Row]) -> str:
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in rows:
+        writer.writerow(
+            [
+                f"{value:.6f}" if isinstance(value, float) else str(value)
+                for value in (getattr(row, name) for name in COLUMNS)
+            ]
+        )
+    return out.getvalue()
+
+
+def json_text(rows: list[Row]) -> str:
+    import json
+    from dataclasses import asdict
+
+    return json.dumps([asdict(row) for row in rows], indent=1) + "\n"
 
 
 assert tuple(f.name for f in fields(Row)) == COLUMNS

@@ -118,7 +118,11 @@ def main() -> None:
 
 @functools.cache
 def command_of(unit: units.Command) -> click.Command:
-    """The click command of a command's declaration."""
+    """The click command of a command's declaration (a group of them for a command of
+    commands)."""
+    if unit.commands:
+        subcommands = {sub.name: command_of(sub) for sub in unit.commands}
+        return click.Group(unit.name, commands=subcommands, help=unit.help)
 
     def callback(**values: Any) -> NoReturn:
         deadline = stopping.Deadline(values.get("time_limit"), abandon_grounding=True)

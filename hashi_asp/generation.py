@@ -148,6 +148,9 @@ class GenerationError(HashiError):
         super().__init__(message)
         self.status = status
 
+    def __reduce__(self) -> tuple:  # sent whole from a process that made the puzzle
+        return GenerationError, (str(self), self.status)
+
 
 @dataclass(frozen=True)
 class Generated:
@@ -1025,35 +1028,76 @@ def batch(
     first, a notation that cannot record the rules refused), and an iterator that makes them one
     by one: (file name, the puzzle made, its text in ``notation``).  ``options`` go to
     :func:`generate` (``unique``, ``attempts``, ``time_limit``...)."""
-    rows, cols = parse_size(size) if size else default_size(islands)
-    alpha, beta = defaults(alpha, beta, rules)
-    _validate(islands, rows, cols, alpha, beta, rules, options.get("attempts", DEFAULT_ATTEMPTS))
-    wanted = parse_request(difficulty) if difficulty else None
-    chosen = notations.named(notation)
-    if not rules.standard and not chosen.rules:
-        raise GenerationError(
-            f"the {chosen.name} notation cannot record the rules asked for "
-            f"({rules}); use json or tatham, which can"
-        )
-    notation = chosen.name
-    names = [file_name(rows, cols, islands, alpha, beta, seed + i, notation) for i in range(count)]
+    time_limit = options.pop("time_limit", None)
+    asked = (islands, count, size, alpha, beta, seed, notation, difficulty, rules, options)
+    making = Making.of(*asked)
+    return list(making.names), (making.one(i, time_limit) for i in range(count))
 
-    def made() -> Iterator[tuple[str, Generated, str]]:
-        for i, name in enumerate(names):
-            puzzle = generate(
-                islands,
-                rows,
-                cols,
-                alpha,
-                beta,
-                seed + i,
-                difficulty=wanted,
-                rules=rules,
-                **options,
+
+@dataclass(frozen=True)
+class Making:
+    """The puzzles of one request of :func:`batch`, checked: :meth:`one` makes puzzle i (seed +
+    i), the same in any process on any machine (the generate command's ``--jobs`` and
+    ``--scheduler`` make them on a study's executors)."""
+
+    islands: int
+    rows: int
+    cols: int
+    alpha: Fraction
+    beta: Fraction
+    seed: int
+    notation: str
+    difficulty: tuple[float, float] | str | None
+    rules: Rules
+    options: dict[str, Any]
+    names: tuple[str, ...]
+
+    @classmethod
+    def of(
+        cls,
+        islands: int,
+        count: int,
+        size: str | None,
+        alpha: float | Fraction | str | None,
+        beta: float | Fraction | str | None,
+        seed: int,
+        notation: str,
+        difficulty: str | None,
+        rules: Rules,
+        options: dict[str, Any],
+    ) -> Making:
+        rows, cols = parse_size(size) if size else default_size(islands)
+        alpha, beta = defaults(alpha, beta, rules)
+        attempts = options.get("attempts", DEFAULT_ATTEMPTS)
+        _validate(islands, rows, cols, alpha, beta, rules, attempts)
+        wanted = parse_request(difficulty) if difficulty else None
+        chosen = notations.named(notation)
+        if not rules.standard and not chosen.rules:
+            raise GenerationError(
+                f"the {chosen.name} notation cannot record the rules asked for "
+                f"({rules}); use json or tatham, which can"
             )
-            yield name, puzzle, notations.write(puzzle.puzzle, notation)
+        names = tuple(
+            file_name(rows, cols, islands, alpha, beta, seed + i, chosen.name) for i in range(count)
+        )
+        board = (islands, rows, cols, alpha, beta, seed)
+        return cls(*board, chosen.name, wanted, rules, dict(options), names)
 
-    return names, made()
+    def one(self, i: int, time_limit: float | Deadline | None = None) -> tuple[str, Generated, str]:
+        """Puzzle i: (file name, the puzzle made, its text)."""
+        puzzle = generate(
+            self.islands,
+            self.rows,
+            self.cols,
+            self.alpha,
+            self.beta,
+            self.seed + i,
+            difficulty=self.difficulty,
+            rules=self.rules,
+            time_limit=time_limit,
+            **self.options,
+        )
+        return self.names[i], puzzle, notations.write(puzzle.puzzle, self.notation)
 
 
 def keep(

@@ -18,7 +18,6 @@ from .puzzle import Puzzle, Solution, bridge, cell_name, pair_name, plural
 if TYPE_CHECKING:
     # Only their types are needed here: a command imports the modules it runs (clingo, the
     # generator, the benchmark's statistics), and every other command's start-up is spared them.
-    from .bench import Row
     from .checking import Violation
     from .difficulty import Difficulty
     from .generation import Fix, Generated
@@ -580,88 +579,3 @@ def generated_json(generated: Generated, name: str, notation: str, text: str) ->
         "difficulty": generated.difficulty.to_json() if generated.difficulty else None,
         "puzzle": generated.puzzle.to_json(),
     }
-
-
-# ---------------------------------------------------------------------------- bench
-
-
-def bench_summary(rows: list[Row], elapsed: float | None = None) -> str:
-    """A table of mean and worst seconds per group: (islands, beta, alpha) for files named like the
-    Coelho et al. dataset, else by island count; then the totals: the puzzles' seconds added up,
-    and ``elapsed``, the wall-clock time of the whole run, if given (less with several jobs)."""
-    from pathlib import Path
-
-    from .bench import DATASET_NAME
-
-    groups: dict[tuple, list[Row]] = {}
-    dataset = bool(rows) and all(DATASET_NAME.search(Path(row.file).name) for row in rows)
-    for row in rows:
-        match = DATASET_NAME.search(Path(row.file).name)
-        key = (
-            (int(match["n"]), int(match["beta"]), int(match["alpha"]))
-            if dataset and match
-            else (row.islands,)
-        )
-        groups.setdefault(key, []).append(row)
-    header = ["islands", "beta%", "alpha%"] if dataset else ["islands"]
-    lines = [[*header, "count", "mean s", "median s", "max s", "failed"]]
-    for key in sorted(groups):
-        lines.append([str(k) for k in key] + _bench_stats(groups[key]))
-    if dataset:
-        for n in sorted({key[0] for key in groups}):
-            members = [row for key, group in groups.items() if key[0] == n for row in group]
-            lines.append([str(n), "all", "all", *_bench_stats(members)])
-    lines.append(["all"] + [""] * (len(header) - 1) + _bench_stats(rows))
-    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
-    text = "\n".join(
-        "  ".join(cell.rjust(width) for cell, width in zip(line, widths)) for line in lines
-    )
-    total = sum(row.seconds for row in rows)
-    statuses: dict[str, int] = {}
-    for row in rows:
-        statuses[row.status] = statuses.get(row.status, 0) + 1
-    counts = ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
-    wall = "" if elapsed is None else f", {elapsed:.2f} s elapsed"
-    return f"{text}\n{plural(len(rows), 'puzzle')} ({counts}); total {total:.2f} s{wall}"
-
-
-def _bench_stats(rows: list[Row]) -> list[str]:
-    import statistics
-
-    from .bench import FAILED
-
-    seconds = [row.seconds for row in rows]
-    failed = sum(row.status in FAILED for row in rows)
-    return [
-        str(len(rows)),
-        f"{statistics.mean(seconds):.4f}",
-        f"{statistics.median(seconds):.4f}",
-        f"{max(seconds):.4f}",
-        str(failed),
-    ]
-
-
-def bench_csv(rows: list[Row]) -> str:
-    import csv
-    import io
-
-    from .bench import COLUMNS
-
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for row in rows:
-        writer.writerow(
-            [
-                f"{value:.6f}" if isinstance(value, float) else str(value)
-                for value in (getattr(row, name) for name in COLUMNS)
-            ]
-        )
-    return out.getvalue()
-
-
-def bench_json(rows: list[Row]) -> str:
-    import json
-    from dataclasses import asdict
-
-    return json.dumps([asdict(row) for row in rows], indent=1) + "\n"

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from conftest import PUZZLES, loose_encoding
 
 from hashi_asp import Program, PuzzleError
-from hashi_asp.bench import COLUMNS, bench, bench_one, puzzle_files
+from hashi_asp.bench import COLUMNS, bench, bench_one, puzzle_files, summary
 from hashi_asp.cli import main
-from hashi_asp.reports import bench_summary as summary
+from hashi_asp.study.database import Database
 
 COELHO = PUZZLES / "coelho"
 
@@ -150,3 +150,18 @@ def test_paths_that_do_not_exist_are_refused():
     assert result.stderr.startswith("hashi-asp: no/such/folder: no such file or directory")
     with pytest.raises(PuzzleError, match="no such file or directory"):
         puzzle_files(["no/such/folder"])
+
+
+def test_bench_is_a_study_of_one_variant(sample, tmp_path):
+    """The same runs as `study run` makes: the same searches, to the conflict."""
+    rows = bench([sample], jobs=2, program=Program(connectivity="tree"))
+    database = tmp_path / "study.db"
+    done = CliRunner().invoke(
+        main, ["study", "run", str(database), str(sample), "--variant", "t=--connectivity tree"]
+    )
+    assert done.exit_code == 0, done.stderr
+    recorded = {r.instance: r for r in Database(database).records()}
+    assert [(row.status, row.conflicts, row.choices) for row in rows] == [
+        (recorded[row.file].status, recorded[row.file].conflicts, recorded[row.file].choices)
+        for row in rows
+    ]

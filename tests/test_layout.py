@@ -25,6 +25,13 @@ COMMANDS = commands.NAMES
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = REPO / "hashi_asp"
 
+# A study's runs, database, executors and reports; its variants are read by the searching
+# commands' declarations, so they (and the plans of them, and bench, a study of one variant)
+# stand with the commands.
+STUDY = {"study", "study.runs", "study.database", "study.executors", "study.report"}
+STUDY |= {"study.plots", "study.making"}
+STUDY_COMMANDS = {"study.variants", "study.plan", "bench"}
+
 # The layers, bottom up: a module imports only from its own layer or the ones below.
 COMMAND_MODULES = {f"commands.{name}" for name in COMMANDS}
 LAYERS = [
@@ -44,9 +51,11 @@ LAYERS = [
     {"asp", "asp.interface", "asp.connectivity", "asp.control", "asp.portfolio"},
     {"reasoning", "difficulty", "walkthrough"},
     {"solving"},
-    {"generation", "bench"},
+    {"generation"},
     {"reports"},
-    {"commands", "commands.unit", "commands.common", "commands.line", *COMMAND_MODULES},
+    STUDY,
+    {"commands", "commands.unit", "commands.common", "commands.line", *COMMAND_MODULES}
+    | STUDY_COMMANDS,
     {"web", "web.api", "web.admission", "web.clients", "web.app"},
     {"cli", "__main__", "__init__"},
 ]

@@ -29,6 +29,7 @@ NAMES = (
     "generate",
     "serve",
     "bench",
+    "study",
 )
 """Every command, by the name users type; each is the module ``commands/<name>.py``."""
 

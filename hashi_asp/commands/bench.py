@@ -1,4 +1,5 @@
-"""``bench``: the solver timed on many puzzles, grouped like Table 1 of Coelho et al."""
+"""``bench``: the solver timed on many puzzles, grouped like Table 1 of Coelho et al.: a study
+(:mod:`hashi_asp.study`) of one variant without a database (:func:`hashi_asp.bench.bench`)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,12 @@ import time
 from dataclasses import replace
 
 from ..status import Status
-from .common import FORCE, PROGRAM, prepare_output, program_of
-from .unit import FLAG, FLOAT, INT, OUTPUT, PATHS, Command, Given, Option, Outcome, Printed, lines
+from .common import FORCE, PROGRAM, RUN_TIME_LIMIT, prepare_output, program_of
+from .unit import FLAG, INT, OUTPUT, PATHS, Command, Given, Option, Outcome, Printed, lines
 
 
 def bench(given: Given) -> Outcome:
-    from .. import bench, reports, stopping
+    from .. import bench, stopping
     from ..files import write_output
     from ..puzzle import PuzzleError
 
@@ -31,7 +32,7 @@ def bench(given: Given) -> Outcome:
     except KeyboardInterrupt as cut:  # the rows finished, when the signal came while benching
         rows, stopped = getattr(cut, "rows", []), True
     # The rows of the puzzles finished are reported and written, also after an interruption.
-    for path, text in ((given.csv_file, reports.bench_csv), (given.json_file, reports.bench_json)):
+    for path, text in ((given.csv_file, bench.csv_text), (given.json_file, bench.json_text)):
         if path:
             write_output(path, text(rows).encode("utf-8"), force=given.force)
     elapsed = time.perf_counter() - started
@@ -44,7 +45,7 @@ def bench(given: Given) -> Outcome:
         status = Status.NO
     else:
         status = Status.PARTIAL if any(row.status == "unknown" for row in rows) else Status.OK
-    summary = lines(reports.bench_summary(rows, elapsed)) if rows else ""
+    summary = lines(bench.summary(rows, elapsed)) if rows else ""
     return Outcome(status, printed=lambda: Printed(summary, errors), result=rows)
 
 
@@ -54,7 +55,7 @@ COMMAND = Command(
     report the times: per puzzle in --csv/--json, grouped like Table 1 of Coelho et al. (islands,
     beta, alpha) on standard output.  Exit 0 if every puzzle was solved and its answer passed
     the checker, 1 if any had no solution, failed the check or could not be read, 3 if any ran
-    out of time.""",
+    out of time.  (A study of one variant, without a database: see `study`.)""",
     (
         Option("paths", PATHS, argument=True, required=True),
         Option("jobs", INT, "Worker processes.", default=1, low=1, short="-j"),
@@ -65,9 +66,7 @@ COMMAND = Command(
             default=False,
             dest="unique_verdict",
         ),
-        Option(
-            "time-limit", FLOAT, "Time limit per puzzle.", low=0, low_open=True, metavar="SECONDS"
-        ),
+        RUN_TIME_LIMIT,
         Option("csv", OUTPUT, "Write one row per puzzle.", dest="csv_file"),
         Option("json", OUTPUT, "Write one object per puzzle.", dest="json_file"),
         replace(FORCE, help="Replace the --csv and --json files if they exist."),

@@ -14,6 +14,7 @@ from .unit import (
     CHOICE,
     FILE,
     FLAG,
+    FLOAT,
     FOLDER,
     INT,
     OUTPUT,
@@ -96,6 +97,18 @@ TIME_LIMIT = Option(
 )
 """The time limit of the whole command: its deadline is counted from the moment the command
 starts, before the puzzle is read."""
+
+RUN_TIME_LIMIT = Option(
+    "time-limit", FLOAT, "Time limit per puzzle.", low=0, low_open=True, metavar="SECONDS"
+)
+"""The time limit of each run of many (``bench``, ``study run``), not of the whole command."""
+
+JOBS = Option("jobs", INT, "Local runner processes [the cores].", low=1, short="-j")
+"""-j: how many local processes make the runs of ``study run`` or the puzzles of ``generate``."""
+SCHEDULER = Option(
+    "scheduler", TEXT, "A Dask scheduler instead (cluster extra).", metavar="tcp://HOST:PORT"
+)
+"""--scheduler: the Dask cluster that makes them instead (the ``cluster`` extra)."""
 
 SEARCHING = (*READING, *PROGRAM, TIME_LIMIT)
 

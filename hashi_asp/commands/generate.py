@@ -4,13 +4,14 @@ difficulty, written to standard output or into a folder."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from .. import notations, stopping
 from ..generation import DEFAULT_ATTEMPTS
 from ..puzzle import MAX_BRIDGES_LIMIT
 from ..status import Status
-from .common import FORCE, OUT_FOLDER, time_limit
-from .unit import CHOICE, FLAG, FLOAT, INT, TEXT, Command, Given, Option, Outcome
+from .common import FORCE, JOBS, OUT_FOLDER, SCHEDULER, time_limit
+from .unit import CHOICE, FLAG, FLOAT, INT, TEXT, Command, Given, Option, OptionError, Outcome
 
 WRITABLE = tuple(sorted([*notations.NOTATIONS, *notations.ALIASES]))
 
@@ -30,14 +31,17 @@ def generate(given: Given) -> Outcome:
             for name in ("size", "alpha", "beta", "seed", "difficulty", "unique", "attempts")
         }
         rules = Rules(given.max_bridges, given.no_loops)
-        names, puzzles = generation.batch(
-            given.islands,
-            count,
-            notation=given.notation,
-            rules=rules,
-            time_limit=given.deadline,
-            **options,
-        )
+        if given.jobs or given.scheduler:  # made on a study's executors, handed on in order
+            names, puzzles = _elsewhere(given, rules, options)
+        else:
+            names, puzzles = generation.batch(
+                given.islands,
+                count,
+                notation=given.notation,
+                rules=rules,
+                time_limit=given.deadline,
+                **options,
+            )
         if folder is not None:
             solutions = [generation.solution_name(name) for name in names] * given.with_solution
             prepare_folder(folder, names + solutions, force=given.force)
@@ -65,6 +69,22 @@ def generate(given: Given) -> Outcome:
         return reports.generated_json(puzzle, name, notations.named(given.notation).name, text)
 
     return Outcome(Status.OK, document=document, result=made)
+
+
+def _elsewhere(given: Given, rules: Any, options: dict[str, Any]) -> tuple[list[str], Any]:
+    """The puzzles made by --jobs local processes or on the --scheduler's cluster."""
+    from ..generation import Making
+    from ..study.executors import executor
+    from ..study.making import in_order
+
+    if given.jobs and given.scheduler:
+        raise OptionError("--jobs is for local processes, --scheduler for a cluster: not both")
+    size, alpha, beta, seed = (options.pop(name) for name in ("size", "alpha", "beta", "seed"))
+    difficulty = options.pop("difficulty")
+    asked = (given.islands, given.count, size, alpha, beta, seed, given.notation, difficulty)
+    making = Making.of(*asked, rules, options)
+    where = executor(given.jobs or 1, given.scheduler)
+    return list(making.names), in_order(making, where, given.deadline)
 
 
 COMMAND = Command(
@@ -129,6 +149,8 @@ COMMAND = Command(
             "quiet", FLAG, "No summary line per puzzle.", short="-q", default=False, served=False
         ),
         time_limit("Stop after this long (all puzzles together), keeping the puzzles finished."),
+        replace(JOBS, help="Make the puzzles in N local processes [this one]."),
+        SCHEDULER,
     ),
     generate,
 )

@@ -20,7 +20,9 @@ def parameter(option: units.Option) -> click.Parameter:
     kind = option.kind
     if option.argument:
         if kind == units.PATHS:
-            return click.Argument([option.key], nargs=-1, required=True, type=click.Path())
+            return click.Argument(
+                [option.key], nargs=-1, required=option.required, type=click.Path()
+            )
         return click.Argument([option.key], required=option.required)
     names = [option.short] if option.short else []
     names += [f"--{option.name}/--{option.negative}" if option.negative else f"--{option.name}"]
@@ -33,6 +35,8 @@ def parameter(option: units.Option) -> click.Parameter:
         settings["default"] = option.default
     if option.metavar:
         settings["metavar"] = option.metavar
+    if option.nargs != 1:
+        settings["nargs"] = option.nargs
     if kind == units.FLAG:
         settings["is_flag"] = True
     else:

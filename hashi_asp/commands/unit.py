@@ -52,8 +52,9 @@ class Option:
     ``default``, range (``low`` to ``high``; ``low_open``: above ``low``), ``choices``, and
     ``help``.  ``short`` is the one-letter form (``-n``), ``negative`` the name of a flag's
     opposite (``loops`` for ``--no-loops/--loops``, whose default None means "the puzzle's
-    own"), ``multiple`` takes the option again and again.  ``served``: offered by the JSON API
-    (never for an option that names a file); ``served_choices`` narrows the choices there."""
+    own"), ``multiple`` takes the option again and again, ``nargs`` takes that many values at
+    once.  ``served``: offered by the JSON API (never for an option that names a file);
+    ``served_choices`` narrows the choices there."""
 
     name: str
     kind: str
@@ -72,6 +73,7 @@ class Option:
     argument: bool = False
     served: bool = True
     served_choices: Sequence[str] | None = None
+    nargs: int = 1
 
     def __post_init__(self) -> None:
         assert self.kind in KINDS, self.kind
@@ -245,7 +247,8 @@ class Command:
     """A command: its ``name``, ``help`` (the first sentence is its summary), ``options`` in the
     order the command line shows them, the function that ``run``s it, and ``served`` (whether
     the JSON API offers it).  ``prepare`` turns the values given into a :class:`Given` (the
-    puzzle read, the program built: :mod:`.common`)."""
+    puzzle read, the program built: :mod:`.common`).  A group of ``commands`` runs one of
+    them."""
 
     name: str
     help: str
@@ -253,6 +256,8 @@ class Command:
     run: Callable[[Given], Outcome]
     served: bool = True
     prepare: Callable[[Given, Reader], None] | None = None
+    commands: tuple[Command, ...] = ()
+    """A command of commands (``study run``, ``study report``...): its own are these."""
 
     def option(self, name: str) -> Option:
         return next(option for option in self.options if option.name == name)

@@ -1,0 +1,82 @@
+"""Studies: many instances, many variants (formulations, clingo options, encodings), seeds,
+one task, every run a row.
+
+- :mod:`.variants`: a variant's option string, read by the searching commands' own options;
+- :mod:`.plan`: the plan (a TOML file, or the command line's one-off form) and its cells;
+- :mod:`.runs`: one run of one cell, in a runner process with its time and memory limits;
+- :mod:`.executors`: where runs are made: local processes, or a Dask cluster;
+- :mod:`.database`: the SQLite database, a row committed per run, resumed, never mixed;
+- :mod:`.report` and :mod:`.plots`: tables and figures, from the database alone.
+
+:func:`run` is the one loop over a study's runs: ``hashi-asp study run`` calls it with a
+database, ``hashi-asp bench`` (one variant, no database) without.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .database import Database
+    from .executors import Cluster, Here, Lost, Processes
+    from .plan import Plan
+    from .runs import Record
+
+
+@dataclass
+class Progress:
+    """A study's runs so far: ``cells`` in the plan, ``before`` done by earlier runs of it,
+    ``records`` made now (kept only without a database), ``made`` and ``failed`` counted
+    (failed: not solved), ``lost`` runs that could not be made (no row)."""
+
+    cells: int
+    before: int
+    made: int = 0
+    failed: int = 0
+    records: list[Record] = field(default_factory=list)
+    lost: list[Lost] = field(default_factory=list)
+
+    @property
+    def missing(self) -> int:
+        """Cells without a row."""
+        return self.cells - self.before - self.made
+
+
+def run(
+    plan: Plan,
+    executor: Here | Processes | Cluster,
+    database: Database | None = None,
+    *,
+    on_record: Callable[[Progress, Record | None], None] | None = None,
+) -> Progress:
+    """Make every run of ``plan`` whose cell has no row in ``database`` yet, with
+    ``executor``; each record is committed to the database as it comes (or kept in
+    :attr:`Progress.records` without one) and passed to ``on_record``.  Ctrl-C raises
+    ``KeyboardInterrupt`` with every record made so far committed; the executor's processes
+    are ended on the way out, however it ends."""
+    from .executors import Lost
+
+    done = database.done() if database is not None else set()
+    planned = {task.key for task in plan.tasks(alone=executor.alone)} if done else set()
+    progress = Progress(plan.cells, len(done & planned))
+    stream = executor.run(plan.tasks(done, alone=executor.alone))
+    try:
+        for result in stream:
+            if isinstance(result, Lost):
+                progress.lost.append(result)
+                if on_record:
+                    on_record(progress, None)
+                continue
+            if database is None:
+                progress.records.append(result)
+            elif not database.add(result):
+                continue  # its cell had a row already: another run of the study wrote it
+            progress.made += 1
+            progress.failed += not result.answered
+            if on_record:
+                on_record(progress, result)
+    finally:
+        stream.close()  # type: ignore[attr-defined]
+    return progress

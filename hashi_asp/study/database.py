@@ -1,0 +1,178 @@
+"""A study's database: SQLite (the standard library's ``sqlite3``) in write-ahead-log mode, one
+file that reports and plots read alone.
+
+- Table ``runs``: one row per run, the columns of :class:`~.runs.Record`, and at most one row
+  per cell (``UNIQUE (instance, variant, seed)``).  Each row is committed the moment its run
+  is in: a study stopped in any way (Ctrl-C, a killed client, a lost worker, a full disk)
+  keeps every row committed before, and running it again runs only the cells without one.
+- Table ``study``: the plan the database was made for (``plan``: as given, so that ``study
+  run DB`` alone resumes it; ``fingerprint``: every instance's content hash, every variant's
+  options and files, the task, the seeds and the limits).  A plan that differs is refused,
+  never mixed in.
+
+Write-ahead logging with ``synchronous=NORMAL``: a commit is safe from the end of the process
+that made it (killed or not); only a crash of the machine itself may lose the last commits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from ..puzzle import HashiError
+from .runs import COLUMNS, Record
+
+_TYPES = {"int": "INTEGER", "float": "REAL", "str": "TEXT"}
+
+
+def _schema() -> str:
+    from dataclasses import fields
+
+    columns = []
+    for column in fields(Record):
+        kind = str(column.type).split(" |")[0]
+        columns.append(f"{column.name} {_TYPES.get(kind, 'TEXT')}")
+    return (
+        "CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, "
+        + ", ".join(columns)
+        + ", UNIQUE (instance, variant, seed));\n"
+        "CREATE TABLE IF NOT EXISTS study (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+    )
+
+
+class StudyError(HashiError):
+    """A database or plan that cannot be used: one line, bad input (exit 2)."""
+
+
+class WriteError(HashiError):
+    """A row that could not be written (a full disk, a lost file): the rows before it stay;
+    a file that cannot be written is bad input (exit 2)."""
+
+
+class Database:
+    """An open study database.  ``create`` makes the file if it does not exist (``study run``);
+    reports and plots open an existing one only."""
+
+    def __init__(self, path: str | os.PathLike, *, create: bool = False):
+        self.path = Path(path)
+        if not self.path.exists() and not create:
+            raise StudyError(f"{self.path}: no such study database")
+        if self.path.is_dir():
+            raise StudyError(f"{self.path}: is a directory, not a study database")
+        try:
+            self.connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            tables = {
+                name
+                for (name,) in self.connection.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'"
+                )
+            }
+            if tables and not {"runs", "study"} <= tables:
+                raise StudyError(f"{self.path}: an SQLite database, but not a study's")
+            if create:
+                self.connection.execute("PRAGMA journal_mode = WAL")
+                self.connection.execute("PRAGMA synchronous = NORMAL")
+                self.connection.executescript(_schema())
+            elif not tables:
+                raise StudyError(f"{self.path}: not a study database (no runs in it)")
+        except sqlite3.DatabaseError as error:
+            raise StudyError(f"{self.path}: cannot use it as a study database: {error}") from None
+        self.written = 0
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exception: Any) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ the plan
+
+    def setting(self, key: str) -> Any:
+        found = self.connection.execute("SELECT value FROM study WHERE key = ?", (key,)).fetchone()
+        return json.loads(found[0]) if found else None
+
+    def adopt(self, spec: dict, fingerprint: dict) -> None:
+        """Record the plan of a new database; for one made before, refuse a plan that differs
+        from its own (saying what differs)."""
+        before = self.setting("fingerprint")
+        if before is None:
+            with self.connection:
+                self.connection.execute("BEGIN IMMEDIATE")
+                for key, value in (("plan", spec), ("fingerprint", fingerprint)):
+                    self.connection.execute(
+                        "INSERT OR REPLACE INTO study VALUES (?, ?)", (key, json.dumps(value))
+                    )
+            return
+        difference = differs(before, fingerprint)
+        if difference:
+            raise StudyError(
+                f"{self.path} holds a study with another plan ({difference}): "
+                "run the same plan to resume it, or give a new database"
+            )
+
+    # ------------------------------------------------------------------ the runs
+
+    def done(self) -> set[tuple[str, str, int]]:
+        """The cells that have a row."""
+        rows = self.connection.execute("SELECT instance, variant, seed FROM runs")
+        return {(instance, variant, seed) for instance, variant, seed in rows}
+
+    def add(self, record: Record) -> bool:
+        """Commit one run's row; False if its cell had one already (another run of the same
+        study wrote it), which is kept.  Raises :class:`WriteError` when it cannot be written."""
+        values = [getattr(record, name) for name in COLUMNS]
+        marks = ", ".join("?" * len(COLUMNS))
+        try:
+            self.connection.execute(
+                f"INSERT INTO runs ({', '.join(COLUMNS)}) VALUES ({marks})", values
+            )
+        except sqlite3.IntegrityError:
+            return False
+        except sqlite3.Error as error:
+            cell = f"{record.instance}, variant {record.variant}, seed {record.seed}"
+            raise WriteError(
+                f"{self.path}: cannot write the run of {cell}: {error}; "
+                f"the {self.written} rows written before it are kept"
+            ) from None
+        self.written += 1
+        return True
+
+    def records(self) -> list[Record]:
+        """Every row, in the order they were written."""
+        cursor = self.connection.execute(f"SELECT {', '.join(COLUMNS)} FROM runs ORDER BY id")
+        return [Record(*row) for row in cursor]
+
+
+def differs(before: dict, now: dict) -> str:
+    """What differs between two plans' fingerprints, in a few words ('' when nothing)."""
+    said = []
+    for key in ("task", "seeds", "time_limit", "memory_limit"):
+        if before.get(key) != now.get(key):
+            said.append(f"{key.replace('_', ' ')} {before.get(key)} -> {now.get(key)}")
+    old, new = dict(before.get("variants", {})), dict(now.get("variants", {}))
+    for name in sorted(old.keys() | new.keys()):
+        if name not in new:
+            said.append(f"variant {name} left out")
+        elif name not in old:
+            said.append(f"variant {name} added")
+        elif old[name] != new[name]:
+            said.append(f"variant {name} changed")
+    old, new = dict(before.get("instances", [])), dict(now.get("instances", []))
+    if old != new:
+        added = sorted(new.keys() - old.keys())
+        gone = sorted(old.keys() - new.keys())
+        changed = sorted(name for name in old.keys() & new.keys() if old[name] != new[name])
+        for count, what, first in (
+            (len(added), "added", added),
+            (len(gone), "left out", gone),
+            (len(changed), "changed", changed),
+        ):
+            if count:
+                said.append(f"{count} instance{'s' * (count != 1)} {what}, first {first[0]}")
+    return "; ".join(said)

@@ -1,0 +1,155 @@
+"""Where a study's runs are made: in this process (:class:`Here`, for ``bench`` with one job),
+in local runner processes (:class:`Processes`, ``--jobs N``: nothing to start), or on a Dask
+cluster (:class:`Cluster`, ``--scheduler tcp://HOST:PORT``, with the ``cluster`` extra).
+
+Each takes the runs to make and yields each one's :class:`~.runs.Record` as it completes, in
+whatever order they complete; a run that could not be made at all (Dask gave up on it after
+its workers died, ``distributed.scheduler.allowed-failures`` times) is a :class:`Lost`, and
+its cell stays without a row for the next ``study run``.  Closing the iterator (Ctrl-C, or an
+error writing a row) ends the runners or cancels the cluster's remaining tasks.
+
+Dask reschedules the task of a worker that dies (a node lost, a Slurm job at its walltime):
+nothing here repeats it.  The instance's text travels with each task, so the workers need no
+file system shared with the client, only hashi-asp installed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .database import StudyError
+from .runs import Record, Runner, Task, perform
+
+
+@dataclass
+class Lost:
+    """A run that was not made: the task and why."""
+
+    task: Task
+    message: str
+
+
+Outcome = Record | Lost
+
+
+class Here:
+    """Every run in this process, one after the other: no memory limit, no peak memory."""
+
+    alone = False
+    where = "this process"
+
+    def run(self, tasks: Iterable[Task]) -> Iterator[Outcome]:
+        for task in tasks:
+            yield perform(task)
+
+
+class Processes:
+    """``jobs`` runner processes on this machine, each making one run at a time (the time and
+    memory limits per run, the peak memory measured)."""
+
+    def __init__(self, jobs: int = 1):
+        self.jobs = jobs
+        self.alone = jobs > 1  # a race would compete with the other jobs for the cores
+        self.where = f"{jobs} local process{'es' * (jobs != 1)}"
+
+    def run(self, tasks: Iterable[Task]) -> Iterator[Outcome]:
+        from multiprocessing.connection import wait
+
+        pending = iter(tasks)
+        runners: list[Runner] = []
+
+        def feed(runner: Runner) -> None:
+            """Keep two tasks with each runner: the one it makes, and the next."""
+            while len(runner.queue) < 2 and (task := next(pending, None)) is not None:
+                runner.send(task)
+
+        try:
+            for _ in range(self.jobs):
+                runners.append(Runner())
+                feed(runners[-1])
+            while busy := [runner for runner in runners if runner.queue]:
+                ready = wait(busy, timeout=1.0)  # type: ignore[arg-type]
+                for runner in busy:
+                    if runner in ready or runner.overdue():
+                        record = runner.finish()
+                        feed(runner)
+                        yield record
+        finally:
+            for runner in runners:
+                runner.close()
+
+
+class Cluster:
+    """A Dask cluster's workers, through its scheduler at ``address``; each worker thread hands
+    its runs to a runner process of its own (:func:`~.runs.run_remote`)."""
+
+    alone = True
+
+    def __init__(self, address: str):
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise StudyError(
+                "--scheduler needs the cluster extra (dask.distributed is not installed): "
+                "pip install 'hashi-asp[cluster]'"
+            ) from None
+        self.address = address
+        self.where = f"the Dask cluster at {address}"
+
+    def run(self, tasks: Iterable[Task]) -> Iterator[Outcome]:
+        from distributed import Client, as_completed
+
+        from .runs import run_remote
+
+        try:
+            client = Client(self.address, timeout="30s", set_as_default=False)
+        except (OSError, TimeoutError) as error:
+            raise StudyError(
+                f"cannot reach the Dask scheduler at {self.address}: {error}"
+            ) from None
+        pending = iter(tasks)
+        submitted: dict[Any, Task] = {}  # by the future's key
+        completed = as_completed(loop=client.loop, with_results=True, raise_errors=False)
+        threads = [0]
+
+        def window() -> int:
+            """Runs in flight: enough to keep every worker thread busy, few enough that the
+            instances' texts do not pile up in the client."""
+            if len(submitted) % 64 == 0:
+                threads[0] = sum(client.nthreads().values())
+            return max(16, 4 * threads[0])
+
+        def submit() -> bool:
+            task = next(pending, None)
+            if task is None:
+                return False
+            future = client.submit(run_remote, task, pure=False)
+            submitted[future.key] = task
+            completed.add(future)
+            return True
+
+        try:
+            while len(submitted) < window() and submit():
+                pass
+            # The results that are in, gathered together: one request to the workers for
+            # all of them, not one each.
+            for batch in completed.batches():
+                for future, result in batch:
+                    task = submitted.pop(future.key)
+                    future.release()
+                    if isinstance(result, BaseException):  # Dask gave up on the task
+                        yield Lost(task, f"{type(result).__name__}: {result}")
+                    else:
+                        yield result
+                while len(submitted) < window() and submit():
+                    pass
+        finally:
+            client.close()
+
+
+def executor(jobs: int = 1, scheduler: str | None = None) -> Processes | Cluster:
+    """The executor a study asks for: a Dask cluster if ``scheduler`` names one, else ``jobs``
+    local processes."""
+    return Cluster(scheduler) if scheduler else Processes(jobs)
