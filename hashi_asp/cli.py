@@ -279,7 +279,8 @@ def steps_command(board, argument, given, limit, output, out, brief, force, time
     if (output == "svg") != (out is not None):
         raise click.UsageError("--format svg writes pictures: give it --out FOLDER, and only it")
     drawn = one_given(given) if given is not None else None
-    walk = steps(board, drawn, limit=limit, time_limit=time_limit)
+    with reports.walking_progress("walking") as show:
+        walk = steps(board, drawn, limit=limit, time_limit=time_limit, on_step=show)
     if out is not None:
         pictures = reports.step_pictures(board, walk)
         prepare_folder(out, [name for name, _ in pictures], force=force)
@@ -300,14 +301,22 @@ def steps_command(board, argument, given, limit, output, out, brief, force, time
 def difficulty_command(board, argument, output, time_limit):
     """Rate how hard PUZZLE is for a person: the walkthrough of a solver who always uses the
     easiest technique that applies, from easy (the patterns a beginner sees) through medium and
-    hard (Simon Tatham's levels) to expert.  Exit 1 if the puzzle has no solution."""
+    hard (Simon Tatham's levels) to expert.  Only a puzzle with exactly one solution has a
+    difficulty: exit 1, saying so, if it has none or several; 3 at the time limit."""
     from . import reports
     from .notations.json import dumps
-    from .walkthrough import difficulty
+    from .walkthrough import Unrated, difficulty
 
-    rated = difficulty(board, time_limit=time_limit)
-    document = reports.difficulty_json(board, rated)
-    click.echo(dumps(document) if output == "json" else reports.difficulty_line(rated))
+    rated, status = None, "rated"
+    try:
+        with reports.walking_progress("rating") as show:
+            rated = difficulty(board, time_limit=time_limit, on_step=show)
+    except Unrated as refused:
+        status = refused.status
+    document = reports.difficulty_json(board, rated, status)
+    text = reports.difficulty_line(rated) if rated else reports.unrated_line(status)
+    click.echo(dumps(document) if output == "json" else text)
+    sys.exit(0 if rated else EXIT_NO_SOLUTION)
 
 
 # ---------------------------------------------------------------------------- generate

@@ -8,7 +8,8 @@ plain by default, and the command line passes one that colours for a terminal.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import contextlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from .generation import Fix, Generated
     from .reasoning import Explanation, Hint
     from .solving import Result
-    from .walkthrough import Walkthrough
+    from .walkthrough import Progress, Walkthrough
 
 
 @dataclass(frozen=True)
@@ -423,9 +424,18 @@ def difficulty_line(rated: Difficulty) -> str:
     return f"{rated.score:.2f} ({rated.band}; steps: {per_band}{unfinished})"
 
 
-def difficulty_json(puzzle: Puzzle, rated: Difficulty) -> dict:
-    """The document ``difficulty --format json`` prints."""
-    return {**rated.to_json(), "puzzle": puzzle.to_json()}
+def unrated_line(status: str) -> str:
+    """Why a puzzle has no difficulty, by its ``status`` (as ``unique`` says it)."""
+    why = {"multiple": "several solutions", "unsolvable": "no solution"}.get(status, status)
+    hint = " (`hashi-asp unique` shows where two differ)" if status == "multiple" else ""
+    return f"{status}: {why}; only a puzzle with exactly one solution has a difficulty{hint}"
+
+
+def difficulty_json(puzzle: Puzzle, rated: Difficulty | None, status: str = "rated") -> dict:
+    """The document ``difficulty --format json`` prints: ``status`` ``rated`` and the rating,
+    or why there is none (``multiple``, ``unsolvable``) and the rating's fields null."""
+    fields = rated.to_json() if rated else dict.fromkeys(("score", "band", "steps", "finished"))
+    return {"status": status, **fields, "puzzle": puzzle.to_json()}
 
 
 def steps_json(puzzle: Puzzle, walk: Walkthrough) -> dict:
@@ -441,6 +451,30 @@ def steps_json(puzzle: Puzzle, walk: Walkthrough) -> dict:
         "timed_out": walk.timed_out,
         "puzzle": puzzle.to_json(),
     }
+
+
+@contextlib.contextmanager
+def walking_progress(stage: str) -> Iterator[Callable[[Progress], None]]:
+    """A walkthrough's progress on stderr, on a terminal only (tqdm's line, as ``count`` shows
+    its count): yields the ``on_step`` that shows the pairs decided of those undecided at the
+    start, and the steps found; ``stage`` names the walkthrough, and the one that rates the
+    difficulty after it (``rating``) starts the count again."""
+    from tqdm import tqdm
+
+    meter = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} pairs decided "
+    meter += "[{elapsed}<{remaining}{postfix}]"
+    with tqdm(desc=stage, bar_format=meter, leave=False, disable=None) as bar:
+        rating: list[bool] = []
+
+        def show(progress: Progress) -> None:
+            if rating != [progress.rating]:
+                rating[:] = [progress.rating]
+                bar.set_description("rating" if progress.rating else stage, refresh=False)
+                bar.reset(total=progress.pairs)
+            bar.set_postfix_str(plural(progress.steps, "step"), refresh=False)
+            bar.update(progress.decided - bar.n)
+
+        yield show
 
 
 def step_pictures(puzzle: Puzzle, walk: Walkthrough) -> list[tuple[str, str]]:

@@ -79,6 +79,9 @@ def same_as_the_cli(client, command, puzzle, options, args):
             api.STATUS_BY_EXIT[code],
             {"error": err.removeprefix("hashi-asp: ").strip()},
         )
+    elif command == "difficulty" and expected["status"] != "rated":  # no solution, or several
+        assert code == 1 and status == api.STATUS_BY_EXIT[code] == 422
+        assert document["error"].endswith("only a puzzle with exactly one has a difficulty")
     else:
         assert status == 200, document
         assert untimed(document) == untimed(expected)
