@@ -235,7 +235,7 @@ def generate(
         measured = None
         if wanted is not None:
             try:
-                measured = measure_difficulty(puzzle)
+                measured = measure_difficulty(puzzle, deadline)
             except SeveralSolutions:
                 several += 1
                 continue

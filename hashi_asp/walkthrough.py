@@ -323,13 +323,13 @@ def difficulty(
     :class:`Progress` after each step."""
     deadline = Deadline.of(time_limit)
     start = _starting_counts(puzzle, None)
+    # First, as it takes a fraction of the walkthrough's time: a puzzle with several solutions
+    # would be walked until it is stuck, only to be refused.
+    _refuse_unless_unique(puzzle, deadline)
     try:
-        rated = _rated(puzzle, start, deadline, _Teller(start, on_step, rating=True))
+        return _rated(puzzle, start, deadline, _Teller(start, on_step, rating=True))
     except _OutOfTime:
         raise deadline.reached("rating the puzzle") from None
-    if not rated.finished:  # a finished walkthrough of forced steps leaves one solution
-        _refuse_unless_unique(puzzle, deadline)
-    return rated
 
 
 def _refuse_unless_unique(puzzle: Puzzle, deadline: Deadline) -> None:
