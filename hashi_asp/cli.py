@@ -269,9 +269,9 @@ def steps_command(board, argument, given, limit, output, out, brief, force, time
     step narrows the bridge counts of one pair of islands, with the smallest set of island
     numbers that forces it (and whether it needs all islands connected), easiest first; each is
     confirmed by clingo before it is shown.  -n 1 is the next move.  --format svg writes one
-    picture per step into --out.  Ends with the difficulty.  Exit 0 when solved (or after the -n
-    steps asked), 1 when stuck (several solutions) or in a contradiction (none), 3 at the time
-    limit."""
+    picture per step into --out.  Ends with the difficulty when solved; a terminal shows the
+    progress on stderr.  Exit 0 when solved (or after the -n steps asked), 1 when stuck (several
+    solutions) or in a contradiction (none), 3 at the time limit."""
     from . import reports
     from .files import prepare_folder, write_atomically
     from .walkthrough import steps
@@ -301,8 +301,9 @@ def steps_command(board, argument, given, limit, output, out, brief, force, time
 def difficulty_command(board, argument, output, time_limit):
     """Rate how hard PUZZLE is for a person: the walkthrough of a solver who always uses the
     easiest technique that applies, from easy (the patterns a beginner sees) through medium and
-    hard (Simon Tatham's levels) to expert.  Only a puzzle with exactly one solution has a
-    difficulty: exit 1, saying so, if it has none or several; 3 at the time limit."""
+    hard (Simon Tatham's levels) to expert; a terminal shows the progress on stderr.  Only a
+    puzzle with exactly one solution has a difficulty: exit 1, saying so, if it has none or
+    several; 3 at the time limit."""
     from . import reports
     from .notations.json import dumps
     from .walkthrough import Unrated, difficulty

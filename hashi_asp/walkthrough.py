@@ -302,7 +302,7 @@ def steps(
         broken = check(puzzle, walk.solution)
         if broken:
             raise InvalidStep(f"the walkthrough ends in a state that breaks the rules: {broken[0]}")
-    if walk.status == "solved":  # stuck: several solutions, and only one is rated
+    if walk.status == "solved":  # only a puzzle with one solution is rated (stuck: several)
         try:
             walk.difficulty = _rated(puzzle, start, deadline, _Teller(start, on_step, rating=True))
         except _OutOfTime:
@@ -367,12 +367,8 @@ def _rated(puzzle: Puzzle, start: list[int], deadline: Deadline, told: _Teller) 
     board = _Board(puzzle, list(start))
     tiers = []
     while (found := board.next_step(None, deadline, EFFORT)) is not None:
-        if not found.new:
-            raise Unsolvable(
-                "no solution (the walkthrough reaches a contradiction): only a puzzle with "
-                "exactly one has a difficulty",
-                puzzle.source,
-            )
+        if not found.new:  # the puzzle has a solution: a step before this one was wrong
+            raise InvalidStep("internal error: the rated walkthrough reaches a contradiction")
         tiers.append(board.tier(found))
         board.apply(found)
         told(len(tiers), board.domain)
