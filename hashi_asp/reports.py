@@ -469,7 +469,7 @@ def walking_progress(stage: str) -> Iterator[Callable[[Progress], None]]:
         def show(progress: Progress) -> None:
             if rating != [progress.rating]:
                 rating[:] = [progress.rating]
-                bar.set_description("rating" if progress.rating else stage, refresh=False)
+                bar.set_description_str("rating" if progress.rating else stage, refresh=False)
                 bar.reset(total=progress.pairs)
             bar.set_postfix_str(plural(progress.steps, "step"), refresh=False)
             bar.update(progress.decided - bar.n)
