@@ -10,7 +10,10 @@ The walkthrough rated is the one of a solver who always uses the easiest techniq
    neighbours cannot give it enough;
 2. **hard**: anything else one or two islands force, and every argument from connectivity;
 3. **expert**: reasons of three or more islands, or of the whole board, or a puzzle that no
-   chain of such steps finishes (it has several solutions from some point on).
+   chain of such steps finishes (only an argument over the whole board shows its next step).
+
+Only a puzzle with exactly one solution has a difficulty (:func:`hashi_asp.walkthrough.difficulty`
+refuses the others).
 
 The tiers follow Simon Tatham's solver, whose easy, medium and hard levels use the same
 techniques, so his levels are the calibration: see ``benchmarks/walkthroughs.py`` and
@@ -39,7 +42,7 @@ hard below 0.75, expert from 0.75."""
 @dataclass(frozen=True)
 class Difficulty:
     """``score`` (0..1) and its ``band``; ``tiers`` counts the rated walkthrough's steps by band,
-    ``finished`` says whether that walkthrough reached a solution."""
+    ``finished`` says whether that walkthrough reached the solution."""
 
     score: float
     band: str

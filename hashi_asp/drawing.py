@@ -1,9 +1,10 @@
 """Drawing puzzles and solutions: as text for a terminal, and as pictures (SVG, PNG).
 
-**Text** (:func:`draw`): one line per row, cells two characters apart so that a horizontal bridge
-also fills the gap between them.  Islands are their numbers (10 and up as letters, ``A`` = 10 to
-``Z`` = 35, ``+`` beyond; ``?`` for an island without a number), water is ``.``, and a bridge is
-drawn along its cells with a character that says how many lines it has:
+**Text** (:func:`draw`): one line per row (two where islands touch in a column: see below),
+cells two characters apart so that a horizontal bridge also fills the gap between them.  Islands
+are their numbers (10 and up as letters, ``A`` = 10 to ``Z`` = 35, ``+`` beyond; ``?`` for an
+island without a number), water is ``.``, and a bridge is drawn along its cells with a
+character that says how many lines it has:
 
 =======  ====================  ====================
 count    ``text``              ``unicode``
@@ -15,7 +16,15 @@ count    ``text``              ``unicode``
 5 up     ``*``                 ``*``
 =======  ====================  ====================
 
-(horizontal, then vertical; 1 and 2 as in Simon Tatham's Bridges.)
+(horizontal, then vertical; 1 and 2 as in Simon Tatham's Bridges.)  A count the characters do
+not tell apart (5 up) is listed under the grid, pair by pair.
+
+Islands next to each other in a column have no cell between them, so when a puzzle has such a
+pair, a **connector row** goes between every two rows of its drawings: blank but for the
+vertical bridges that pass from one row to the next.  The shape of a drawing is the puzzle's
+(its own, its solutions' and every board of its walkthrough alike); a puzzle without such a
+pair is drawn one line per row.  Islands next to each other in a row always have the gap
+between their columns.
 
 **Pictures** (:func:`svg`, :func:`png`): islands are circles with their numbers (an island
 without a number is an empty circle), each bridge is one line per bridge between the island
@@ -41,7 +50,17 @@ from pathlib import Path
 from typing import cast
 
 from .files import write_output
-from .puzzle import MAX_BRIDGES_LIMIT, Bridge, Cell, HashiError, Pair, Puzzle, PuzzleError, Solution
+from .puzzle import (
+    MAX_BRIDGES_LIMIT,
+    Bridge,
+    Cell,
+    HashiError,
+    Pair,
+    Puzzle,
+    PuzzleError,
+    Solution,
+    pair_name,
+)
 
 # ---------------------------------------------------------------------------- text
 
@@ -64,45 +83,69 @@ def draw(
     *,
     marks: Mapping[Cell, Mark] | Mapping[Pair, Mark] | None = None,
 ) -> str:
-    """The grid with its islands and the solution's bridges, as text (see the module docstring).
+    """The grid with its islands and the solution's bridges, as text (see the module docstring),
+    and under it the bridges whose count the characters do not tell apart.
 
     ``marks`` maps an island ``(r, c)`` or a pair of islands ``((r1, c1), (r2, c2))`` to a
     function applied to each character drawn for it (the island's number; the bridge or water
-    between the pair), e.g. to colour it or to draw an undecided pair as ``?``.
+    between the pair; a listed count), e.g. to colour it or to draw an undecided pair as ``?``.
     """
     chars = STYLES[style]
+    lines = lines_per_row(puzzle)
     canvas = [
-        [chars["water"] if c % 2 == 0 else " " for c in range(2 * puzzle.cols - 1)]
-        for _ in range(puzzle.rows)
+        [
+            chars["water"] if x % 2 == 0 and y % lines == 0 else " "
+            for x in range(2 * puzzle.cols - 1)
+        ]
+        for y in range(lines * (puzzle.rows - 1) + 1)
     ]
+    listed = []
     for b in solution.bridges if solution else ():
         if b.count < 1:
             continue
         index = min(b.count, len(chars["h"])) - 1
-        if b.horizontal:
-            for x in range(2 * b.c1 + 1, 2 * b.c2):
-                canvas[b.r1][x] = chars["h"][index]
-        else:
-            for r in range(b.r1 + 1, b.r2):
-                canvas[r][2 * b.c1] = chars["v"][index]
+        glyph = chars["h" if b.horizontal else "v"][index]
+        for y, x in _positions(b.ends, lines):
+            canvas[y][x] = glyph
+        if b.count >= len(chars["h"]):
+            listed.append(b)
     for (r, c), n in puzzle.islands.items():
-        canvas[r][2 * c] = "?" if n is None else _NUMBERS[n] if n < len(_NUMBERS) else "+"
+        canvas[lines * r][2 * c] = "?" if n is None else _NUMBERS[n] if n < len(_NUMBERS) else "+"
     for key, mark in (marks or {}).items():
-        for r, x in _positions(key):
-            canvas[r][x] = mark(canvas[r][x])
-    return "\n".join("".join(row) for row in canvas)
+        for y, x in _positions(key, lines):
+            canvas[y][x] = mark(canvas[y][x])
+    text = "\n".join("".join(row) for row in canvas)
+    if listed:
+        pair_marks = cast(Mapping[Pair, Mark], marks or {})
+        text += f"\nBridges drawn {chars['h'][-1]} ({len(chars['h'])} or more):" + "".join(
+            f"\n  {pair_name(*b.ends)}: {_marked(str(b.count), pair_marks.get(b.ends))}"
+            for b in listed
+        )
+    return text
 
 
-def _positions(key: Cell | Pair) -> list[tuple[int, int]]:
-    """Where on the canvas an island, or the line between a pair of islands, is drawn."""
+def lines_per_row(puzzle: Puzzle) -> int:
+    """2 when the puzzle has islands next to each other in a column (a connector row follows
+    each row but the last), else 1."""
+    islands = puzzle.islands
+    return 2 if any((r + 1, c) in islands for r, c in islands) else 1
+
+
+def _marked(text: str, mark: Mark | None) -> str:
+    return text if mark is None else "".join(map(mark, text))
+
+
+def _positions(key: Cell | Pair, lines: int = 1) -> list[tuple[int, int]]:
+    """Where on the canvas (line, character) an island, or the line between a pair of islands,
+    is drawn; ``lines`` per row of the grid."""
     first, second = key
     if isinstance(first, int) and isinstance(second, int):
-        return [(first, 2 * second)]
+        return [(lines * first, 2 * second)]
     a, z = cast(Pair, key)
     (r1, c1), (r2, c2) = min(a, z), max(a, z)
     if r1 == r2:
-        return [(r1, x) for x in range(2 * c1 + 1, 2 * c2)]
-    return [(r, 2 * c1) for r in range(r1 + 1, r2)]
+        return [(lines * r1, x) for x in range(2 * c1 + 1, 2 * c2)]
+    return [(y, 2 * c1) for y in range(lines * r1 + 1, lines * r2)]
 
 
 # ---------------------------------------------------------------------------- pictures

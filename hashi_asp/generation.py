@@ -114,6 +114,7 @@ from .puzzle import (
 from .solving import Result, differences, region, solve, unique
 from .status import Status
 from .stopping import Deadline, TimeLimitReached
+from .walkthrough import SeveralSolutions
 from .walkthrough import difficulty as measure_difficulty
 
 if TYPE_CHECKING:
@@ -220,6 +221,7 @@ def generate(
     stuck: list[int] = []  # islands placed by each layout that ran out of room
     unrepaired = 0  # layouts whose uniqueness repair did not converge
     scores: list[float] = []  # difficulty scores of the layouts outside the request
+    several = 0  # layouts with several solutions, which have no difficulty
     for attempt in range(1, attempts + 1):
         deadline.check("building a layout")
         layout = _build_layout(islands, rows, cols, alpha, beta, rules, rng, deadline)
@@ -236,7 +238,11 @@ def generate(
         puzzle, solution = layout.puzzle(), layout.solution()
         measured = None
         if wanted is not None:
-            measured = measure_difficulty(puzzle)
+            try:
+                measured = measure_difficulty(puzzle, deadline)
+            except SeveralSolutions:
+                several += 1
+                continue
             if not wanted(measured):
                 scores.append(measured.score)
                 continue
@@ -261,7 +267,7 @@ def generate(
             measured,
             time.perf_counter() - started,
         )
-    raise _failure(islands, rows, cols, attempts, stuck, unrepaired, scores, difficulty)
+    raise _failure(islands, rows, cols, attempts, stuck, unrepaired, scores, difficulty, several)
 
 
 def defaults(
@@ -956,6 +962,7 @@ def _failure(
     unrepaired: int,
     scores: list[float],
     difficulty,
+    several: int = 0,
 ) -> GenerationError:
     if len(stuck) == attempts:
         fits = default_size(islands)
@@ -968,6 +975,8 @@ def _failure(
     if scores:
         shown = ", ".join(f"{score:.2f}" for score in scores[:8])
         seen.append(f"scores {shown}{', ...' if len(scores) > 8 else ''}")
+    if several:
+        seen.append(f"{several} with several solutions, which have no difficulty: add --unique")
     if unrepaired:
         seen.append(f"{unrepaired} repairs did not converge")
     if stuck:

@@ -422,9 +422,18 @@ def difficulty_line(rated: Difficulty) -> str:
     return f"{rated.score:.2f} ({rated.band}; steps: {per_band}{unfinished})"
 
 
-def difficulty_json(puzzle: Puzzle, rated: Difficulty) -> dict:
-    """The document ``difficulty --format json`` prints."""
-    return {**rated.to_json(), "puzzle": puzzle.to_json()}
+def unrated_line(status: str) -> str:
+    """Why a puzzle has no difficulty, by its ``status`` (as ``unique`` says it)."""
+    why = {"multiple": "several solutions", "unsolvable": "no solution"}.get(status, status)
+    hint = " (`hashi-asp unique` shows where two differ)" if status == "multiple" else ""
+    return f"{status}: {why}; only a puzzle with exactly one solution has a difficulty{hint}"
+
+
+def difficulty_json(puzzle: Puzzle, rated: Difficulty | None, status: str = "rated") -> dict:
+    """The document ``difficulty --format json`` prints: ``status`` ``rated`` and the rating,
+    or why there is none (``multiple``, ``unsolvable``) and the rating's fields null."""
+    fields = rated.to_json() if rated else dict.fromkeys(("score", "band", "steps", "finished"))
+    return {"status": status, **fields, "puzzle": puzzle.to_json()}
 
 
 def steps_json(puzzle: Puzzle, walk: Walkthrough) -> dict:

@@ -38,12 +38,12 @@ state with every pair decided is a solution the independent checker passes.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .asp import interface
-from .asp.control import Grounded, ground
+from .asp.control import Grounded, enumerate_solutions, ground
 from .asp.interface import Program
 from .checking import check
 from .difficulty import Difficulty, rate
@@ -105,10 +105,25 @@ bridges leave several); contradiction: the last step shows there is no solution;
 stopped after the number of steps asked for; unknown: the time limit came first."""
 
 
-class Unsolvable(PuzzleError):
-    """A puzzle the walkthrough shows to have no solution, where a rating was asked for."""
+class Unrated(PuzzleError):
+    """A puzzle that has no difficulty, where a rating was asked for; ``verdict`` says why, as
+    ``unique`` would (``unsolvable``, ``multiple``).  Only a puzzle with exactly one solution is
+    rated."""
 
     status = Status.CANNOT_ANSWER
+    verdict = "unknown"
+
+
+class Unsolvable(Unrated):
+    """A puzzle with no solution, where a rating was asked for."""
+
+    verdict = "unsolvable"
+
+
+class SeveralSolutions(Unrated):
+    """A puzzle with more than one solution, where a rating was asked for."""
+
+    verdict = "multiple"
 
 
 class InvalidStep(HashiError):
@@ -118,6 +133,21 @@ class InvalidStep(HashiError):
 
 
 # ---------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a walkthrough has come, told after each of its steps: ``steps`` found so far,
+    ``decided`` pairs of the ``pairs`` undecided at its start; ``rating`` for the walkthrough of
+    the easiest techniques that a difficulty rates (after the shown one, in :func:`steps`)."""
+
+    steps: int
+    decided: int
+    pairs: int
+    rating: bool = False
+
+
+OnStep = Callable[[Progress], None]
 
 
 @dataclass(frozen=True)
@@ -232,14 +262,18 @@ def steps(
     limit: int | None = None,
     checked: bool = True,
     time_limit: float | Deadline | None = None,
+    on_step: OnStep | None = None,
 ) -> Walkthrough:
     """Walk through ``puzzle`` from the empty board, or from ``given`` (a player's bridges,
     each a lower bound, as ``hint`` reads them), one step at a time: at most ``limit`` steps
     (``limit=1``: the next move), else to the end.  With ``checked`` every step is confirmed by
-    clingo before it is kept (``False`` only for measuring, as :func:`difficulty` does)."""
+    clingo before it is kept (``False`` only for measuring, as :func:`difficulty` does).
+    ``on_step`` hears the :class:`Progress` after each step (of the rating too), e.g. to show
+    it."""
     deadline = Deadline.of(time_limit)
     start = _starting_counts(puzzle, given)
     board = _Board(puzzle, list(start))
+    told = _Teller(start, on_step)
     checker = _Checker(puzzle, deadline) if checked else None
     walk = Walkthrough(puzzle, [], "unknown", {}, given=given, checked=checked)
     try:
@@ -253,6 +287,7 @@ def steps(
                 found = checker.confirm(found, board.domain, deadline)
             walk.steps.append(board.describe(found))
             board.apply(found)
+            told(len(walk.steps), board.domain)
             if not found.new:
                 break
     except KeyboardInterrupt:
@@ -268,9 +303,9 @@ def steps(
         broken = check(puzzle, walk.solution)
         if broken:
             raise InvalidStep(f"the walkthrough ends in a state that breaks the rules: {broken[0]}")
-    if walk.status in ("solved", "stuck"):  # a puzzle with no solution has no difficulty
+    if walk.status == "solved":  # only a puzzle with one solution is rated (stuck: several)
         try:
-            walk.difficulty = _rated(puzzle, start, deadline)
+            walk.difficulty = _rated(puzzle, start, deadline, _Teller(start, on_step, rating=True))
         except _OutOfTime:
             walk.timed_out = True
         except KeyboardInterrupt:
@@ -278,26 +313,66 @@ def steps(
     return walk
 
 
-def difficulty(puzzle: Puzzle, time_limit: float | Deadline | None = None) -> Difficulty:
+def difficulty(
+    puzzle: Puzzle, time_limit: float | Deadline | None = None, *, on_step: OnStep | None = None
+) -> Difficulty:
     """How hard ``puzzle`` is for a person (:mod:`.difficulty`): the walkthrough of a solver
-    who always uses the easiest technique that applies, rated.  Raises :class:`PuzzleError`
-    for a puzzle that walkthrough shows to have no solution, and
-    :class:`~hashi_asp.stopping.TimeLimitReached` at the time limit."""
+    who always uses the easiest technique that applies, rated.  Only a puzzle with exactly one
+    solution has a difficulty: raises :class:`Unsolvable` for none and
+    :class:`SeveralSolutions` for more (both :class:`Unrated`, status ``CANNOT_ANSWER``), and
+    :class:`~hashi_asp.stopping.TimeLimitReached` at the time limit.  ``on_step`` hears the
+    :class:`Progress` after each step."""
     deadline = Deadline.of(time_limit)
+    start = _starting_counts(puzzle, None)
+    # First, as it takes a fraction of the walkthrough's time: a puzzle with several solutions
+    # would be walked until it is stuck, only to be refused.
+    _refuse_unless_unique(puzzle, deadline)
     try:
-        return _rated(puzzle, _starting_counts(puzzle, None), deadline)
+        return _rated(puzzle, start, deadline, _Teller(start, on_step, rating=True))
     except _OutOfTime:
         raise deadline.reached("rating the puzzle") from None
 
 
-def _rated(puzzle: Puzzle, start: list[int], deadline: Deadline) -> Difficulty:
+def _refuse_unless_unique(puzzle: Puzzle, deadline: Deadline) -> None:
+    """Raise :class:`SeveralSolutions` or :class:`Unsolvable` unless clingo finds exactly one
+    solution, searching for two."""
+    found = enumerate_solutions(puzzle, Program(), 2, deadline, keep=False)
+    if found.search.interrupted:
+        raise KeyboardInterrupt
+    if found.search.timed_out:
+        raise deadline.reached("deciding whether the puzzle has one solution")
+    if found.found > 1:
+        raise SeveralSolutions(
+            "several solutions: only a puzzle with exactly one has a difficulty", puzzle.source
+        )
+    if found.found == 0:
+        raise Unsolvable(
+            "no solution: only a puzzle with exactly one has a difficulty", puzzle.source
+        )
+
+
+class _Teller:
+    """Tells ``on_step`` the :class:`Progress` of a walkthrough from the counts ``start``."""
+
+    def __init__(self, start: list[int], on_step: OnStep | None, rating: bool = False):
+        self.on_step, self.rating = on_step, rating
+        self.pairs = sum(not _single(mask) for mask in start)
+
+    def __call__(self, steps: int, domain: list[int]) -> None:
+        if self.on_step is not None:
+            decided = self.pairs - sum(not _single(mask) for mask in domain)
+            self.on_step(Progress(steps, decided, self.pairs, self.rating))
+
+
+def _rated(puzzle: Puzzle, start: list[int], deadline: Deadline, told: _Teller) -> Difficulty:
     board = _Board(puzzle, list(start))
     tiers = []
     while (found := board.next_step(None, deadline, EFFORT)) is not None:
-        if not found.new:
-            raise Unsolvable("no solution: the walkthrough reaches a contradiction", puzzle.source)
+        if not found.new:  # the puzzle has a solution: a step before this one was wrong
+            raise InvalidStep("internal error: the rated walkthrough reaches a contradiction")
         tiers.append(board.tier(found))
         board.apply(found)
+        told(len(tiers), board.domain)
     return rate(tiers, board.solved())
 
 

@@ -1,20 +1,26 @@
-"""Drawings: the text drawing tells every bridge count apart; the SVG is well-formed and puts
-circles and bridges where the puzzle says; the PNG made from it shows them at those pixels; the
-render command writes files safely."""
+"""Drawings: the text drawing tells every bridge count apart and, read back, gives the islands
+and bridges drawn (every bridge visible, also between islands next to each other); the SVG is
+well-formed and puts circles and bridges where the puzzle says; the PNG made from it shows them
+at those pixels; the render command writes files safely."""
 
 import json
 import os
+import re
 import xml.etree.ElementTree as ElementTree
 from io import BytesIO
 
+import bruteforce
 import pytest
 from click.testing import CliRunner
-from conftest import PUZZLES
+from conftest import PROLOG, PUZZLES, small_puzzles
+from hypothesis import HealthCheck, given, settings
 from PIL import Image
 
-from hashi_asp import Puzzle, Rules, Solution, bridge, draw, read, solve
+from hashi_asp import Bridge, Puzzle, Rules, Solution, bridge, draw, notations, read, solve
+from hashi_asp.checking import check
 from hashi_asp.cli import main
 from hashi_asp.drawing import CELL, GAP, HIGHLIGHT, RADIUS, STYLES, centre, png, svg
+from hashi_asp.generation import generate
 
 SVG = "{http://www.w3.org/2000/svg}"
 EXAMPLE = "https://puzz.link/p?hashikake/5/5/4g2i3h23k3g1g3g4g3"
@@ -48,7 +54,8 @@ def test_every_bridge_count_up_to_four_has_its_own_character(style):
         Solution.of(bridge((0, 2 * i), (0, 2 * i + 1), k) for i, k in enumerate(counts)),
         style,
     )
-    # Vertical neighbours on adjacent rows have no cell between them: one water cell apart.
+    # Islands two rows apart, each pair's lower island next to the next pair's upper one: the
+    # drawing has a connector line between every two rows.
     down = Puzzle(
         18,
         1,
@@ -61,7 +68,7 @@ def test_every_bridge_count_up_to_four_has_its_own_character(style):
         style,
     ).splitlines()
     horizontal = [drawn_across[4 * i + 1] for i in range(6)]
-    vertical = [drawn_down[3 * i + 1] for i in range(6)]
+    vertical = [drawn_down[6 * i + 1] for i in range(6)]
     for characters, table in ((horizontal, STYLES[style]["h"]), (vertical, STYLES[style]["v"])):
         assert characters[:4] == list(table[:4])  # 1, 2, 3 and 4 as the legend says
         assert len(set(characters[:4])) == 4  # all different
@@ -76,6 +83,245 @@ def test_islands_of_ten_and_more_are_letters_then_plus():
         1, 7, {(0, 0): 9, (0, 2): 10, (0, 4): 35, (0, 6): 36}, rules=Rules(max_bridges=9)
     )
     assert draw(puzzle) == "9 . A . Z . +"
+
+
+# ---------------------------------------------------------------------------- reading drawings back
+
+NUMBERS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+LISTED = re.compile(r"  \((\d+), (\d+)\)-\((\d+), (\d+)\): (\d+)")
+
+
+def read_drawing(text: str, rows: int, style: str, *, undecided: bool = False):
+    """A ``text`` or ``unicode`` drawing of a grid of ``rows`` rows read back, from the legend
+    alone: its islands (cell -> number; ``?`` is an island without a number unless
+    ``undecided``), its bridges (pair -> count; the count of a ``*`` from the list under the
+    grid) and, with ``undecided``, the pairs drawn ``?``.  Asserts the drawing is well formed:
+    a rectangle, one line per row or a connector line between every two rows, every bridge
+    character on a straight run of one character from island to island, nothing else."""
+    grid, _, listing = text.partition("\nBridges drawn * (5 or more):")
+    lines = grid.split("\n")
+    step = 1 if rows == 1 else (len(lines) - 1) // (rows - 1)
+    assert step in (1, 2) and len(lines) == step * (rows - 1) + 1, text
+    width = len(lines[0])
+    assert width % 2 == 1 and all(len(line) == width for line in lines), text
+    chars = STYLES[style]
+    islands: dict = {}
+    for y in range(0, len(lines), step):
+        for x in range(0, width, 2):
+            if lines[y][x] in NUMBERS or (lines[y][x] == "?" and not undecided):
+                islands[(y // step, x // 2)] = (
+                    None if lines[y][x] == "?" else NUMBERS.index(lines[y][x])
+                )
+    large = {
+        ((r1, c1), (r2, c2)): k
+        for r1, c1, r2, c2, k in (map(int, m.groups()) for m in LISTED.finditer(listing))
+    }
+    assert sum(1 for line in listing.splitlines() if line) == len(large), listing
+    bridges: dict = {}
+    open_pairs: set = set()
+    covered: set = set()
+    for horizontal in (True, False):
+        glyphs = chars["h" if horizontal else "v"] + ("?" if undecided else "")
+        for r, c in sorted(islands):
+            y, x = step * r, 2 * c
+            dy, dx = (0, 1) if horizontal else (1, 0)
+            y, x = y + dy, x + dx
+            if y >= len(lines) or x >= width or (y, x) in covered:
+                continue
+            glyph = lines[y][x]
+            if glyph not in glyphs:
+                continue
+            run = []
+            while y < len(lines) and x < width and lines[y][x] == glyph:
+                run.append((y, x))
+                y, x = y + dy, x + dx
+            end = (y // step, x // 2)
+            assert y % step == 0 and x % 2 == 0 and end in islands, f"run from {(r, c)}:\n{text}"
+            covered.update(run)
+            pair = ((r, c), end)
+            if glyph == "?":
+                open_pairs.add(pair)
+            elif glyph == "*":
+                bridges[pair] = large.pop(pair)
+            else:
+                bridges[pair] = glyphs.index(glyph) + 1
+    assert large == {}, f"listed but not drawn: {large}"
+    for y, line in enumerate(lines):
+        for x, char in enumerate(line):
+            if (y // step, x // 2) in islands and y % step == 0 and x % 2 == 0:
+                continue
+            if (y, x) not in covered:
+                blank = " " if y % step or x % 2 else chars["water"]
+                assert char == blank, f"{char!r} at line {y}, column {x}:\n{text}"
+    return islands, bridges, open_pairs
+
+
+def solution_of(bridges: dict) -> Solution:
+    return Solution.of(bridge(a, z, k) for (a, z), k in bridges.items())
+
+
+def blocks(output: str) -> list[str]:
+    """The drawings a report prints: its blocks between blank lines, a "Solution N:" heading
+    taken off (a drawing is never blank, its connector lines included)."""
+    found = []
+    for block in output.split("\n\n"):
+        heading, _, rest = block.partition("\n")
+        found.append(rest if re.fullmatch(r"Solution \d+:", heading) else block)
+    return found
+
+
+def adjacent(puzzle: Puzzle) -> bool:
+    return any((r + 1, c) in puzzle.islands for r, c in puzzle.islands)
+
+
+def bundled() -> dict[str, Puzzle]:
+    """The bundled puzzles: the examples, the first game ID of each of Simon Tatham's files and
+    the Coelho et al. puzzles of 100 islands."""
+    found = {path.name: read(path) for path in sorted(PUZZLES.glob("*.*"))}
+    for path in sorted(PUZZLES.glob("tatham/*.txt")):
+        lines = path.read_text().splitlines()
+        found[path.name] = read(next(line for line in lines if not line.startswith("#")))
+    for path in sorted(PUZZLES.glob("coelho/*_100_*.has")):
+        found[path.name] = read(path)
+    return found
+
+
+def made(seed: int, max_bridges: int = 2) -> Puzzle:
+    """A Coelho-style puzzle of 25 islands (islands next to each other are common)."""
+    beta = "0.9" if max_bridges > 4 else None
+    return generate(25, seed=seed, beta=beta, rules=Rules(max_bridges)).puzzle
+
+
+GENERATED = {f"made-{seed}": made(seed) for seed in range(1, 7)} | {
+    f"made-{seed}-max-6": made(seed, 6) for seed in range(1, 4)
+}
+BUNDLED = bundled()
+
+
+def as_input(puzzle: Puzzle) -> str:
+    return notations.write(puzzle, "json")
+
+
+def assert_read_back(puzzle: Puzzle, style: str, drawing: str, expected: Solution) -> None:
+    islands, bridges, _ = read_drawing(drawing, puzzle.rows, style)
+    assert islands == dict(puzzle.islands)
+    assert solution_of(bridges) == expected
+    assert check(puzzle, solution_of(bridges)) == []
+    # The shape is the puzzle's: a connector line between rows only for islands next to each
+    # other in a column.
+    grid = drawing.partition("\nBridges drawn")[0]
+    assert grid.count("\n") == (2 if adjacent(puzzle) else 1) * (puzzle.rows - 1)
+
+
+def test_islands_next_to_each_other_in_a_column_show_their_bridge():
+    result = run("solve", "-", input="2\n2\n")
+    assert result.exit_code == 0 and result.stdout.startswith('2\n"\n2\n\n')
+    # A puzzle without such a pair keeps one line per row.
+    assert run("solve", PROLOG).stdout.startswith('2 . 1 . .\n" . | . .\n4---3---1\n')
+
+
+@pytest.mark.parametrize("style", ["text", "unicode"])
+@pytest.mark.parametrize("name", [*BUNDLED, *GENERATED])
+def test_solve_drawings_read_back_as_the_solutions_found(name, style):
+    puzzle = (BUNDLED | GENERATED)[name]
+    given = as_input(puzzle)
+    result = run("solve", "-", "-n", 2, "--format", style, input=given)
+    document = json.loads(run("solve", "-", "-n", 2, "--format", "json", input=given).stdout)
+    expected = [Solution.of(Bridge(*b) for b in s["bridges"]) for s in document["solutions"]]
+    drawings = blocks(result.stdout)[: len(expected)]
+    assert expected and len(drawings) == len(expected)
+    for drawing, solution in zip(drawings, expected):
+        assert_read_back(puzzle, style, drawing, solution)
+
+
+SEVERAL = ["Hs_16_100_25_10_001.has", "Hs_16_100_50_10_001.has", "prolog-5x5.txt", *GENERATED]
+
+
+@pytest.mark.parametrize("style", ["text", "unicode"])
+@pytest.mark.parametrize("name", [*SEVERAL, "nyt-2022-04-03.json"])
+def test_unique_drawings_read_back_and_show_every_differing_pair(name, style):
+    puzzle = (BUNDLED | GENERATED)[name]
+    given = as_input(puzzle)
+    result = run("unique", "-", "--format", style, input=given)
+    document = json.loads(run("unique", "-", "--format", "json", input=given).stdout)
+    expected = [Solution.of(Bridge(*b) for b in s["bridges"]) for s in document["solutions"]]
+    drawings = blocks(result.stdout)[: len(expected)]
+    for drawing, solution in zip(drawings, expected):
+        assert_read_back(puzzle, style, drawing, solution)
+    if document["status"] != "multiple":
+        return
+    first, second = (read_drawing(drawing, puzzle.rows, style)[1] for drawing in drawings)
+    listed = {
+        ((r1, c1), (r2, c2)): (k1, k2)
+        for r1, c1, r2, c2, k1, k2 in (
+            map(int, found)
+            for found in re.findall(
+                r"\((\d+), (\d+)\)-\((\d+), (\d+)\): (\d+), (\d+)", result.stdout
+            )
+        )
+    }
+    read_apart = {
+        pair: (first.get(pair, 0), second.get(pair, 0))
+        for pair in set(first) | set(second)
+        if first.get(pair, 0) != second.get(pair, 0)
+    }
+    assert listed and read_apart == listed
+
+
+def test_the_pair_next_to_each_other_that_two_solutions_differ_at_is_drawn_in_both():
+    case = PUZZLES / "coelho" / "Hs_16_100_25_10_001.has"
+    puzzle = read(case)
+    drawings = blocks(run("unique", case).stdout)[:2]
+    read_back = [read_drawing(drawing, puzzle.rows, "text")[1] for drawing in drawings]
+    assert [bridges[((0, 2), (1, 2))] for bridges in read_back] == [1, 2]
+
+
+@pytest.mark.parametrize("style", ["text", "unicode"])
+@pytest.mark.parametrize("name", SEVERAL)
+def test_hint_drawings_read_back_as_the_decided_bridges_and_the_pairs_that_differ(name, style):
+    from hashi_asp.reasoning import hint
+
+    puzzle = (BUNDLED | GENERATED)[name]
+    result = run("hint", "-", "--format", style, input=as_input(puzzle))
+    found = hint(puzzle)
+    islands, bridges, open_pairs = read_drawing(
+        blocks(result.stdout)[0], puzzle.rows, style, undecided=True
+    )
+    assert islands == dict(puzzle.islands)
+    assert solution_of(bridges) == Solution.of(found.cautious)
+    assert open_pairs == set(found.undecided)
+
+
+@given(small_puzzles(max_side=4, max_islands=7))
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_small_puzzles_read_back_as_every_solution_and_hint(case):
+    """Every solution of a small puzzle (many with islands next to each other), drawn by `solve
+    -n 0` in both styles, reads back as one the brute force finds, each once; the hint's drawing
+    reads back as the bridges all of them have and the pairs where they differ."""
+    puzzle = Puzzle(*case)
+    brute = [
+        {((r1, c1), (r2, c2)): k for r1, c1, r2, c2, k in found if k}
+        for found in bruteforce.solutions_of(puzzle)
+    ]
+    pairs = {pair for counts in brute for pair in counts}
+    differing = {pair for pair in pairs if len({counts.get(pair, 0) for counts in brute}) > 1}
+    for style in ("text", "unicode"):
+        result = run("solve", "-", "-n", 0, "--format", style, input=as_input(puzzle))
+        read_back = []
+        for drawing in blocks(result.stdout)[: len(brute)]:
+            islands, bridges, _ = read_drawing(drawing, puzzle.rows, style)
+            assert islands == dict(puzzle.islands)
+            read_back.append(bridges)
+        assert sorted(map(sorted, map(dict.items, read_back))) == sorted(
+            map(sorted, map(dict.items, brute))
+        )
+        if brute:
+            hinted = run("hint", "-", "--format", style, input=as_input(puzzle))
+            _, bridges, open_pairs = read_drawing(
+                blocks(hinted.stdout)[0], puzzle.rows, style, undecided=True
+            )
+            assert open_pairs == differing
+            assert bridges == {pair: k for pair, k in brute[0].items() if pair not in differing}
 
 
 def test_the_svg_is_well_formed_with_a_circle_and_number_per_island():

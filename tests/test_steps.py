@@ -1,7 +1,8 @@
 """Walkthroughs: every step checked against an independent enumeration of assignments (the step
 follows from its reason, and needs every island of it), the outcome against the brute-force
-solutions, a player's bridges, the next move alone, repeatability, the bundled puzzles and the
-difficulty rating.
+solutions, a player's bridges, the next move alone, repeatability, the bundled puzzles, the
+difficulty rating (of a puzzle with exactly one solution only) and the progress a walkthrough
+tells as it goes (on a terminal's standard error).
 
 The enumeration below is written from the definition of a step in hashi_asp.walkthrough, not from
 its code: every pair of neighbours gets a count within what the earlier steps left, no two
@@ -10,7 +11,17 @@ numbers (the others' numbers are not used) and, for a step that says so, all isl
 connected.
 """
 
+import fcntl
 import json
+import os
+import pty
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+from pathlib import Path
 
 import bruteforce
 import pytest
@@ -22,7 +33,14 @@ from hypothesis import strategies as st
 from hashi_asp import Puzzle, PuzzleError, Rules, Solution, bridge, read, solve
 from hashi_asp.cli import main
 from hashi_asp.difficulty import BANDS, band_of
-from hashi_asp.walkthrough import Walkthrough, difficulty, steps
+from hashi_asp.generation import GenerationError, generate
+from hashi_asp.walkthrough import (
+    SeveralSolutions,
+    Unsolvable,
+    Walkthrough,
+    difficulty,
+    steps,
+)
 
 MAX_PAIRS = 12  # keeps the exhaustive enumeration of every step fast
 
@@ -360,22 +378,43 @@ def test_the_prolog_puzzle_with_two_solutions_is_stuck():
     [{(0, 0): 3, (0, 2): 3}, {(0, 0): 1, (0, 1): 2}, {(0, 0): 1, (0, 2): None, (2, 2): 5}],
 )
 def test_the_difficulty_of_a_puzzle_with_no_solution_is_refused(islands):
-    with pytest.raises(PuzzleError):
+    with pytest.raises(Unsolvable) as refused:
         difficulty(Puzzle(3, 3, islands))
+    assert isinstance(refused.value, PuzzleError) and refused.value.exit_code == 1
 
 
 @given(small_puzzles(max_side=4, max_islands=7))
 @settings(max_examples=80, deadline=None)
-def test_the_difficulty_score_lies_in_its_band(case):
+def test_only_a_puzzle_with_one_solution_has_a_difficulty_and_its_score_lies_in_its_band(case):
     puzzle = Puzzle(*case)
     assume(len(pairs_of(puzzle)) <= MAX_PAIRS)
-    if not brute_solutions(puzzle):
-        with pytest.raises(PuzzleError):
+    found = brute_solutions(puzzle)
+    if len(found) != 1:
+        with pytest.raises(SeveralSolutions if found else Unsolvable):
             difficulty(puzzle)
         return
     rated = difficulty(puzzle)
     assert 0 <= rated.score <= 1 and rated.band in BANDS
     assert rated.band == band_of(rated.score)
+
+
+def test_a_puzzle_with_two_solutions_has_no_difficulty():
+    with pytest.raises(SeveralSolutions) as refused:
+        difficulty(read(PROLOG))
+    assert refused.value.exit_code == 1 and refused.value.status == "multiple"
+    assert str(refused.value) == (
+        f"{PROLOG}: several solutions: only a puzzle with exactly one has a difficulty"
+    )
+    walk = steps(read(PROLOG))
+    assert walk.status == "stuck" and walk.difficulty is None
+
+
+def test_generating_for_a_difficulty_discards_puzzles_with_several_solutions():
+    with pytest.raises(GenerationError, match="2 with several solutions") as failed:
+        generate(25, seed=1, difficulty="expert", attempts=2)
+    assert failed.value.exit_code == 1
+    made = generate(25, seed=1, difficulty=(0, 1), attempts=20)  # any score: a unique one
+    assert solve(made.puzzle, models=2).status == "unique"
 
 
 # ---------------------------------------------------------------------------- the commands
@@ -412,6 +451,7 @@ def test_the_text_walkthrough_numbers_steps_and_draws_the_board(puzzles):
     stuck = run("steps", puzzles / "prolog-5x5.txt")
     assert stuck.exit_code == 1 and "stuck after" in stuck.output
     assert "(0, 0)-(0, 2): 0 or 1" in stuck.output  # a pair the two solutions differ on
+    assert "difficulty" not in stuck.output  # several solutions: no rating
 
 
 def test_a_contradiction_names_the_islands_in_conflict():
@@ -421,7 +461,12 @@ def test_a_contradiction_names_the_islands_in_conflict():
     assert document["status"] == "contradiction" and document["steps"][-1]["bridges"] == []
     assert document["conflict"] and document["difficulty"] is None
     refused = run("difficulty", "-", input="1.2\n")
-    assert refused.exit_code == 1 and refused.output.startswith("hashi-asp: ")
+    assert refused.exit_code == 1
+    assert refused.stdout == (
+        "unsolvable: no solution; only a puzzle with exactly one solution has a difficulty\n"
+    )
+    document = json.loads(run("difficulty", "-", "--format", "json", input="1.2\n").stdout)
+    assert document["status"] == "unsolvable" and document["score"] is None
 
 
 def test_given_bridges_start_the_walkthrough(puzzles):
@@ -462,4 +507,87 @@ def test_the_difficulty_command(puzzles):
     result = run("difficulty", puzzles / "nyt-2022-04-03.json", "--format", "json")
     assert result.exit_code == 0
     assert json.loads(result.output)["band"] == "easy"
-    assert run("difficulty", puzzles / "prolog-5x5.txt").output.startswith("0.")
+    assert json.loads(result.output)["status"] == "rated"
+
+
+def test_the_difficulty_command_says_a_puzzle_with_two_solutions_has_none(puzzles):
+    result = run("difficulty", puzzles / "prolog-5x5.txt")
+    assert result.exit_code == 1 and result.stderr == ""
+    assert result.stdout.splitlines() == [
+        "multiple: several solutions; only a puzzle with exactly one solution has a difficulty "
+        "(`hashi-asp unique` shows where two differ)"
+    ]
+    result = run("difficulty", puzzles / "prolog-5x5.txt", "--format", "json")
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    assert document["status"] == "multiple"
+    assert [document[key] for key in ("score", "band", "steps", "finished")] == [None] * 4
+
+
+# ---------------------------------------------------------------------------- progress
+
+
+def test_a_walkthrough_tells_its_progress_after_each_step():
+    puzzle = read("7x7m2:4a4a2a2w2k4c3a1")
+    told = []
+    walk = steps(puzzle, on_step=told.append)
+    pairs = len(walk.possible)
+    shown = [progress for progress in told if not progress.rating]
+    rating = [progress for progress in told if progress.rating]
+    assert all(progress.pairs == pairs for progress in told)
+    assert [progress.steps for progress in shown] == list(range(1, len(walk.steps) + 1))
+    for number, progress in enumerate(shown, 1):  # the pairs left open after each step
+        assert progress.decided == pairs - len(steps(puzzle, limit=number).open)
+    assert shown[-1].decided == pairs == rating[-1].decided
+    assert [progress.steps for progress in rating] == list(range(1, walk.difficulty.steps + 1))
+    alone = []
+    assert difficulty(puzzle, on_step=alone.append) == walk.difficulty and alone == rating
+
+
+def on_a_terminal(*args) -> tuple[int, str, str]:
+    """The installed command with its standard error on a pseudo-terminal of 24 lines of 150
+    characters, as in a terminal window (tqdm told to draw every update), and its standard
+    output in a file (never a full pipe): exit code, standard output, and what the terminal was
+    sent."""
+    command = Path(sys.executable).parent / "hashi-asp"
+    main_end, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 150, 0, 0))
+    environment = {**os.environ, "TQDM_MININTERVAL": "0", "TQDM_MINITERS": "1"}
+    with tempfile.TemporaryFile() as output:
+        with subprocess.Popen(
+            [command, *map(str, args)], stdout=output, stderr=terminal, env=environment
+        ) as process:
+            os.close(terminal)
+            seen = b""
+            while True:
+                try:
+                    chunk = os.read(main_end, 65536)
+                except OSError:  # EIO: the command has closed the terminal
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            code = process.wait(timeout=120)
+        os.close(main_end)
+        output.seek(0)
+        return code, output.read().decode(), seen.decode(errors="replace")
+
+
+def test_difficulty_and_steps_show_their_progress_on_a_terminal(puzzles):
+    nyt = puzzles / "nyt-2022-04-03.json"
+    puzzle = read(nyt)
+    walk = steps(puzzle)
+    pairs = len(walk.possible)
+
+    def line(stage: str, steps: int) -> str:  # the last state of a progress line
+        return rf"\r{stage}: 100%\|[^\r]*\| {pairs}/{pairs} pairs decided \[[^\r]*, {steps} steps\]"
+
+    code, output, shown = on_a_terminal("difficulty", nyt)
+    assert code == 0 and output.startswith("0.00 (easy")
+    assert re.search(line("rating", walk.difficulty.steps), shown), shown
+    code, output, shown = on_a_terminal("steps", nyt, "--brief")
+    assert code == 0 and output.count("\n") == len(walk.steps) + 2
+    assert re.search(line("walking", len(walk.steps)), shown), shown
+    assert re.search(line("rating", walk.difficulty.steps), shown), shown
+    # Not on a terminal: nothing on standard error.
+    assert run("difficulty", nyt).stderr == run("steps", nyt, "--brief").stderr == ""

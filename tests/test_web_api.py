@@ -87,6 +87,9 @@ def same_as_the_cli(client, command, puzzle, options, args):
             next(s.http for s in Status if s.exit_code == code and s.http >= 400),
             {"error": err.removeprefix("hashi-asp: ").strip()},
         )
+    elif command == "difficulty" and expected["status"] != "rated":  # no solution, or several
+        assert code == 1 and status == Status.CANNOT_ANSWER.http == 422
+        assert document["error"].endswith("only a puzzle with exactly one has a difficulty")
     else:
         assert status == 200, document
         assert untimed(document) == untimed(expected)
@@ -446,7 +449,9 @@ def test_a_request_gets_at_most_the_servers_time_limit():
 
 
 def test_generating_past_the_time_limit_is_an_error_saying_so(client):
-    body = {"islands": 30, "difficulty": "0.99-1", "time-limit": 0.3}
+    # Unique puzzles (a puzzle with several solutions is discarded at once) repaired and rated
+    # for a score that is seldom met: seconds of work.
+    body = {"islands": 60, "unique": True, "difficulty": "0.99-1", "time-limit": 0.3}
     status, document = post(client, "generate", body)
     assert status == 408 and document["error"].startswith("time limit of 0.3 s reached")
 

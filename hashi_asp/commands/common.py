@@ -5,6 +5,8 @@ the program clingo is given.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -123,6 +125,30 @@ FORCE = Option(
     "force", FLAG, "Replace the file -o names if it exists.", default=False, served=False
 )
 """--force: replace a file that exists (never without it)."""
+
+
+@contextlib.contextmanager
+def walking(given: Given, stage: str) -> Iterator[Callable[[Any], None]]:
+    """A walkthrough's progress, as the front shows progress (on a terminal's stderr): yields
+    the ``on_step`` that counts the pairs decided of those undecided at the start and the steps
+    found; ``stage`` names the walkthrough, and the one that rates the difficulty after it
+    (``rating``) starts the count again."""
+    from ..puzzle import plural
+
+    meter = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} pairs decided "
+    meter += "[{elapsed}<{remaining}{postfix}]"
+    with given.hooks.progress(desc=stage, bar_format=meter, leave=False) as bar:
+        rating: list[bool] = []
+
+        def show(progress: Any) -> None:
+            if rating != [progress.rating]:
+                rating[:] = [progress.rating]
+                bar.set_description_str("rating" if progress.rating else stage, refresh=False)
+                bar.reset(total=progress.pairs)
+            bar.set_postfix_str(plural(progress.steps, "step"), refresh=False)
+            bar.update(progress.decided - bar.n)
+
+        yield show
 
 
 def prepare_output(given: Given, *paths: Any) -> None:

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from ..status import Status
 from .check import one_set
-from .common import FORCE, OUT_FOLDER, READING, formats, read_puzzle, time_limit
+from .common import FORCE, OUT_FOLDER, READING, formats, read_puzzle, time_limit, walking
 from .hint import GIVEN
 from .unit import FLAG, INT, Command, Given, Option, Outcome, Printed, Reader, lines
 
@@ -22,7 +22,8 @@ def steps(given: Given) -> Outcome:
     board, out = given.puzzle, given.out
     if (given.format == "svg") != (out is not None):
         raise PuzzleError("--format svg writes pictures: give it --out FOLDER, and only it")
-    walk = steps(board, given.drawn, limit=given.limit, time_limit=given.deadline)
+    with walking(given, "walking") as show:
+        walk = steps(board, given.drawn, limit=given.limit, time_limit=given.deadline, on_step=show)
     written = 0
     if out is not None:
         pictures = reports.step_pictures(board, walk)
@@ -58,9 +59,9 @@ COMMAND = Command(
     step narrows the bridge counts of one pair of islands, with the smallest set of island
     numbers that forces it (and whether it needs all islands connected), easiest first; each is
     confirmed by clingo before it is shown.  -n 1 is the next move.  --format svg writes one
-    picture per step into --out.  Ends with the difficulty.  Exit 0 when solved (or after the -n
-    steps asked), 1 when stuck (several solutions) or in a contradiction (none), 3 at the time
-    limit.""",
+    picture per step into --out.  Ends with the difficulty when solved; a terminal shows the
+    progress on stderr.  Exit 0 when solved (or after the -n steps asked), 1 when stuck (several
+    solutions) or in a contradiction (none), 3 at the time limit.""",
     (
         *READING,
         GIVEN,

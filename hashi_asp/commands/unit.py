@@ -147,8 +147,12 @@ class OptionError(HashiError):
 @contextlib.contextmanager
 def _no_progress() -> Iterator[Any]:
     class Quiet:
-        def update(self, n: int = 1) -> None:
-            pass
+        """A progress bar that shows nothing: every method of tqdm's does nothing."""
+
+        n = 0
+
+        def __getattr__(self, name: str) -> Callable[..., None]:
+            return lambda *args, **kwargs: None
 
     yield Quiet()
 
@@ -222,12 +226,15 @@ class Printed:
 class Outcome:
     """A command's result: its ``status``; ``document``, the JSON document (made only when
     asked for); ``printed``, what the command line prints in the format chosen (made only when
-    asked for); ``result``, the library's own result."""
+    asked for); ``result``, the library's own result; ``message``, for an outcome whose status
+    is an error over HTTP (a question with no answer for this puzzle), the one line saying why,
+    which the API answers with instead of the document."""
 
     status: Status
     document: Callable[[], dict] | None = None
     printed: Callable[[], Printed] | None = None
     result: Any = None
+    message: str = ""
 
     def __post_init__(self) -> None:
         if getattr(self.result, "interrupted", False):  # a signal stopped the search

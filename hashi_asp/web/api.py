@@ -194,6 +194,8 @@ def answer(request: Request) -> dict:
     _within_answer(given, request.limits)
     with refusals():
         outcome = request.unit.run(given)
+        if outcome.status.http >= 400:  # no answer to send: the error saying why
+            raise RequestError(outcome.message or outcome.status.name, outcome.status.http)
         if outcome.document is None:  # (every served command has one: a fault if not)
             raise RequestError(f"{request.command} has no JSON document", Status.FAULT.http)
         return outcome.document()
