@@ -34,6 +34,7 @@ from hashi_asp import Puzzle, PuzzleError, Rules, Solution, bridge, read, solve
 from hashi_asp.cli import main
 from hashi_asp.difficulty import BANDS, band_of
 from hashi_asp.generation import GenerationError, generate
+from hashi_asp.status import Status
 from hashi_asp.walkthrough import (
     SeveralSolutions,
     Unsolvable,
@@ -380,7 +381,7 @@ def test_the_prolog_puzzle_with_two_solutions_is_stuck():
 def test_the_difficulty_of_a_puzzle_with_no_solution_is_refused(islands):
     with pytest.raises(Unsolvable) as refused:
         difficulty(Puzzle(3, 3, islands))
-    assert isinstance(refused.value, PuzzleError) and refused.value.exit_code == 1
+    assert isinstance(refused.value, PuzzleError) and refused.value.status is Status.CANNOT_ANSWER
 
 
 @given(small_puzzles(max_side=4, max_islands=7))
@@ -401,7 +402,7 @@ def test_only_a_puzzle_with_one_solution_has_a_difficulty_and_its_score_lies_in_
 def test_a_puzzle_with_two_solutions_has_no_difficulty():
     with pytest.raises(SeveralSolutions) as refused:
         difficulty(read(PROLOG))
-    assert refused.value.exit_code == 1 and refused.value.status == "multiple"
+    assert refused.value.status is Status.CANNOT_ANSWER and refused.value.verdict == "multiple"
     assert str(refused.value) == (
         f"{PROLOG}: several solutions: only a puzzle with exactly one has a difficulty"
     )
@@ -412,7 +413,7 @@ def test_a_puzzle_with_two_solutions_has_no_difficulty():
 def test_generating_for_a_difficulty_discards_puzzles_with_several_solutions():
     with pytest.raises(GenerationError, match="2 with several solutions") as failed:
         generate(25, seed=1, difficulty="expert", attempts=2)
-    assert failed.value.exit_code == 1
+    assert failed.value.status is Status.CANNOT_ANSWER
     made = generate(25, seed=1, difficulty=(0, 1), attempts=20)  # any score: a unique one
     assert solve(made.puzzle, models=2).status == "unique"
 
