@@ -408,3 +408,41 @@ def test_the_command_offers_the_tasks_a_run_knows():
     from hashi_asp.study import runs
 
     assert study.TASKS == runs.TASKS
+
+
+# ---------------------------------------------------------------------------- runners
+
+
+def test_a_runner_that_reads_nothing_holds_up_no_one_and_overstaying_ends_it():
+    """Tasks larger than a pipe holds are handed over without waiting for the runner to read
+    them, so its parent stays free to end a run that overstays its limit (a runner stopped
+    here stands for one stuck in work that cannot be interrupted)."""
+    import os
+    import threading
+
+    from hashi_asp.study.runs import Runner, Task
+
+    variant = parse("reach", "--connectivity reach")
+    text = PROLOG.read_text() + "\n" * 2_000_000  # over any pipe's buffer
+    runner = Runner()
+    os.kill(runner.process.pid, signal.SIGSTOP)
+    try:
+        sent = threading.Event()
+
+        def send_two() -> None:
+            runner.send(Task(str(PROLOG), text, variant, seed=1, time_limit=0.2))
+            runner.send(Task(str(PROLOG), text, variant, seed=2))  # no limit: waited for
+            sent.set()
+
+        threading.Thread(target=send_two, daemon=True).start()
+        assert sent.wait(120), "sending to a runner that reads nothing held up its parent"
+        while not runner.overdue():
+            sent.wait(0.05)
+        record = runner.finish()  # ends the stopped runner; a new one takes the next task
+        assert record.status == "timeout" and "after its time limit" in record.message
+        assert runner.task is not None and runner.task.seed == 2
+        following = runner.finish()
+        assert following.seed == 2
+        assert following.status == "solved" and following.checked == 1
+    finally:
+        runner.close(kill=True)

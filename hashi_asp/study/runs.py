@@ -31,6 +31,7 @@ import json
 import os
 import pickle
 import platform
+import queue
 import re
 import select
 import signal
@@ -299,8 +300,15 @@ class Runner:
             bufsize=0,  # what select() says is readable is all there is to read
         )
         assert self.process.stdin is not None and self.process.stdout is not None
-        self.input: IO[bytes] = self.process.stdin
         self.output: IO[bytes] = self.process.stdout
+        # Tasks are written by a thread of their own: a task waiting for the runner (an
+        # instance of a few hundred kilobytes fills the pipe) must not hold up the caller,
+        # which watches the runners' time limits and ends one that overstays.
+        self.outbox: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self.writer = threading.Thread(
+            target=_feed, args=(self.process.stdin, self.outbox), name="runner input", daemon=True
+        )
+        self.writer.start()
 
     def fileno(self) -> int:
         return self.output.fileno()
@@ -314,8 +322,7 @@ class Runner:
         if not self.queue:
             self.started = time.monotonic()
         self.queue.append(task)
-        with contextlib.suppress(OSError):  # a runner gone is what finish() says
-            _write(self.input, task)
+        self.outbox.put(_message(task))
 
     def overdue(self) -> bool:
         limit = getattr(self.task, "time_limit", None)
@@ -358,12 +365,12 @@ class Runner:
     def close(self, *, kill: bool | None = None) -> None:
         """End the runner: closing its input ends it when idle; at work (or with ``kill``) it
         is ended with SIGKILL, and the run it had is lost with it."""
-        with contextlib.suppress(OSError):
-            self.input.close()
+        self.outbox.put(None)  # the writer closes the runner's input after what it has
         if kill or (kill is None and self.queue):
             with contextlib.suppress(OSError):
-                self.process.kill()
+                self.process.kill()  # which also ends a write the runner was not reading
         self.process.wait()
+        self.writer.join()
         self.output.close()
         self.queue.clear()
 
@@ -372,13 +379,34 @@ def _how(code: int) -> str:
     return f"signal {-code}" if code < 0 else f"exit code {code}"
 
 
-def _write(stream: IO[bytes], value: Any) -> None:
+def _message(value: Any) -> bytes:
     """One message: its length, then its pickle."""
     data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    view = memoryview(struct.pack("!Q", len(data)) + data)
+    return struct.pack("!Q", len(data)) + data
+
+
+def _write(stream: IO[bytes], value: Any) -> None:
+    _send(stream, _message(value))
+
+
+def _send(stream: IO[bytes], message: bytes) -> None:
+    view = memoryview(message)
     while view:
         view = view[stream.write(view) or 0 :]
     stream.flush()
+
+
+def _feed(stream: IO[bytes], outbox: queue.SimpleQueue[bytes | None]) -> None:
+    """Write each message of ``outbox`` to a runner's input until None comes, then close it.
+    A runner that is gone takes nothing more (what its parent's :meth:`Runner.finish` says)."""
+    try:
+        while (message := outbox.get()) is not None:
+            _send(stream, message)
+    except OSError:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            stream.close()
 
 
 def _read(stream: IO[bytes]) -> Any:
