@@ -187,6 +187,32 @@ def uninterruptible(work: Callable[[], None], deadline: Deadline, doing: str) ->
     here.  Work the wait left behind goes on in its thread: see :func:`abandoned`."""
     if deadline.abandon_grounding:
         deadline.check(f"{doing}, before any search: status unknown")
+    done, failure = _started(work, doing)
+    while not done.wait(POLL_SECONDS):
+        if deadline.abandon_grounding and deadline.expired():
+            raise deadline.reached(f"{doing}, before any search: status unknown")
+    _running.discard(done)
+    if failure:
+        raise failure[0]
+
+
+def left_behind(work: Callable[[], None], grace: float, doing: str) -> bool:
+    """Run ``work``, a call that cannot be interrupted, in a thread and wait for it at most
+    ``grace`` seconds: whether it had to be left behind, still running (then :func:`abandoned`
+    says so, and the process should end soon).  For a process about to end at its time limit,
+    which must not wait for what clingo does not stop at once (it reads a request to stop a
+    search between its steps, not while it preprocesses a large program)."""
+    done, failure = _started(work, doing)
+    if not done.wait(grace):
+        return True
+    _running.discard(done)
+    if failure:
+        raise failure[0]
+    return False
+
+
+def _started(work: Callable[[], None], doing: str) -> tuple[threading.Event, list[BaseException]]:
+    """``work`` started in a thread of its own: the event set when it ends, and its error."""
     failure: list[BaseException] = []
     done = threading.Event()
 
@@ -207,12 +233,7 @@ def uninterruptible(work: Callable[[], None], deadline: Deadline, doing: str) ->
         _waits_at_exit = True
     _running.add(done)
     threading.Thread(target=run, name=f"hashi-asp: {doing}", daemon=True).start()
-    while not done.wait(POLL_SECONDS):
-        if deadline.abandon_grounding and deadline.expired():
-            raise deadline.reached(f"{doing}, before any search: status unknown")
-    _running.discard(done)
-    if failure:
-        raise failure[0]
+    return done, failure
 
 
 def abandoned() -> bool:

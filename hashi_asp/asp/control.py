@@ -21,7 +21,7 @@ import clingo
 
 from ..checking import Violation, check
 from ..puzzle import Puzzle, Solution
-from ..stopping import POLL_SECONDS, Deadline, uninterruptible
+from ..stopping import POLL_SECONDS, Deadline, TimeLimitReached, left_behind, uninterruptible
 from . import interface
 from .interface import EncodingError, InvalidAnswer, Program
 
@@ -37,6 +37,11 @@ from .interface import EncodingError, InvalidAnswer, Program
 # - one round of failed-literal detection before the first choice finds the bridges that are
 #   forced or impossible at the start; on 100 000 islands it cuts the choices tenfold (every
 #   such bridge found later by a conflict sends the search back to the start).
+CANCEL_SECONDS = 1.0
+"""How long a process about to end waits for clingo to stop a search at the time limit: a
+search stops within milliseconds, but clasp's preprocessing of a large program does not look
+(at 10 000 islands under ``--connectivity flow``, over a minute)."""
+
 SOLVER_OPTIONS = ("--configuration=trendy", "--sign-def=pos", "--lookahead=hybrid,1")
 
 
@@ -237,6 +242,7 @@ class Grounded:
         self.puzzle = puzzle
         self.ground_seconds = ground_seconds
         self.propagator = propagator
+        self.left_behind = False  # a search that did not stop at once was left to clingo
 
     # ------------------------------------------------------------------ searching
 
@@ -262,7 +268,12 @@ class Grounded:
         # would save a fraction of a millisecond, but Python runs no signal handler while clingo
         # works in it, and a KeyboardInterrupt raised inside one of clingo's callbacks (where a
         # handler would then run) makes clingo end the process.
-        with self.control.solve(yield_=True, async_=True, assumptions=assumed) as handle:
+        handle = self._open(assumed, Deadline.of(deadline))
+        if handle is None:  # clingo still preparing the search at the time limit, or Ctrl-C
+            interrupted = not Deadline.of(deadline).expired()
+            return Search(False, not interrupted, interrupted, time.perf_counter() - started)
+        left = False
+        try:
             try:
                 while True:
                     handle.resume()
@@ -282,12 +293,40 @@ class Grounded:
                         break
             except KeyboardInterrupt:
                 interrupted = True
-            if timed_out or interrupted or stopped:
+            if (timed_out or interrupted) and Deadline.of(deadline).abandon_grounding:
+                # A process about to end does not wait for a search that does not stop at
+                # once (clasp preprocessing a large program reads no request to stop).
+                left = left_behind(handle.cancel, CANCEL_SECONDS, "stopping the search")
+                self.left_behind = self.left_behind or left
+            elif timed_out or interrupted or stopped:
                 handle.cancel()
+            if left:
+                return Search(False, timed_out, interrupted, time.perf_counter() - started)
             exhausted = not (timed_out or interrupted or stopped) and handle.get().exhausted
             if exhausted and assumed and handle.get().unsatisfiable:
                 core = list(handle.core())
+        finally:
+            if not left:
+                handle.__exit__(None, None, None)  # what `with` would do: the search ended
         return Search(exhausted, timed_out, interrupted, time.perf_counter() - started, core)
+
+    def _open(self, assumed: list[int], deadline: Deadline) -> clingo.SolveHandle | None:
+        """Start a search.  clasp prepares it (its preprocessing) before it returns, which takes
+        over a minute on some large programs and cannot be interrupted: a process about to end
+        at its time limit (or on Ctrl-C) leaves it behind (None)."""
+        if not deadline.abandon_grounding:
+            return self.control.solve(yield_=True, async_=True, assumptions=assumed)
+        opened: list[clingo.SolveHandle] = []
+
+        def start() -> None:
+            opened.append(self.control.solve(yield_=True, async_=True, assumptions=assumed))
+
+        try:
+            uninterruptible(start, deadline, "preparing the search")
+        except (TimeLimitReached, KeyboardInterrupt):
+            self.left_behind = True
+            return None
+        return opened[0]
 
     def attempt(self, assumptions: Iterable[int], deadline: Deadline | None = None) -> Search:
         """Search for one model under the assumptions: ``exhausted`` means there is none."""
@@ -357,10 +396,15 @@ class Grounded:
 
     def statistics(self, search: Search) -> dict:
         """Grounding and search times, clingo's choices and conflicts."""
-        solvers = self.control.statistics["solving"]["solvers"]
-        return {
+        figures = {
             "ground_seconds": round(self.ground_seconds, 6),
             "solve_seconds": round(search.seconds, 6),
+        }
+        if self.left_behind:  # clingo is still at work: its figures cannot be read
+            return figures
+        solvers = self.control.statistics["solving"]["solvers"]
+        return {
+            **figures,
             "choices": int(solvers["choices"]),
             "conflicts": int(solvers["conflicts"]),
         }
