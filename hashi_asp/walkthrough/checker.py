@@ -1,0 +1,188 @@
+"""Checking steps (clingo with ``encodings/step.lp``, its own reading of the rules and of which
+islands see each other): before a step is shown, the assignments the step rules out must not
+exist with its reason (else it is a fault, and raises); islands whose drop keeps it so are
+dropped, so that the reason shown is minimal by clingo's account.  And the step no small reason
+shows: a count of a pair that no solution has, with a minimal set of numbers ruling it out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..asp import interface
+from ..asp.control import Grounded, ground
+from ..asp.interface import Program
+from ..puzzle import Puzzle, cell_name
+from ..stopping import Deadline
+from .board import Board, Found, OutOfTime, values
+from .results import InvalidStep
+
+if TYPE_CHECKING:
+    import clingo
+
+
+class Checker:
+    """``step.lp`` grounded once for the puzzle; each question switches the reason's numbers and
+    connectivity on and assumes away the counts ruled out so far."""
+
+    def __init__(self, puzzle: Puzzle, deadline: Deadline):
+        program = Program(encoding=interface.encoding_path(interface.STEP))
+        # No failed-literal round before each search: it pays on a whole puzzle, not on the
+        # thousands of small questions a walkthrough asks (it doubled their time).
+        options = ["--lookahead=no"]
+        self.grounded: Grounded = ground(puzzle, program, options=options, deadline=deadline)
+        self.puzzle = puzzle
+        geometry = puzzle.geometry
+        self.count = [
+            [
+                self.grounded.literal(interface.count(geometry.pair(p), k))
+                for k in range(puzzle.rules.max_bridges + 1)
+            ]
+            for p in range(len(geometry.ends))
+        ]
+        self.clue = [self.grounded.literal(interface.clue(cell)) for cell in geometry.cells]
+        self.connected = self.grounded.literal(interface.CONNECTED)
+        # Switches left free, not false: a question assumes the ones it needs on, and a switch
+        # left free only lets clingo add a rule, which never makes a question's answer appear.
+        for switch in [*map(interface.clue, geometry.cells), interface.CONNECTED]:
+            self.grounded.switch(switch, None)
+
+    def _assumptions(
+        self, domain: list[int], reason: Iterable[int], connectivity: bool, pair: int, keep: int
+    ) -> list[int]:
+        """Counts outside ``domain`` away, and for ``pair`` the counts of ``keep`` too (asking
+        for one it rules out; ``pair`` -1 asks nothing of any pair); the numbers of ``reason``
+        on, connectivity on if asked."""
+        assumed = [
+            -literal
+            for p, mask in enumerate(domain)
+            for k, literal in enumerate(self.count[p])
+            if literal is not None and not (mask >> k & 1 and not (p == pair and keep >> k & 1))
+        ]
+        assumed += [literal for i in reason if (literal := self.clue[i]) is not None]
+        if connectivity and self.connected is not None:
+            assumed.append(self.connected)
+        return assumed
+
+    def _search(self, assumed: list[int], deadline: Deadline, seen: list[int]) -> bool:
+        """Whether there is an assignment under ``assumed`` (a search over the whole board, in
+        clingo's thread, watched for the deadline); its counts are added to ``seen``."""
+
+        def record(model: clingo.Model) -> bool:
+            for p, literals in enumerate(self.count):
+                for k, literal in enumerate(literals):
+                    if literal is not None and model.is_true(literal):
+                        seen[p] |= 1 << k
+            return False
+
+        outcome = self.grounded.search(record, assumptions=assumed, deadline=deadline)
+        if outcome.interrupted:
+            raise KeyboardInterrupt
+        if outcome.timed_out:
+            raise OutOfTime
+        return not outcome.exhausted
+
+    def blamed(
+        self,
+        domain: list[int],
+        reason: Iterable[int],
+        connectivity: bool,
+        pair: int,
+        keep: int,
+        deadline: Deadline,
+    ) -> list[int] | None:
+        """When every assignment within ``domain`` that meets the numbers of ``reason`` (and
+        connectivity) gives ``pair`` a count in ``keep``: the islands of ``reason`` whose
+        numbers clingo needed for that (its unsatisfiable core); None when some assignment does
+        not.  A question about a step, which propagation mostly settles: asked in this thread."""
+        reason = list(reason)
+        assumed = self._assumptions(domain, reason, connectivity, pair, keep)
+        if deadline.expired():
+            raise OutOfTime
+        core = self.grounded.settle(assumed)
+        if core is None:
+            return None
+        needed = set(core)
+        return [i for i in reason if self.clue[i] in needed]
+
+    def follows(self, domain: list[int], reason: Iterable[int], *question) -> bool:
+        """Whether every assignment within ``domain`` meeting the numbers of ``reason`` (and
+        connectivity) gives ``pair`` a count in ``keep`` (``question``: connectivity, pair,
+        keep, deadline, as for :meth:`blamed`)."""
+        return self.blamed(domain, reason, *question) is not None
+
+    def confirm(self, found: Found, domain: list[int], deadline: Deadline) -> Found:
+        """The step, once clingo confirms that it follows from its reason (else a fault: it
+        raises), with the islands clingo finds unneeded dropped (:meth:`_needed`), so that the
+        reason shown is minimal by clingo's account.  (The finder reads connectivity only near
+        the reason, and a loop or crossing that a smaller set forces on a pair away from its
+        own islands it does not see; such an island is dropped here.)"""
+        question = (found.connectivity, found.pair, found.new)
+        if not self.follows(domain, found.reason, *question, deadline):
+            raise InvalidStep(self._fault(found, "does not follow from its reason"))
+        reason = self._needed(domain, found.reason, *question, deadline)
+        if reason or not found.reason or not found.new:
+            return replace(found, reason=reason)
+        # Every island dropped: the certain bridges alone force the step (with connectivity:
+        # all islands connected), where the finder read a larger reason.
+        return replace(found, reason=reason, kind="connected" if found.connectivity else "rules")
+
+    def _needed(
+        self,
+        domain: list[int],
+        reason: Iterable[int],
+        connectivity: bool,
+        pair: int,
+        keep: int,
+        deadline: Deadline,
+    ) -> tuple[int, ...]:
+        """The islands of ``reason`` the step needs, which it follows from: each dropped in
+        turn while the rest still forces it (clingo's :meth:`~Grounded.minimal_core`, with the
+        counts and the question held fixed)."""
+        base = self._assumptions(domain, (), connectivity, pair, keep)
+        island = {literal: i for i in reason if (literal := self.clue[i]) is not None}
+        core = self.grounded.minimal_core(list(island), deadline, fixed=base, quick=True)
+        if not core.minimal:
+            raise OutOfTime
+        return tuple(sorted(island[literal] for literal in core.literals))
+
+    def _fault(self, found: Found, what: str) -> str:
+        geometry = self.puzzle.geometry
+        cells = ", ".join(cell_name(geometry.cells[i]) for i in found.reason) or "none"
+        where = (
+            "" if found.pair < 0 else " on " + "-".join(map(cell_name, geometry.pair(found.pair)))
+        )
+        return f"internal error: the step{where} (reason: {cells}) {what}"
+
+    def deeper(self, board: Board, deadline: Deadline) -> Found | None:
+        """A step no small reason shows: a count of some pair that no solution (within the
+        counts left) has, with a minimal set of numbers ruling it out; None when every count
+        left is in some solution (the puzzle is not unique from here)."""
+        everyone = list(range(len(board.cells)))
+        domain = board.domain
+        seen = [0] * len(domain)
+        if not self._search(self._assumptions(domain, everyone, True, -1, 0), deadline, seen):
+            connectivity, reason = self._minimal(domain, everyone, -1, 0, deadline)
+            return Found(reason, connectivity, board.first_pair(reason), 0, "deeper")
+        for p, mask in enumerate(domain):
+            for k in values(mask):
+                if seen[p] >> k & 1:
+                    continue
+                keep = mask & ~(1 << k)
+                if not self._search(
+                    self._assumptions(domain, everyone, True, p, keep), deadline, seen
+                ):
+                    connectivity, reason = self._minimal(domain, everyone, p, keep, deadline)
+                    return Found(reason, connectivity, p, keep, "deeper")
+        return None
+
+    def _minimal(
+        self, domain: list[int], everyone: list[int], pair: int, keep: int, deadline: Deadline
+    ) -> tuple[bool, tuple[int, ...]]:
+        """Connectivity only if needed, and the islands needed (:meth:`_needed`), starting from
+        clingo's core."""
+        without = self.blamed(domain, everyone, False, pair, keep, deadline)
+        connectivity = without is None
+        reason = without or self.blamed(domain, everyone, True, pair, keep, deadline) or everyone
+        return connectivity, self._needed(domain, reason, connectivity, pair, keep, deadline)
