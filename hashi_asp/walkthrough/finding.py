@@ -121,12 +121,20 @@ class Finder(Board):
             tuple(self.domain[p] for p in pairs),
             tuple(self.domain[q] for q in crossers),
         )
+        closable = False
         if connectivity or self.no_loops:
-            key += self._group_key(pairs, ends, connectivity)
+            shape = self._group_key(pairs, ends, connectivity)
+            closable = any(isinstance(g, tuple) and g != (-1, -1) for g in shape)
+            key += shape
         cached = self._cache.get((reason, connectivity))
         if cached is not None and cached[0] == key:
             return cached[1]
-        result = self._enumerate(reason, connectivity)
+        if connectivity and not closable:
+            # No group the reason's pairs could close off: connectivity rules out nothing, and
+            # the islands force what they force without it (cached as such).
+            result = self.forced(reason, False)
+        else:
+            result = self._enumerate(reason, connectivity)
         self._cache[(reason, connectivity)] = (key, result)
         return result
 
@@ -185,23 +193,40 @@ class Finder(Board):
         crossed_by = [[slot[p] for p in self.crossing[q] if p in slot] for q in open_crossers]
         free = [False] * len(open_crossers)
         total = [0] * len(reason)
+        options = [[v for v in range(mask.bit_length()) if mask >> v & 1] for mask in domain]
         check_groups = connectivity or self.no_loops
-        groups = self.groups() if check_groups else None
         found = False
+        # What fits() reads of the groups, once: each slot that would add a new bridge, with
+        # the groups at its ends; and each group's spare open pair ends (those no slot here
+        # decides) and size.  A group with a spare end can never be closed off here.
+        group, size, open_ends = self.groups()
+        newable = [
+            (k, group[self.ends[p][0]], group[self.ends[p][1]])
+            for k, p in enumerate(pairs)
+            if domain[k] & 1
+        ]
+        here = sorted({g for _, ga, gb in newable for g in (ga, gb)})
+        spare = {g: open_ends[g] for g in here}
+        for k, ga, gb in newable:
+            if domain[k] > 1:  # open before, decided by every assignment
+                spare[ga] -= 1
+                spare[gb] -= 1
+        n = len(self.cells)
+        if connectivity and not self.no_loops:
+            check_groups = any(spare[g] == 0 and size[g] < n for g in here)
 
         def fits() -> bool:
             """The assignment closes no loop (where forbidden) and no group off."""
-            group, size, open_ends = groups  # type: ignore[misc]
             parent: dict[int, int] = {}
 
             def find(x: int) -> int:
-                while parent.get(x, x) != x:
+                while x in parent:
                     x = parent[x]
                 return x
 
-            for k, p in enumerate(pairs):
-                if value[k] > 0 and domain[k] & 1:  # a new bridge: joins two groups
-                    ra, rb = find(group[self.ends[p][0]]), find(group[self.ends[p][1]])
+            for k, ga, gb in newable:
+                if value[k] > 0:  # a new bridge: joins two groups
+                    ra, rb = find(ga), find(gb)
                     if ra == rb:
                         if self.no_loops:
                             return False
@@ -209,18 +234,13 @@ class Finder(Board):
                     parent[max(ra, rb)] = min(ra, rb)
             if not connectivity:
                 return True
-            open_left: dict[int, int] = {}
+            left: dict[int, int] = {}
             members: dict[int, int] = {}
-            for g in {group[i] for p in pairs for i in self.ends[p]}:
+            for g in here:
                 root = find(g)
-                open_left[root] = open_left.get(root, 0) + open_ends[g]
+                left[root] = left.get(root, 0) + spare[g]
                 members[root] = members.get(root, 0) + size[g]
-            for k, p in enumerate(pairs):
-                if domain[k] & 1 and domain[k] > 1:  # open before, assigned now
-                    for i in self.ends[p]:
-                        open_left[find(group[i])] -= 1
-            n = len(self.cells)
-            return all(left > 0 or members[root] == n for root, left in open_left.items())
+            return all(left[root] > 0 or members[root] == n for root in left)
 
         def assign(k: int) -> bool:
             """Assign slot k and those after it; True once nothing can be narrowed any more."""
@@ -237,11 +257,11 @@ class Finder(Board):
                     free[c] = free[c] or all(value[j] <= 0 for j in slots)
                     done = done and free[c]
                 return done
-            mask = domain[k]
-            for v in range(mask.bit_length()):
-                if not mask >> v & 1:
-                    continue
-                if v and (blocked[k] or any(value[j] > 0 for j in crossing_slots[k])):
+            crossing_here = crossing_slots[k]
+            for v in options[k]:
+                if v and (
+                    blocked[k] or (crossing_here and any(value[j] > 0 for j in crossing_here))
+                ):
                     continue
                 ok = True
                 for s in at_slot[k]:
