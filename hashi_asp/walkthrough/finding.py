@@ -213,7 +213,15 @@ class Finder(Board):
                 spare[gb] -= 1
         n = len(self.cells)
         if connectivity and not self.no_loops:
-            check_groups = any(spare[g] == 0 and size[g] < n for g in here)
+            # Only a group left without a spare end can be closed off, alone or joined to
+            # others like it.  An island of the reason with no certain bridge yet, which needs
+            # one, is never closed off alone: when no two such groups can be joined either,
+            # connectivity rules nothing out, and the islands force what they force without it.
+            tight = {g for g in here if spare[g] == 0 and size[g] < n}
+            needing = {group[i] for i in reason if size[group[i]] == 1 and self.number[i] != 0}
+            joined = any(ga in tight and gb in tight for _, ga, gb in newable)
+            if not joined and tight <= needing:
+                return self.forced(reason, False)
 
         def fits() -> bool:
             """The assignment closes no loop (where forbidden) and no group off."""
