@@ -93,7 +93,7 @@ def steps(
             if found is None:
                 break
             if checker is not None:
-                found = checker.confirm(found, board.domain, deadline)
+                found = checker.confirm(found, board, deadline)
             walk.steps.append(_described(board, found))
             board.apply(found)
             told(len(walk.steps), board.domain)

@@ -144,7 +144,7 @@ class Checker:
         pairs = {p for i in reason for p in geometry.at[i]} | ({pair} if pair >= 0 else set())
         return pairs | {q for p in pairs for q in geometry.crossing[p]}
 
-    def confirm(self, found: Found, domain: list[int], deadline: Deadline) -> Found:
+    def confirm(self, found: Found, board: Board, deadline: Deadline) -> Found:
         """The step, once clingo confirms that it follows from its reason (else a fault: it
         raises), with the islands clingo finds unneeded dropped (:meth:`_needed`), so that the
         reason shown is minimal by clingo's account.  (The finder reads connectivity only near
@@ -152,20 +152,28 @@ class Checker:
         own islands it does not see; such an island is dropped here.)
 
         A reason of one island without connectivity, as the finder reads it, is minimal
-        already: the empty reason forces nothing, since the finder's first pass, exact for what
-        the rules alone force, found nothing just before.  Those steps (most of any
-        walkthrough) are only confirmed, which halves clingo's work on them."""
+        already where loops are allowed: the empty reason forces nothing, since the finder's
+        first pass, exact for what the rules alone force, found nothing just before.  Those
+        steps (most of any walkthrough) are only confirmed, which halves clingo's work on them.
+        (Where loops are not allowed, the loop a bridge would close is looked for after the easy
+        techniques, so clingo is asked.)"""
+        domain, joined = board.domain, board.groups()[0]
         question = (found.connectivity, found.pair, found.new)
         if not self.follows(domain, found.reason, *question, deadline):
             raise InvalidStep(self._fault(found, "does not follow from its reason"))
-        if len(found.reason) == 1 and not found.connectivity and not found.kind:
+        loops = not self.puzzle.rules.no_loops  # else a loop the rules alone rule out comes later
+        if len(found.reason) == 1 and not found.connectivity and not found.kind and loops:
             return found
         reason = self._needed(domain, found.reason, *question, deadline)
         if reason or not found.reason or not found.new:
             return replace(found, reason=reason)
         # Every island dropped: the certain bridges alone force the step (with connectivity:
         # all islands connected), where the finder read a larger reason.
-        return replace(found, reason=reason, kind="connected" if found.connectivity else "rules")
+        if found.connectivity:
+            return replace(found, reason=reason, kind="connected")
+        a, z = self.puzzle.geometry.ends[found.pair]
+        closes = self.puzzle.rules.no_loops and joined[a] == joined[z]
+        return replace(found, reason=reason, kind="loop" if closes else "rules")
 
     def _needed(
         self,

@@ -5,7 +5,8 @@ in the order of the effort a person spends on it.
 The order follows Simon Tatham's solver (bridges.c), whose levels the difficulty is calibrated
 against: first arithmetic on one island (his stage 1: a finished island, one that needs every
 bridge it can get, a number that caps a pair, one bridge each way), then one connection at a
-time (his stage 2: at least one bridge here, because the other neighbours cannot give enough),
+time (his stage 2: no bridge that would close a loop, where loops are not allowed; at least
+one bridge here, because the other neighbours cannot give enough),
 then the other things one island forces and what two islands force together, and only when
 none of that applies the groups of islands (his stage 3: all islands must be connected), then
 reasons of three islands (expert), and last a step that clingo finds on the whole board.  The
@@ -190,13 +191,6 @@ CATALOGUE: tuple[Technique, ...] = (
         kind="crossing",
     ),
     Technique(
-        "loop", "easy", 0, False, "none (no-loops puzzles)",
-        lambda w: "{} and {} are already joined, and loops are not allowed: {} between "
-        "them".format(*w.ends(), w.what),
-        "(2, 4) and (2, 6) are already joined, and loops are not allowed: no bridge between them",
-        kind="loop",
-    ),
-    Technique(
         "rules", "easy", 0, False, "none",
         lambda w: f"the bridges already certain leave {w.what} {w.between()}",
         "the bridges already certain leave no bridge between (r, c) and (r, c)",
@@ -240,7 +234,14 @@ CATALOGUE: tuple[Technique, ...] = (
         and c.new_low == 1
         and (c.number or 0) > (c.joinable - 1) * c.top,
     ),
-    # Stage 2: one connection at a time.
+    # Stage 2: one connection at a time (a loop it would close, at least one bridge here).
+    Technique(
+        "loop", "medium", 0, False, "none (no-loops puzzles)",
+        lambda w: "{} and {} are already joined, and loops are not allowed: {} between "
+        "them".format(*w.ends(), w.what),
+        "(2, 4) and (2, 6) are already joined, and loops are not allowed: no bridge between them",
+        kind="loop",
+    ),
     Technique(
         "at-least", "medium", 1, False, "1 island",
         lambda w: f"{w.only} cannot get enough from its other neighbours: {w.what} to "
