@@ -195,7 +195,6 @@ class Finder(Board):
         total = [0] * len(reason)
         options = [[v for v in range(mask.bit_length()) if mask >> v & 1] for mask in domain]
         check_groups = connectivity or self.no_loops
-        found = False
         # What fits() reads of the groups, once: each slot that would add a new bridge, with
         # the groups at its ends; and each group's spare open pair ends (those no slot here
         # decides) and size.  A group with a spare end can never be closed off here.
@@ -250,23 +249,23 @@ class Finder(Board):
                 members[root] = members.get(root, 0) + size[g]
             return all(left[root] > 0 or members[root] == n for root in left)
 
+        allowed = list(domain)  # the counts the current search may give each slot
+
         def assign(k: int) -> bool:
-            """Assign slot k and those after it; True once nothing can be narrowed any more."""
-            nonlocal found
+            """Assign slot k and those after it, within ``allowed``; True at the first
+            assignment found, whose counts are then seen."""
             if k == len(pairs):
                 if check_groups and not fits():
                     return False
-                found = True
-                done = True
                 for j, v in enumerate(value):
                     seen[j] |= 1 << v
-                    done = done and seen[j] == domain[j]
                 for c, slots in enumerate(crossed_by):
                     free[c] = free[c] or all(value[j] <= 0 for j in slots)
-                    done = done and free[c]
-                return done
+                return True
             crossing_here = crossing_slots[k]
             for v in options[k]:
+                if not allowed[k] >> v & 1:
+                    continue
                 if v and (
                     blocked[k] or (crossing_here and any(value[j] > 0 for j in crossing_here))
                 ):
@@ -296,9 +295,24 @@ class Finder(Board):
 
         if any(not slots and need[s] != 0 for s, slots in enumerate(own)):
             return None  # an island with no pair left to give it its number
-        assign(0)
-        if not found:
+        if not assign(0):
             return None
+        # One search per count not yet seen, for an assignment that gives it (each also shows
+        # the other counts it uses): far fewer assignments than all of them in order.
+        for k, counts in enumerate(options):
+            for v in counts:
+                if not seen[k] >> v & 1:
+                    allowed[k] = 1 << v
+                    assign(0)
+                    allowed[k] = domain[k]
+        # And one per pair crossing them, for an assignment that leaves it free.
+        for c, slots in enumerate(crossed_by):
+            if not free[c] and all(domain[j] & 1 for j in slots):
+                for j in slots:
+                    allowed[j] = 1
+                assign(0)
+                for j in slots:
+                    allowed[j] = domain[j]
         forced = {p: seen[k] for k, p in enumerate(pairs) if seen[k] != domain[k]}
         forced.update((q, 1) for q, is_free in zip(open_crossers, free) if not is_free)
         return forced
