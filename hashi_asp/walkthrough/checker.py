@@ -47,6 +47,8 @@ class Checker:
         # left free only lets clingo add a rule, which never makes a question's answer appear.
         for switch in [*map(interface.clue, geometry.cells), interface.CONNECTED]:
             self.grounded.switch(switch, None)
+        top = (1 << (puzzle.rules.max_bridges + 1)) - 1
+        self.settled = [top] * len(geometry.ends)  # the counts clingo still allows, per pair
 
     def _assumptions(
         self,
@@ -61,17 +63,36 @@ class Checker:
         the counts of ``keep`` too (asking for one it rules out; ``pair`` -1 asks nothing of
         any pair); the numbers of ``reason`` on, connectivity on if asked."""
         pairs = range(len(domain)) if only is None else sorted(only)
+        settled = self.settled
         assumed = [
             -literal
             for p in pairs
             for k, literal in enumerate(self.count[p])
             if literal is not None
             and not (domain[p] >> k & 1 and not (p == pair and keep >> k & 1))
+            and (settled[p] >> k & 1 or p == pair)
         ]
         assumed += [literal for i in reason if (literal := self.clue[i]) is not None]
         if connectivity and self.connected is not None:
             assumed.append(self.connected)
         return assumed
+
+    def _settle(self, domain: list[int]) -> None:
+        """The counts ruled out so far, ruled out in clingo for good (a walkthrough's counts
+        only narrow), so that the many questions of a step no small reason shows, and every
+        question after it, assume only what is new.  Done before such a step only: each time
+        updates clingo's program."""
+        gone = []
+        for p, mask in enumerate(domain):
+            if mask != self.settled[p]:
+                gone += [
+                    literal
+                    for k, literal in enumerate(self.count[p])
+                    if literal is not None and self.settled[p] >> k & 1 and not mask >> k & 1
+                ]
+                self.settled[p] = mask
+        if gone:
+            self.grounded.forbid(gone)
 
     def _search(self, assumed: list[int], deadline: Deadline, seen: list[int]) -> bool:
         """Whether there is an assignment under ``assumed`` (a search over the whole board, in
@@ -208,6 +229,7 @@ class Checker:
         left is in some solution (the puzzle is not unique from here)."""
         everyone = list(range(len(board.cells)))
         domain = board.domain
+        self._settle(domain)
         seen = [0] * len(domain)
         if not self._search(self._assumptions(domain, everyone, True, -1, 0), deadline, seen):
             connectivity, reason = self._minimal(domain, everyone, -1, 0, deadline)
