@@ -39,6 +39,16 @@ class Finder(Board):
         super().__init__(puzzle, domain)
         self._cache: dict[tuple[tuple[int, ...], bool], tuple[tuple, dict[int, int] | None]] = {}
         self._touching: dict[tuple[int, ...], tuple[list[int], list[int], list[int]]] = {}
+        # Islands whose numbers alone force nothing at the counts now: skipped by the passes of
+        # one island until a count they read changes (not kept where loops are forbidden,
+        # since then any certain bridge can change what they force).
+        self._quiet: set[int] = set()
+
+    def apply(self, found: Found) -> None:
+        super().apply(found)
+        if found.pair >= 0:
+            for q in (found.pair, *self.crossing[found.pair]):
+                self._quiet.difference_update(self.ends[q])
 
     def next_step(self, checker: Checker | None, deadline: Deadline) -> Found | None:
         """The first step of the first pass of the catalogue that has one; when none has, one
@@ -63,25 +73,30 @@ class Finder(Board):
             keep = found is not None and (not found.new or found.kind in stage.names)
             return found if keep else None
         size, connectivity = stage.islands or 0, stage.connectivity
-        order = self._candidates(size)
+        quiet = self._quiet if size == 1 and not connectivity and not self.no_loops else None
+        order = self._candidates(size, quiet)
         if self.last is not None and len(self.last) == size and self.last in order:
             order.insert(0, self.last)
         for reason in order:
             forced = self.forced(reason, connectivity)
             if forced is None:
                 return Found(reason, connectivity, self.first_pair(reason), 0)
+            if not forced and quiet is not None:
+                quiet.add(reason[0])
             for p in sorted(forced):
                 found = Found(reason, connectivity, p, forced[p])
                 if techniques.classify(self, found).name in stage.names:
                     return found
         return None
 
-    def _candidates(self, size: int) -> list[tuple[int, ...]]:
-        """Sets of ``size`` islands near each other, each unsettled (:meth:`unsettled`)."""
+    def _candidates(self, size: int, quiet: set[int] | None = None) -> list[tuple[int, ...]]:
+        """Sets of ``size`` islands near each other, each unsettled (:meth:`unsettled`); of one
+        island, leaving out those ``quiet``."""
+        if size == 1:
+            skip = quiet or set()
+            return [(i,) for i in range(len(self.cells)) if i not in skip and self.unsettled(i)]
         undecided = [not _single(mask) for mask in self.domain]
         active = [i for i in range(len(self.cells)) if self.unsettled(i)]
-        if size == 1:
-            return [(i,) for i in active]
         near: dict[int, set[int]] = {i: set() for i in active}
         for i in active:
             for p in self.at[i]:
