@@ -178,7 +178,7 @@ class Checker:
         steps (most of any walkthrough) are only confirmed, which halves clingo's work on them.
         (Where loops are not allowed, the loop a bridge would close is looked for after the easy
         techniques, so clingo is asked.)"""
-        domain, joined = board.domain, board.groups()[0]
+        domain = board.domain
         question = (found.connectivity, found.pair, found.new)
         if not self.follows(domain, found.reason, *question, deadline):
             raise InvalidStep(self._fault(found, "does not follow from its reason"))
@@ -193,7 +193,7 @@ class Checker:
         if found.connectivity:
             return replace(found, reason=reason, kind="connected")
         a, z = self.puzzle.geometry.ends[found.pair]
-        closes = self.puzzle.rules.no_loops and joined[a] == joined[z]
+        closes = self.puzzle.rules.no_loops and board.groups()[0][a] == board.groups()[0][z]
         return replace(found, reason=reason, kind="loop" if closes else "rules")
 
     def _needed(

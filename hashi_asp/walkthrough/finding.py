@@ -43,9 +43,12 @@ class Finder(Board):
         # one island until a count they read changes (not kept where loops are forbidden,
         # since then any certain bridge can change what they force).
         self._quiet: set[int] = set()
+        self._active: list[int] | None = None  # the unsettled islands, until the next step
+        self._crossable = [p for p, crossed in enumerate(self.crossing) if crossed]
 
     def apply(self, found: Found) -> None:
         super().apply(found)
+        self._active = None
         if found.pair >= 0:
             for q in (found.pair, *self.crossing[found.pair]):
                 self._quiet.difference_update(self.ends[q])
@@ -95,8 +98,10 @@ class Finder(Board):
         if size == 1:
             skip = quiet or set()
             return [(i,) for i in range(len(self.cells)) if i not in skip and self.unsettled(i)]
+        if self._active is None:
+            self._active = [i for i in range(len(self.cells)) if self.unsettled(i)]
+        active = self._active
         undecided = [not _single(mask) for mask in self.domain]
-        active = [i for i in range(len(self.cells)) if self.unsettled(i)]
         near: dict[int, set[int]] = {i: set() for i in active}
         for i in active:
             for p in self.at[i]:
@@ -338,8 +343,9 @@ class Finder(Board):
         """A bridge that would cross a certain bridge, or (no loops) join two islands already
         joined; two certain bridges that cross, or certain bridges round a loop, are a
         contradiction."""
-        for p, mask in enumerate(self.domain):
-            if mask > 1 and any(self.present(q) for q in self.crossing[p]):
+        domain = self.domain
+        for p in self._crossable:
+            if domain[p] > 1 and any(not domain[q] & 1 for q in self.crossing[p]):
                 return Found((), False, p, 0 if self.present(p) else 1, "crossing")
         if self.no_loops:
             group, _, _ = self.groups()
