@@ -333,9 +333,9 @@ CATALOGUE: tuple[Technique, ...] = (
         lambda w: f"{w.islands}, taken together, force {w.what} {w.between()}: no solution "
         "has anything else there"
         + (f" {CONNECTED}" if w.found.connectivity else ""),
-        "the 2 at (0, 4), the 3 at (2, 4), the 2 at (4, 4) and the 1 at (6, 4), taken "
-        "together, force at least one bridge between (2, 4) and (2, 6): no solution has "
-        "anything else there",
+        "the 5 at (12, 19), the 4 at (12, 20), the 6 at (12, 26) and the 5 at (13, 19), taken "
+        "together, force no bridge between (12, 19) and (12, 20): no solution has anything else "
+        "there",
         kind="deeper",
     ),
 )  # fmt: skip
