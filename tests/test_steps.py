@@ -27,7 +27,7 @@ import bruteforce
 import pytest
 from click.testing import CliRunner
 from conftest import PROLOG, small_puzzles
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from hashi_asp import Puzzle, PuzzleError, Rules, Solution, bridge, read, solve
@@ -330,7 +330,9 @@ def solvable_with_bridges(draw):
 
 
 @given(solvable_with_bridges())
-@settings(max_examples=80, deadline=None)
+# Most random layouts are unsolvable or too big for the enumeration and are filtered out, by
+# design: a busy machine must not turn that into a failed health check.
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 def test_bridges_of_a_solution_never_lead_to_a_contradiction(case):
     puzzle, drawn = case
     assert verify(puzzle, drawn).status != "contradiction"
