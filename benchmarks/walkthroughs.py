@@ -13,7 +13,8 @@ puzzles on every machine), one game ID per line, to ``DIR/SxS-dL.txt``.
 each puzzle walked through with every step checked (clingo confirms that the step follows
 from its reason and that no island of the reason can be dropped; a step that fails is an
 error row, named after the table), then per size and level: puzzles walked to the end,
-steps, largest reason, seconds per walkthrough (mean and maximum), the bands of the
+steps, the steps that needed connectivity (and in how many puzzles), largest reason, seconds
+per walkthrough (mean and maximum), the bands of the
 difficulty and the mean score.  Then per size: the Spearman rank correlation between score
 and level, and the agreement of band and level (easy = d0, medium = d1, hard = d2).  Whole
 processes (``hashi-asp steps ID -n 1``) are timed by ``benchmarks/startup.py``'s kind of
@@ -102,10 +103,10 @@ def measure(folder: Path, jobs: int) -> None:
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores\n")
     walked = walk(folder, jobs)
     print(
-        "| size | level | walked to the end | steps (mean) | largest reason | seconds (mean / max)"
-        " | bands | mean score |"
+        "| size | level | walked to the end | steps (mean) | connectivity steps (puzzles) "
+        "| largest reason | seconds (mean / max) | bands | mean score |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     by_size: dict[str, list[tuple[int, float, str]]] = defaultdict(list)
     failed = []
     ordered = sorted(walked, key=lambda name: (int(name.split("x")[0]), name))
@@ -119,13 +120,15 @@ def measure(folder: Path, jobs: int) -> None:
             by_size[size].append((int(level), rated["score"], rated["band"]))
         finished = sum(r.status == "solved" for r in records)
         step_counts = [detail["steps"] for detail in details]
+        linked = [detail.get("connectivity_steps", 0) for detail in details]
         largest = max(detail["largest_reason"] for detail in details)
         times = [r.wall for r in records]
         bands = Counter(detail["difficulty"]["band"] for detail in details)
         score = statistics.fmean(detail["difficulty"]["score"] for detail in details)
         print(
             f"| {size} | d{level} | {finished}/{len(records)} | "
-            f"{statistics.fmean(step_counts):.0f} | {largest} | "
+            f"{statistics.fmean(step_counts):.0f} | {sum(linked)} of {sum(step_counts)} "
+            f"({sum(n > 0 for n in linked)}) | {largest} | "
             f"{statistics.fmean(times):.3f} / {max(times):.3f}"
             f" | {', '.join(f'{b} {n}' for b, n in sorted(bands.items()))} | {score:.3f} |",
             flush=True,

@@ -1,28 +1,30 @@
 """Difficulty: how hard a puzzle is for a person, rated from its walkthrough.
 
-The walkthrough rated is the one of a solver who always uses the easiest technique that applies
-(:data:`hashi_asp.walkthrough.EFFORT`).  Each step has a tier:
+The walkthrough rated is the one ``steps`` shows: a solver who always uses the easiest
+technique that applies, in the order of the technique catalogue
+(:data:`hashi_asp.walkthrough.techniques.CATALOGUE`).  Each step has its technique's level:
 
 0. **easy**: the patterns a beginner sees at once (a bridge over a certain one, a finished
    island, an island that needs every bridge it can get, a number below the most bridges a pair
    may have, an island needing more than its other neighbours can give);
 1. **medium**: an island that needs at least one bridge to a neighbour because its other
    neighbours cannot give it enough;
-2. **hard**: anything else one or two islands force, and every argument from connectivity;
-3. **expert**: reasons of three or more islands, or of the whole board, or a puzzle that no
-   chain of such steps finishes (only an argument over the whole board shows its next step).
+2. **hard**: anything else one or two islands force, and every argument from connectivity of
+   up to two islands;
+3. **expert**: reasons of three islands, and a step that only the whole board shows (found
+   by clingo).
 
 Only a puzzle with exactly one solution has a difficulty (:func:`hashi_asp.walkthrough.difficulty`
 refuses the others).
 
-The tiers follow Simon Tatham's solver, whose easy, medium and hard levels use the same
+The levels follow Simon Tatham's solver, whose easy, medium and hard levels use the same
 techniques, so his levels are the calibration: see ``benchmarks/walkthroughs.py`` and
-docs/benchmarks.md for how well the score ranks his puzzles.
+docs/walkthroughs.md for how well the score ranks his puzzles.
 
-``score`` lies in 0..1: a quarter per tier, ``(tier + share) / 4``, where ``share`` grows with
-the number of steps that needed the puzzle's top tier (``m / (m + 2)``; 0 for an easy puzzle),
+``score`` lies in 0..1: a quarter per level, ``(level + share) / 4``, where ``share`` grows with
+the number of steps that needed the puzzle's top level (``m / (m + 2)``; 0 for an easy puzzle),
 so that within a band a puzzle needing its hardest technique more often rates higher.  The
-band is the top tier's name.
+band is the top level's name.
 """
 
 from __future__ import annotations

@@ -12,11 +12,12 @@ itself: the geometry is computed once, on first use, and shared by all.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple
 
+from .graphs import connected_groups as connected_groups  # where other modules import it
 from .status import Status
 
 Cell = tuple[int, int]
@@ -335,29 +336,3 @@ class Geometry:
         """The islands ``cell`` sees, in reading order."""
         i = self.index[cell]
         return sorted(self.cells[b if a == i else a] for a, b in (self.ends[p] for p in self.at[i]))
-
-
-Node = TypeVar("Node", bound=Hashable)
-
-
-def connected_groups(
-    nodes: Iterable[Node], neighbours: Callable[[Node], Iterable[Node]]
-) -> list[list[Node]]:
-    """The connected groups of a graph, each sorted, in the order of their first node in
-    ``nodes`` (depth first, so that the same input always gives the same groups)."""
-    groups: list[list[Node]] = []
-    seen: set[Node] = set()
-    for start in nodes:
-        if start in seen:
-            continue
-        seen.add(start)
-        group, stack = [], [start]
-        while stack:
-            node = stack.pop()
-            group.append(node)
-            for other in neighbours(node):
-                if other not in seen:
-                    seen.add(other)
-                    stack.append(other)
-        groups.append(sorted(group))  # type: ignore[type-var]
-    return groups

@@ -35,6 +35,7 @@ STUDY_COMMANDS = {"study.variants", "study.plan", "bench"}
 # The layers, bottom up: a module imports only from its own layer or the ones below.
 COMMAND_MODULES = {f"commands.{name}" for name in COMMANDS}
 LAYERS = [
+    {"graphs"},
     {"puzzle", "status"},
     {"stopping", "files"},
     {
@@ -49,7 +50,11 @@ LAYERS = [
         "drawing",
     },
     {"asp", "asp.interface", "asp.connectivity", "asp.control", "asp.portfolio"},
-    {"reasoning", "difficulty", "walkthrough"},
+    {"reasoning", "difficulty"},
+    {"walkthrough.board", "walkthrough.results"},
+    {"walkthrough.techniques", "walkthrough.checker"},
+    {"walkthrough.finding"},
+    {"walkthrough"},
     {"solving"},
     {"generation"},
     {"reports"},
@@ -327,6 +332,7 @@ def test_start_up_loads_only_what_every_command_needs():
     assert not loaded & {"clingo", "tqdm", "json", "statistics", "csv", "html"}
     package = {name.removeprefix("hashi_asp.") for name in loaded if name.startswith("hashi_asp.")}
     assert package == {
+        "graphs",
         "puzzle",
         "status",
         "stopping",
@@ -341,7 +347,8 @@ def test_start_up_loads_only_what_every_command_needs():
     assert not loaded & {"clingo", "tqdm", "json", "statistics", "csv", "html"}
     package = {name.removeprefix("hashi_asp.") for name in loaded if name.startswith("hashi_asp.")}
     assert package == {
-        *("puzzle", "status", "stopping", "files", "notations", "notations.lexing", "asp"),
+        *("graphs", "puzzle", "status", "stopping", "files", "notations", "notations.lexing"),
+        "asp",
         *("commands", "commands.unit", "commands.common", "commands.solve", "commands.line"),
         "cli",
     }

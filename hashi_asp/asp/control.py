@@ -423,6 +423,14 @@ class Grounded:
             for atom in self.control.symbolic_atoms.by_signature(name, arity)
         ]
 
+    def forbid(self, literals: Iterable[int]) -> None:
+        """Rule the literals out for every later search (an integrity constraint each), for
+        what is settled for good: the searches after it need not assume it.  Each call updates
+        the program clingo holds, so call it seldom, with many literals."""
+        with self.control.backend() as backend:
+            for literal in literals:
+                backend.add_rule([], [literal])
+
     def switch(self, symbol: clingo.Symbol, value: bool | None) -> None:
         """Set an external atom true, false, or free (None)."""
         self.control.assign_external(symbol, value)

@@ -258,8 +258,14 @@ def _walk(task: Task, puzzle: Puzzle, record: Record, deadline: Deadline) -> Non
         _describe(record, puzzle, walk.solution)
     band = walk.difficulty.to_json() if walk.difficulty else None
     largest = max((len(step.reason) for step in walk.steps), default=0)
+    connectivity = sum(step.connectivity for step in walk.steps)
     record.detail = json.dumps(
-        {"steps": len(walk.steps), "largest_reason": largest, "difficulty": band}
+        {
+            "steps": len(walk.steps),
+            "largest_reason": largest,
+            "connectivity_steps": connectivity,
+            "difficulty": band,
+        }
     )
 
 

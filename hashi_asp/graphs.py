@@ -1,0 +1,77 @@
+"""Graph algorithms, each a small function of its own over plain nodes and edges (as networkx
+writes them): the connected groups of a graph, and the cut edges of a multigraph (its bridges
+in the graph sense: edges whose removal splits a group in two).
+
+Islands and pairs of neighbours are the usual nodes and edges, but nothing here knows the
+puzzle: callers pass the nodes, and the neighbours or the edges, they mean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from typing import TypeVar
+
+Node = TypeVar("Node", bound=Hashable)
+Edge = TypeVar("Edge", bound=Hashable)
+
+
+def connected_groups(
+    nodes: Iterable[Node], neighbours: Callable[[Node], Iterable[Node]]
+) -> list[list[Node]]:
+    """The connected groups of a graph, each sorted, in the order of their first node in
+    ``nodes`` (depth first, so that the same input always gives the same groups)."""
+    groups: list[list[Node]] = []
+    seen: set[Node] = set()
+    for start in nodes:
+        if start in seen:
+            continue
+        seen.add(start)
+        group, stack = [], [start]
+        while stack:
+            node = stack.pop()
+            group.append(node)
+            for other in neighbours(node):
+                if other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+        groups.append(sorted(group))  # type: ignore[type-var]
+    return groups
+
+
+def cut_edges(
+    nodes: Iterable[Node], edges: Callable[[Node], Iterable[tuple[Node, Edge]]]
+) -> list[Edge]:
+    """The cut edges of a multigraph: the edges whose removal leaves their group in two parts.
+    ``edges(node)`` gives each edge at ``node`` as (the node at its other end, the edge's name);
+    two edges between the same nodes are never cut edges.  Tarjan's low-link numbers over an
+    iterative depth-first search (no recursion limit on big graphs), in the order of the
+    edges found."""
+    order: dict[Node, int] = {}
+    low: dict[Node, int] = {}
+    cuts: list[Edge] = []
+    for start in nodes:
+        if start in order:
+            continue
+        order[start] = low[start] = len(order)
+        stack: list[tuple[Node, Edge | None, Iterable]] = [(start, None, iter(edges(start)))]
+        while stack:
+            node, via, onward = stack[-1]
+            advanced = False
+            for other, edge in onward:
+                if edge == via:
+                    continue
+                if other in order:
+                    low[node] = min(low[node], order[other])
+                else:
+                    order[other] = low[other] = len(order)
+                    stack.append((other, edge, iter(edges(other))))
+                    advanced = True
+                    break
+            if not advanced:
+                stack.pop()
+                if stack:
+                    parent = stack[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                    if low[node] > order[parent]:
+                        cuts.append(via)  # type: ignore[arg-type]
+    return cuts

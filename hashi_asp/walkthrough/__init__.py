@@ -1,0 +1,201 @@
+"""Walkthroughs: a puzzle solved the way a person solves it, one step at a time, each step with
+the smallest set of island numbers that forces it, and the difficulty of that walkthrough.
+
+A **step** narrows the bridge counts one pair of neighbouring islands can still take (from
+{0, 1, 2} to {1, 2}: at least one bridge; to {0}: none; ...).  Its **reason** is a set of
+islands whose numbers force it, together with the rules (straight, no crossing, at most K per
+pair, no loops where the puzzle says so) and what the earlier steps established; a step that
+also needs "all islands are connected" says so.  Precisely: every assignment of a count to
+every pair that keeps within the counts the earlier steps left, breaks no rule, gives each
+island of the reason its number (the others' numbers are not used) and, for a connectivity
+step, connects all islands, gives the pair a count the step keeps.  The reason is minimal:
+drop any one of its islands and some assignment gives the pair a count the step rules out.
+
+The package, by file:
+
+- ``techniques.py``: the catalogue of techniques in a person's order of effort (name, level,
+  the pass that finds it, its sentence);
+- ``board.py``: the counts each pair can still take, and the groups certain bridges join;
+- ``finding.py``: the next step, the first the catalogue's passes find (plain Python);
+- ``checker.py``: clingo confirms each step and makes its reason minimal, and finds the step
+  no small reason shows;
+- ``results.py``: the steps, how a walkthrough ended, its pictures, and the errors.
+
+The walkthrough shown is the one rated: its steps' levels are the difficulty's counts.
+"""
+
+from __future__ import annotations
+
+from ..asp.control import enumerate_solutions
+from ..asp.interface import Program
+from ..checking import check
+from ..difficulty import Difficulty, rate
+from ..puzzle import Puzzle, Solution
+from ..stopping import Deadline
+from . import techniques
+from .board import Found, OutOfTime, single, starting_counts, values
+from .checker import Checker
+from .finding import Finder
+from .results import (
+    STATUSES,
+    InvalidStep,
+    OnStep,
+    Progress,
+    SeveralSolutions,
+    Step,
+    Unrated,
+    Unsolvable,
+    Walkthrough,
+)
+
+__all__ = [
+    "STATUSES",
+    "InvalidStep",
+    "OnStep",
+    "Progress",
+    "SeveralSolutions",
+    "Step",
+    "Unrated",
+    "Unsolvable",
+    "Walkthrough",
+    "difficulty",
+    "steps",
+]
+
+
+def steps(
+    puzzle: Puzzle,
+    given: Solution | None = None,
+    *,
+    limit: int | None = None,
+    checked: bool = True,
+    time_limit: float | Deadline | None = None,
+    on_step: OnStep | None = None,
+    rating: bool = False,
+) -> Walkthrough:
+    """Walk through ``puzzle`` from the empty board, or from ``given`` (a player's bridges,
+    each a lower bound, as ``hint`` reads them), one step at a time: at most ``limit`` steps
+    (``limit=1``: the next move), else to the end, and rate it when it reaches the solution.
+    With ``checked`` every step is confirmed by clingo before it is kept (``False`` only for
+    measuring; the step no small reason shows is then not looked for).  ``on_step`` hears the
+    :class:`Progress` after each step (``rating`` marks it as the walk of a difficulty)."""
+    deadline = Deadline.of(time_limit)
+    start = starting_counts(puzzle, given)
+    board = Finder(puzzle, list(start))
+    told = _Teller(start, on_step, rating)
+    checker = Checker(puzzle, deadline) if checked else None
+    walk = Walkthrough(puzzle, [], "unknown", {}, given=given, checked=checked)
+    try:
+        while limit is None or len(walk.steps) < limit:
+            if deadline.expired():
+                raise OutOfTime
+            found = board.next_step(checker, deadline)
+            if found is None:
+                break
+            if checker is not None:
+                found = checker.confirm(found, board, deadline)
+            walk.steps.append(_described(board, found))
+            board.apply(found)
+            told(len(walk.steps), board.domain)
+            if not found.new:
+                break
+    except KeyboardInterrupt:
+        walk.interrupted = True
+    except OutOfTime:
+        walk.timed_out = True
+    walk.possible = board.possible()
+    walk.status = _status(walk, board, limit)
+    if walk.status == "contradiction":
+        walk.conflict = walk.steps[-1].reason
+    if walk.status == "solved":
+        walk.solution = walk.state()
+        broken = check(puzzle, walk.solution)
+        if broken:
+            raise InvalidStep(f"the walkthrough ends in a state that breaks the rules: {broken[0]}")
+        # Only a puzzle with one solution is rated (stuck: several); from the player's bridges,
+        # the steps rate what is left.
+        walk.difficulty = _rated(walk.steps)
+    return walk
+
+
+def difficulty(
+    puzzle: Puzzle, time_limit: float | Deadline | None = None, *, on_step: OnStep | None = None
+) -> Difficulty:
+    """How hard ``puzzle`` is for a person (:mod:`hashi_asp.difficulty`): its walkthrough
+    (:func:`steps`, every step checked), rated by the levels of its steps.  Only a puzzle with
+    exactly one solution has a difficulty: raises :class:`Unsolvable` for none and
+    :class:`SeveralSolutions` for more (both :class:`Unrated`, status ``CANNOT_ANSWER``), and
+    :class:`~hashi_asp.stopping.TimeLimitReached` at the time limit.  ``on_step`` hears the
+    :class:`Progress` after each step."""
+    deadline = Deadline.of(time_limit)
+    # First, as it takes a fraction of the walkthrough's time: a puzzle with several solutions
+    # would be walked until it is stuck, only to be refused.
+    _refuse_unless_unique(puzzle, deadline)
+    walk = steps(puzzle, time_limit=deadline, on_step=on_step, rating=True)
+    if walk.interrupted:
+        raise KeyboardInterrupt
+    if walk.timed_out or walk.difficulty is None:
+        raise deadline.reached("rating the puzzle")
+    return walk.difficulty
+
+
+def _rated(shown: list[Step]) -> Difficulty:
+    """The difficulty of a walkthrough that reached the solution, from its steps' levels."""
+    return rate((techniques.LEVELS.index(step.level) for step in shown), True)
+
+
+def _described(board: Finder, found: Found) -> Step:
+    technique, level, text = techniques.sentence(board, found)
+    return Step(
+        pair=board.geometry.pair(found.pair) if found.pair >= 0 else None,
+        before=values(board.domain[found.pair]) if found.pair >= 0 else (),
+        bridges=values(found.new),
+        reason=tuple(board.cells[i] for i in found.reason),
+        connectivity=found.connectivity,
+        technique=technique,
+        text=text,
+        level=level,
+    )
+
+
+def _refuse_unless_unique(puzzle: Puzzle, deadline: Deadline) -> None:
+    """Raise :class:`SeveralSolutions` or :class:`Unsolvable` unless clingo finds exactly one
+    solution, searching for two."""
+    found = enumerate_solutions(puzzle, Program(), 2, deadline, keep=False)
+    if found.search.interrupted:
+        raise KeyboardInterrupt
+    if found.search.timed_out:
+        raise deadline.reached("deciding whether the puzzle has one solution")
+    if found.found > 1:
+        raise SeveralSolutions(
+            "several solutions: only a puzzle with exactly one has a difficulty", puzzle.source
+        )
+    if found.found == 0:
+        raise Unsolvable(
+            "no solution: only a puzzle with exactly one has a difficulty", puzzle.source
+        )
+
+
+class _Teller:
+    """Tells ``on_step`` the :class:`Progress` of a walkthrough from the counts ``start``."""
+
+    def __init__(self, start: list[int], on_step: OnStep | None, rating: bool = False):
+        self.on_step, self.rating = on_step, rating
+        self.pairs = sum(not single(mask) for mask in start)
+
+    def __call__(self, steps: int, domain: list[int]) -> None:
+        if self.on_step is not None:
+            decided = self.pairs - sum(not single(mask) for mask in domain)
+            self.on_step(Progress(steps, decided, self.pairs, self.rating))
+
+
+def _status(walk: Walkthrough, board: Finder, limit: int | None) -> str:
+    if walk.steps and not walk.steps[-1].bridges:
+        return "contradiction"
+    if board.solved():
+        return "solved"
+    if walk.timed_out or walk.interrupted:
+        return "unknown"
+    if limit is not None and len(walk.steps) >= limit:
+        return "unfinished"
+    return "stuck"

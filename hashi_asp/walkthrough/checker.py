@@ -1,0 +1,257 @@
+"""Checking steps (clingo with ``encodings/step.lp``, its own reading of the rules and of which
+islands see each other): before a step is shown, the assignments the step rules out must not
+exist with its reason (else it is a fault, and raises); islands whose drop keeps it so are
+dropped, so that the reason shown is minimal by clingo's account.  And the step no small reason
+shows: a count of a pair that no solution has, with a minimal set of numbers ruling it out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..asp import interface
+from ..asp.control import Grounded, ground
+from ..asp.interface import Program
+from ..puzzle import Puzzle, cell_name
+from ..stopping import Deadline
+from .board import Board, Found, OutOfTime, values
+from .results import InvalidStep
+
+if TYPE_CHECKING:
+    import clingo
+
+
+class Checker:
+    """``step.lp`` grounded once for the puzzle; each question switches the reason's numbers and
+    connectivity on and assumes away the counts ruled out so far."""
+
+    def __init__(self, puzzle: Puzzle, deadline: Deadline):
+        program = Program(encoding=interface.encoding_path(interface.STEP))
+        # No failed-literal round before each search: it pays on a whole puzzle, not on the
+        # thousands of small questions a walkthrough asks (it doubled their time).
+        options = ["--lookahead=no"]
+        self.grounded: Grounded = ground(puzzle, program, options=options, deadline=deadline)
+        self.puzzle = puzzle
+        geometry = puzzle.geometry
+        self.count = [
+            [
+                self.grounded.literal(interface.count(geometry.pair(p), k))
+                for k in range(puzzle.rules.max_bridges + 1)
+            ]
+            for p in range(len(geometry.ends))
+        ]
+        self.clue = [self.grounded.literal(interface.clue(cell)) for cell in geometry.cells]
+        self.connected = self.grounded.literal(interface.CONNECTED)
+        # Switches left free, not false: a question assumes the ones it needs on, and a switch
+        # left free only lets clingo add a rule, which never makes a question's answer appear.
+        for switch in [*map(interface.clue, geometry.cells), interface.CONNECTED]:
+            self.grounded.switch(switch, None)
+        top = (1 << (puzzle.rules.max_bridges + 1)) - 1
+        self.settled = [top] * len(geometry.ends)  # the counts clingo still allows, per pair
+
+    def _assumptions(
+        self,
+        domain: list[int],
+        reason: Iterable[int],
+        connectivity: bool,
+        pair: int,
+        keep: int,
+        only: Iterable[int] | None = None,
+    ) -> list[int]:
+        """Counts outside ``domain`` away (of the pairs ``only``, default all), and for ``pair``
+        the counts of ``keep`` too (asking for one it rules out; ``pair`` -1 asks nothing of
+        any pair); the numbers of ``reason`` on, connectivity on if asked."""
+        pairs = range(len(domain)) if only is None else sorted(only)
+        settled = self.settled
+        assumed = [
+            -literal
+            for p in pairs
+            for k, literal in enumerate(self.count[p])
+            if literal is not None
+            and not (domain[p] >> k & 1 and not (p == pair and keep >> k & 1))
+            and (settled[p] >> k & 1 or p == pair)
+        ]
+        assumed += [literal for i in reason if (literal := self.clue[i]) is not None]
+        if connectivity and self.connected is not None:
+            assumed.append(self.connected)
+        return assumed
+
+    def _settle(self, domain: list[int]) -> None:
+        """The counts ruled out so far, ruled out in clingo for good (a walkthrough's counts
+        only narrow), so that the many questions of a step no small reason shows, and every
+        question after it, assume only what is new.  Done before such a step only: each time
+        updates clingo's program."""
+        gone = []
+        for p, mask in enumerate(domain):
+            if mask != self.settled[p]:
+                gone += [
+                    literal
+                    for k, literal in enumerate(self.count[p])
+                    if literal is not None and self.settled[p] >> k & 1 and not mask >> k & 1
+                ]
+                self.settled[p] = mask
+        if gone:
+            self.grounded.forbid(gone)
+
+    def _search(self, assumed: list[int], deadline: Deadline, seen: list[int]) -> bool:
+        """Whether there is an assignment under ``assumed`` (a search over the whole board, in
+        clingo's thread, watched for the deadline); its counts are added to ``seen``."""
+
+        def record(model: clingo.Model) -> bool:
+            for p, literals in enumerate(self.count):
+                for k, literal in enumerate(literals):
+                    if literal is not None and model.is_true(literal):
+                        seen[p] |= 1 << k
+            return False
+
+        outcome = self.grounded.search(record, assumptions=assumed, deadline=deadline)
+        if outcome.interrupted:
+            raise KeyboardInterrupt
+        if outcome.timed_out:
+            raise OutOfTime
+        return not outcome.exhausted
+
+    def blamed(
+        self,
+        domain: list[int],
+        reason: Iterable[int],
+        connectivity: bool,
+        pair: int,
+        keep: int,
+        deadline: Deadline,
+        only: Iterable[int] | None = None,
+    ) -> list[int] | None:
+        """When every assignment within ``domain`` that meets the numbers of ``reason`` (and
+        connectivity) gives ``pair`` a count in ``keep``: the islands of ``reason`` whose
+        numbers clingo needed for that (its unsatisfiable core); None when some assignment does
+        not.  A question about a step, which propagation mostly settles: asked in this thread.
+        ``only``: the pairs whose counts are assumed (default all)."""
+        reason = list(reason)
+        assumed = self._assumptions(domain, reason, connectivity, pair, keep, only)
+        if deadline.expired():
+            raise OutOfTime
+        core = self.grounded.settle(assumed)
+        if core is None:
+            return None
+        needed = set(core)
+        return [i for i in reason if self.clue[i] in needed]
+
+    def follows(
+        self,
+        domain: list[int],
+        reason: Iterable[int],
+        connectivity: bool,
+        pair: int,
+        keep: int,
+        deadline: Deadline,
+    ) -> bool:
+        """Whether every assignment within ``domain`` meeting the numbers of ``reason`` (and
+        connectivity) gives ``pair`` a count in ``keep`` (as for :meth:`blamed`).
+
+        Asked first with only the counts left near the step (the pairs at the reason's islands
+        and the step's pair, and the pairs crossing them), the rest of the board left free: an
+        answer of no assignment there holds a fortiori within the whole ``domain``, and most
+        steps get it with a few assumptions instead of thousands.  Otherwise asked again with
+        the whole ``domain``."""
+        reason = list(reason)
+        question = (connectivity, pair, keep, deadline)
+        if self.blamed(domain, reason, *question, only=self._near(reason, pair)) is not None:
+            return True
+        return self.blamed(domain, reason, *question) is not None
+
+    def _near(self, reason: list[int], pair: int) -> set[int]:
+        geometry = self.puzzle.geometry
+        pairs = {p for i in reason for p in geometry.at[i]} | ({pair} if pair >= 0 else set())
+        return pairs | {q for p in pairs for q in geometry.crossing[p]}
+
+    def confirm(self, found: Found, board: Board, deadline: Deadline) -> Found:
+        """The step, once clingo confirms that it follows from its reason (else a fault: it
+        raises), with the islands clingo finds unneeded dropped (:meth:`_needed`), so that the
+        reason shown is minimal by clingo's account.  (The finder reads connectivity only near
+        the reason, and a loop or crossing that a smaller set forces on a pair away from its
+        own islands it does not see; such an island is dropped here.)
+
+        A reason of one island without connectivity, as the finder reads it, is minimal
+        already where loops are allowed: the empty reason forces nothing, since the finder's
+        first pass, exact for what the rules alone force, found nothing just before.  Those
+        steps (most of any walkthrough) are only confirmed, which halves clingo's work on them.
+        (Where loops are not allowed, the loop a bridge would close is looked for after the easy
+        techniques, so clingo is asked.)"""
+        domain = board.domain
+        question = (found.connectivity, found.pair, found.new)
+        if not self.follows(domain, found.reason, *question, deadline):
+            raise InvalidStep(self._fault(found, "does not follow from its reason"))
+        loops = not self.puzzle.rules.no_loops  # else a loop the rules alone rule out comes later
+        if len(found.reason) == 1 and not found.connectivity and not found.kind and loops:
+            return found
+        reason = self._needed(domain, found.reason, *question, deadline)
+        if reason or not found.reason or not found.new:
+            return replace(found, reason=reason)
+        # Every island dropped: the certain bridges alone force the step (with connectivity:
+        # all islands connected), where the finder read a larger reason.
+        if found.connectivity:
+            return replace(found, reason=reason, kind="connected")
+        a, z = self.puzzle.geometry.ends[found.pair]
+        closes = self.puzzle.rules.no_loops and board.groups()[0][a] == board.groups()[0][z]
+        return replace(found, reason=reason, kind="loop" if closes else "rules")
+
+    def _needed(
+        self,
+        domain: list[int],
+        reason: Iterable[int],
+        connectivity: bool,
+        pair: int,
+        keep: int,
+        deadline: Deadline,
+    ) -> tuple[int, ...]:
+        """The islands of ``reason`` the step needs, which it follows from: each dropped in
+        turn while the rest still forces it (clingo's :meth:`~Grounded.minimal_core`, with the
+        counts and the question held fixed)."""
+        base = self._assumptions(domain, (), connectivity, pair, keep)
+        island = {literal: i for i in reason if (literal := self.clue[i]) is not None}
+        core = self.grounded.minimal_core(list(island), deadline, fixed=base, quick=True)
+        if not core.minimal:
+            raise OutOfTime
+        return tuple(sorted(island[literal] for literal in core.literals))
+
+    def _fault(self, found: Found, what: str) -> str:
+        geometry = self.puzzle.geometry
+        cells = ", ".join(cell_name(geometry.cells[i]) for i in found.reason) or "none"
+        where = (
+            "" if found.pair < 0 else " on " + "-".join(map(cell_name, geometry.pair(found.pair)))
+        )
+        return f"internal error: the step{where} (reason: {cells}) {what}"
+
+    def deeper(self, board: Board, deadline: Deadline) -> Found | None:
+        """A step no small reason shows: a count of some pair that no solution (within the
+        counts left) has, with a minimal set of numbers ruling it out; None when every count
+        left is in some solution (the puzzle is not unique from here)."""
+        everyone = list(range(len(board.cells)))
+        domain = board.domain
+        self._settle(domain)
+        seen = [0] * len(domain)
+        if not self._search(self._assumptions(domain, everyone, True, -1, 0), deadline, seen):
+            connectivity, reason = self._minimal(domain, everyone, -1, 0, deadline)
+            return Found(reason, connectivity, board.first_pair(reason), 0, "deeper")
+        for p, mask in enumerate(domain):
+            for k in values(mask):
+                if seen[p] >> k & 1:
+                    continue
+                keep = mask & ~(1 << k)
+                if not self._search(
+                    self._assumptions(domain, everyone, True, p, keep), deadline, seen
+                ):
+                    connectivity, reason = self._minimal(domain, everyone, p, keep, deadline)
+                    return Found(reason, connectivity, p, keep, "deeper")
+        return None
+
+    def _minimal(
+        self, domain: list[int], everyone: list[int], pair: int, keep: int, deadline: Deadline
+    ) -> tuple[bool, tuple[int, ...]]:
+        """Connectivity only if needed, and the islands needed (:meth:`_needed`), starting from
+        clingo's core."""
+        without = self.blamed(domain, everyone, False, pair, keep, deadline)
+        connectivity = without is None
+        reason = without or self.blamed(domain, everyone, True, pair, keep, deadline) or everyone
+        return connectivity, self._needed(domain, reason, connectivity, pair, keep, deadline)
