@@ -1,0 +1,389 @@
+"""The author's fix: the fewest edits that leave a puzzle with exactly one solution.
+
+An edit adds an island (with a number), removes one, or changes an island's number (an island
+without a number gets one).  By default the solution the author meant is kept: the first one
+found, or the one given.  It stays a solution only under two kinds of edit: a new island on a
+water cell under one of its bridges of K lines, numbered 2K (the bridge is split there), and an
+island without a number given its count in that solution.  With ``free`` any edit is allowed and
+the solution may change.
+
+The search is a loop of two questions (counterexample-guided):
+
+1. the master problem (``encodings/fix.lp``, clingo optimisation): a smallest set of edits under
+   which no solution seen so far stays a solution (keep mode; in free mode at most one stays,
+   and the edited puzzle must have a solution).  A solution seen stands for all its splits by
+   new islands, so one seen solution rules out every new island on a bridge it shares with the
+   kept solution.  The optimum is a lower bound on the edits of any fix;
+2. the edited puzzle is searched for a second solution (keep mode: the known-solution search
+   of :class:`~hashi_asp.known.KnownSolution`, the kept solution split by the new islands being
+   the known one; free mode: a fresh solve).  None: the edits are a fix with the fewest edits.
+   Otherwise the solutions found join those seen, and the master is asked again on the same
+   control (clingo keeps what it learnt).
+
+A fix is returned only once a fresh :func:`~hashi_asp.solving.unique` proves the edited puzzle
+has exactly one solution and the independent checker passes it.  When the time limit comes
+first, the best fix found (a master answer not yet proven least) is returned with the lower bound
+of the last proven optimum.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .asp import PLAIN
+from .asp.control import ground
+from .asp.interface import Program, encoding_path
+from .checking import check
+from .known import KnownSolution
+from .puzzle import Bridge, Cell, HashiError, Puzzle, Solution, bridge, cell_name
+from .solving import Result, solve, unique
+from .status import Status
+from .stopping import Deadline, TimeLimitReached
+
+if TYPE_CHECKING:
+    import clingo
+
+FIX_ENCODING = "fix.lp"
+ALTERNATIVES = 8  # other solutions asked for per round: more per round, fewer rounds
+UNIQUE = "unique"
+FIXED = "fixed"
+NO_FIX = "no fix found"
+UNSOLVABLE = "unsolvable"
+TIMED_OUT = "timed out"
+STATUSES = (FIXED, UNIQUE, NO_FIX, UNSOLVABLE, TIMED_OUT)
+
+
+class FixError(HashiError):
+    """A fix asked for what cannot be: a solution to keep that does not solve the puzzle."""
+
+    status = Status.BAD_INPUT
+
+
+class FixFault(HashiError):
+    """The fix search went wrong (a fixed puzzle a fresh solve does not confirm): never shown."""
+
+    status = Status.FAULT
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One edit at ``cell``: ``kind`` ``add`` (a new island ``new``; ``old`` None), ``remove``
+    (the island ``old``, None for one without a number; ``new`` None) or ``change`` (``old``
+    becomes ``new``; ``old`` None for an island without a number)."""
+
+    kind: str
+    cell: Cell
+    old: int | None
+    new: int | None
+
+    def words(self) -> str:
+        place = cell_name(self.cell)
+        if self.kind == "add":
+            return f"add an island {self.new} at {place}"
+        if self.kind == "remove":
+            return f"remove the island {'?' if self.old is None else self.old} at {place}"
+        if self.old is None:
+            return f"give the island at {place} the number {self.new}"
+        return f"change the {self.old} at {place} to {self.new}"
+
+
+@dataclass(frozen=True)
+class Fix:
+    """What :func:`fix` found.  ``status``: ``fixed``, ``unique`` (nothing to fix), ``no fix
+    found`` (proven: no edits of the kinds allowed make it unique), ``unsolvable`` or ``timed
+    out`` (no fix found in time).  ``edits`` the fix's edits; ``fewest`` whether no fix with
+    fewer edits exists (proven); ``lower_bound`` the fewest edits any fix needs, as far as
+    proven.  ``puzzle`` is the fixed puzzle and ``solution`` its only solution, proven unique
+    and checked (for ``unique``: the puzzle and its solution; else None).  ``kept`` is the
+    solution kept (keep mode) or the first solution found (free mode)."""
+
+    status: str
+    edits: tuple[Edit, ...] = ()
+    fewest: bool = False
+    lower_bound: int = 0
+    puzzle: Puzzle | None = None
+    solution: Solution | None = None
+    kept: Solution | None = None
+    free: bool = False
+    rounds: int = 0
+    seconds: float = 0.0
+    seen: int = field(default=0, compare=False)  # other solutions the master ruled out
+
+    @property
+    def found(self) -> bool:
+        """The puzzle has one solution now (fixed, or unique already)."""
+        return self.status in (FIXED, UNIQUE)
+
+
+def fix(
+    puzzle: Puzzle,
+    *,
+    keep: Solution | None = None,
+    free: bool = False,
+    time_limit: float | Deadline | None = None,
+    first: Result | None = None,
+) -> Fix:
+    """The fewest edits that leave ``puzzle`` with exactly one solution (see the module
+    docstring), under the puzzle's rules and the bundled encoding.  ``keep`` is the solution to
+    keep (default: the first found); ``free`` allows any edit, the solution may change.
+    ``first`` is the puzzle's :func:`~hashi_asp.solving.unique` result, if already known.
+    ``time_limit`` (seconds, or a :class:`Deadline`) bounds the whole search.  Raises
+    :class:`FixError` for a ``keep`` that does not solve the puzzle."""
+    started = time.perf_counter()
+    deadline = Deadline.of(time_limit)
+    if keep is not None and not free:
+        broken = check(puzzle, keep)
+        if broken:
+            raise FixError(f"the solution to keep does not solve the puzzle: {broken[0].message}")
+    try:
+        if first is None:
+            first = unique(puzzle, time_limit=deadline)
+    except TimeLimitReached:
+        first = None
+    if first is None or first.interrupted:
+        if first is not None:
+            raise KeyboardInterrupt
+        return Fix(TIMED_OUT, free=free, seconds=time.perf_counter() - started)
+    if first.status == "unsolvable":
+        return Fix(UNSOLVABLE, free=free, seconds=time.perf_counter() - started)
+    if first.status == "unique" and (keep is None or free or first.solutions[0] == keep):
+        only = first.solutions[0]
+        return Fix(UNIQUE, (), True, 0, puzzle, only, only, free, 0, time.perf_counter() - started)
+    if first.status not in ("unique", "multiple"):
+        return Fix(TIMED_OUT, free=free, seconds=time.perf_counter() - started)
+    search = _Search(puzzle, keep or first.solutions[0], free, deadline)
+    found = search.run([s for s in first.solutions if free or s != search.kept])
+    return Fix(**{**found, "seconds": time.perf_counter() - started})
+
+
+# ---------------------------------------------------------------------------- the loop
+
+
+class _Search:
+    """The counterexample-guided loop on one puzzle: the master problem on one control, the
+    solutions seen so far given to it one part each."""
+
+    def __init__(self, puzzle: Puzzle, kept: Solution, free: bool, deadline: Deadline):
+        self.puzzle, self.kept, self.free, self.deadline = puzzle, kept, free, deadline
+        if free:
+            text = "mode(free).\n"
+        else:
+            text = "mode(keep).\n" + "".join(
+                f"kept({','.join(map(str, b))}).\n" for b in kept.bridges
+            )
+        program = Program(encoding=str(encoding_path(FIX_ENCODING)), connectivity=PLAIN)
+        # Core-guided optimisation (usc) starts from no edits and proves each lower bound on
+        # the way up: fixes need few edits, so the proof of the last one is most of the work.
+        self.grounded = ground(
+            puzzle,
+            program,
+            text=text,
+            models=0,
+            options=["--opt-mode=opt", "--opt-strategy=usc"],
+            deadline=deadline,
+        )
+        self.seen: set[frozenset[Bridge]] = set()
+
+    def see(self, solutions: Iterable[Solution]) -> int:
+        """Give the master the solutions not seen yet (merged); how many were new."""
+        new = 0
+        for solution in solutions:
+            ends, over = merged(solution)
+            key = joined_again(solution)
+            if key in self.seen:
+                continue
+            self.seen.add(key)
+            a = len(self.seen)
+            facts = [f"alt_end({a},{r},{c},{d})." for (r, c), d in ends.items()]
+            facts += [f"alt_over({a},{r},{c},{k})." for (r, c), k in over.items()]
+            self.grounded.add_part(f"seen_{a}", "\n".join(facts), "alternative", [a])
+            new += 1
+        return new
+
+    def run(self, others: list[Solution]) -> dict:
+        """The loop; the fields of the :class:`Fix`."""
+        lower, rounds, best = 1, 0, None
+        base = {"kept": self.kept, "free": self.free}
+        try:
+            if not self.free:  # a few more other solutions to start from
+                known = KnownSolution.of(self.puzzle, self.kept, self.deadline, models=ALTERNATIVES)
+                found, _ = known.others(ALTERNATIVES)
+                others = [*others, *map(known.solution, found)]
+            self.see(others)
+            while True:
+                rounds += 1
+                optimum = self.grounded.optimise(self.deadline)
+                if optimum.search.interrupted:
+                    raise KeyboardInterrupt
+                if optimum.symbols is None:
+                    if optimum.search.exhausted:  # no edits of the kinds allowed will do
+                        return {
+                            **base,
+                            "status": NO_FIX,
+                            "fewest": False,
+                            "lower_bound": lower,
+                            "rounds": rounds,
+                            "seen": len(self.seen),
+                        }
+                    break
+                if optimum.proven:
+                    lower = max(lower, optimum.cost or 0)
+                edits = self._edits(optimum.symbols)
+                fixed = self._edited(edits)
+                others = self._others(fixed, edits)
+                if not others:
+                    made = self._confirmed(fixed, edits)
+                    best = {
+                        **base,
+                        "status": FIXED,
+                        "edits": tuple(edits),
+                        "puzzle": fixed,
+                        "solution": made,
+                        "fewest": optimum.proven,
+                        "lower_bound": lower,
+                        "rounds": rounds,
+                    }
+                    if optimum.proven:
+                        return {**best, "seen": len(self.seen)}
+                    break
+                if not self.see(others):
+                    raise FixFault("internal error: the fix search saw the same solution twice")
+        except TimeLimitReached:
+            pass
+        if best is not None:
+            return {**best, "lower_bound": lower, "seen": len(self.seen)}
+        return {
+            **base,
+            "status": TIMED_OUT,
+            "lower_bound": lower,
+            "rounds": rounds,
+            "seen": len(self.seen),
+        }
+
+    # ------------------------------------------------------------------ one round
+
+    def _edits(self, symbols: list[clingo.Symbol]) -> list[Edit]:
+        numbers = self.puzzle.islands
+        edits = []
+        for symbol in symbols:
+            values = [a.number for a in symbol.arguments]
+            cell = (values[0], values[1])
+            if symbol.name == "add":
+                edits.append(Edit("add", cell, None, values[2]))
+            elif symbol.name == "remove":
+                edits.append(Edit("remove", cell, numbers[cell], None))
+            elif symbol.name == "change":
+                edits.append(Edit("change", cell, numbers[cell], values[2]))
+        return sorted(edits, key=lambda e: e.cell)
+
+    def _edited(self, edits: list[Edit]) -> Puzzle:
+        return edited(self.puzzle, edits)
+
+    def _others(self, fixed: Puzzle, edits: list[Edit]) -> list[Solution]:
+        """Solutions of the edited puzzle besides the one it is meant to have (keep mode), or
+        up to two of its solutions when it has more than one (free mode)."""
+        if self.free:
+            result = solve(fixed, models=ALTERNATIVES, time_limit=self.deadline)
+            if result.interrupted:
+                raise KeyboardInterrupt
+            if result.timed_out:
+                raise self.deadline.reached("checking a fix")
+            return result.solutions if len(result.solutions) > 1 else []
+        known = KnownSolution.of(fixed, split(self.kept, edits), self.deadline, models=ALTERNATIVES)
+        found, _ = known.others(ALTERNATIVES)
+        return [known.solution(counts) for counts in found]
+
+    def _confirmed(self, fixed: Puzzle, edits: list[Edit]) -> Solution:
+        """The fixed puzzle's only solution, once a fresh solve proves it and the checker
+        passes it."""
+        result = unique(fixed, time_limit=self.deadline)
+        if result.interrupted:
+            raise KeyboardInterrupt
+        if result.timed_out:
+            raise self.deadline.reached("checking a fix")
+        meant = None if self.free else split(self.kept, edits)
+        if (
+            result.status != "unique"
+            or check(fixed, result.solutions[0])
+            or (meant is not None and result.solutions[0] != meant)
+        ):
+            raise FixFault(
+                f"internal error: the fixed puzzle is {result.status}, not unique with the "
+                "solution meant"
+            )
+        return result.solutions[0]
+
+
+# ---------------------------------------------------------------------------- puzzles and splits
+
+
+def edited(puzzle: Puzzle, edits: Iterable[Edit]) -> Puzzle:
+    """The puzzle with the edits made."""
+    islands = dict(puzzle.islands)
+    for edit in edits:
+        if edit.kind == "remove":
+            del islands[edit.cell]
+        else:
+            islands[edit.cell] = edit.new
+    return Puzzle(puzzle.rows, puzzle.cols, islands, puzzle.source, puzzle.rules)
+
+
+def split(solution: Solution, edits: Iterable[Edit]) -> Solution:
+    """The solution with its bridges split at the islands the edits add under them."""
+    added = {edit.cell for edit in edits if edit.kind == "add"}
+    bridges: list[Bridge] = []
+    for drawn in solution.bridges:
+        stops = [cell for cell in drawn.cells_between() if cell in added]
+        ends = [drawn.ends[0], *stops, drawn.ends[1]]
+        bridges += [bridge(a, b, drawn.count) for a, b in itertools.pairwise(ends)]
+    return Solution.of(bridges)
+
+
+def joined_again(solution: Solution) -> frozenset[Bridge]:
+    """The solution's bridges joined again through every island they pass straight through with
+    the same count on both sides: what stands for all its splits."""
+    ends, _ = merged(solution)
+    at: dict[Cell, list[tuple[Cell, int]]] = {}
+    for drawn in solution.bridges:
+        a, b = drawn.ends
+        at.setdefault(a, []).append((b, drawn.count))
+        at.setdefault(b, []).append((a, drawn.count))
+    joined = set()
+    for start in ends:
+        for step, count in at[start]:
+            previous, here = start, step
+            while here not in ends:  # straight on through
+                previous, here = here, next(c for c, _ in at[here] if c != previous)
+            joined.add(bridge(start, here, count))
+    return frozenset(joined)
+
+
+def merged(solution: Solution) -> tuple[dict[Cell, int], dict[Cell, int]]:
+    """A solution joined again through every island its bridges pass straight through with the
+    same count on both sides (it stands for all its splits): the islands left with their
+    bridges, and the cells under the joined bridges with their counts."""
+    at: dict[Cell, list[tuple[Cell, int]]] = {}
+    for drawn in solution.bridges:
+        a, b = drawn.ends
+        at.setdefault(a, []).append((b, drawn.count))
+        at.setdefault(b, []).append((a, drawn.count))
+    through = set()
+    for cell, links in at.items():
+        if len(links) == 2 and links[0][1] == links[1][1]:
+            (a, _), (b, _) = links
+            if (a[0] == b[0] == cell[0]) or (a[1] == b[1] == cell[1]):
+                through.add(cell)
+    ends = {cell: sum(k for _, k in links) for cell, links in at.items() if cell not in through}
+    over: dict[Cell, int] = {}
+    for drawn in solution.bridges:
+        for cell in drawn.cells_between():
+            over[cell] = drawn.count
+    for cell in through:
+        over[cell] = at[cell][0][1]
+    if not ends:  # a cycle of straight runs cannot be: a rectangle has corners
+        raise FixFault("internal error: a solution with no corner or end")
+    return ends, over
