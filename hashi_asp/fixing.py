@@ -183,7 +183,7 @@ class _Search:
             program,
             text=text,
             models=0,
-            options=["--opt-mode=opt", "--opt-strategy=usc"],
+            options=["--opt-mode=opt", "--opt-strategy=usc", "--lookahead=no"],
             deadline=deadline,
         )
         self.seen: set[frozenset[Bridge]] = set()

@@ -143,7 +143,7 @@ def unique_text(
     rated: Difficulty | None = None,
 ) -> str:
     """The solutions found (the differing pairs marked), where two solutions differ and the
-    smallest region of them, the ``fix`` (from :func:`hashi_asp.generation.fix`; with
+    smallest region of them, the ``fix`` (from :func:`hashi_asp.fixing.fix`; with
     ``sought``, None says none was found), why there is none (if so), the verdict, and the
     difficulty when ``rated``."""
     marks = {d.pair: look.palette.highlight for d in result.differences}
