@@ -112,7 +112,8 @@ def main() -> None:
     for name, mode, s in table:
         print(
             f"| {name} | {mode} | {s['puzzles']} | {s['fixed']:.0f}% | {s['fewest']:.0f}% | "
-            f"{s['edits'][0]:.2f} ({s['edits'][1]}) | {s['seconds'][0]:.2f} ({s['seconds'][1]:.2f}) |"
+            f"{s['edits'][0]:.2f} ({s['edits'][1]}) | "
+            f"{s['seconds'][0]:.2f} ({s['seconds'][1]:.2f}) |"
         )
 
 

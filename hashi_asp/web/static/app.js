@@ -250,6 +250,7 @@ async function analyse() {
     if (live !== control) return;
     performance.mark("hashi:verdict");
     state.marks.islands = new Set(); state.marks.differences = [];
+    showFix(doc.status === "multiple");
     if (doc.status === "unique") {
       verdict("unique: one solution", "unique");
       say("");
@@ -290,10 +291,58 @@ async function count(puzzle, control) {
 }
 
 function fixWords(fix) {
-  const [r, c] = fix.cell;
-  if (fix.kind === "add") return `add an island ${fix.number} at (${r}, ${c})`;
-  if (fix.old === null) return `give the island at (${r}, ${c}) the number ${fix.number}`;
-  return `change the ${fix.old} at (${r}, ${c}) to ${fix.number}`;
+  return fix.edits.map(editWords).join("; ");
+}
+
+function editWords(edit) {
+  const [r, c] = edit.cell;
+  if (edit.kind === "add") return `add an island ${edit.to} at (${r}, ${c})`;
+  if (edit.kind === "remove") return `remove the island at (${r}, ${c})`;
+  if (edit.from === null) return `give the island at (${r}, ${c}) the number ${edit.to}`;
+  return `change the ${edit.from} at (${r}, ${c}) to ${edit.to}`;
+}
+
+// ---------------------------------------------------------------------------- the author fix
+
+const FIX_LIMIT = 10;  // seconds: the fewest edits are mostly proven well within it
+let pendingFix = null;
+
+function showFix(shown) {
+  $("fix-area").hidden = !shown;
+  $("apply-fix").hidden = true;
+  pendingFix = null;
+}
+
+// The fewest edits that make the puzzle unique (checked by the server): listed, their islands
+// marked, ready to apply.
+async function findFix() {
+  const puzzle = puzzleText();
+  say("looking for the fewest edits…");
+  try {
+    const doc = await api("fix", { puzzle, "time-limit": FIX_LIMIT });
+    if (puzzleText() !== puzzle) return;  // edited meanwhile
+    if (doc.status !== "fixed") { say(`No fix: ${doc.status}.`); return; }
+    pendingFix = doc.edits;
+    state.marks.islands = new Set(doc.edits.map(({ cell: [r, c] }) => key(r, c)));
+    draw();
+    const fewest = doc.fewest ? "the fewest" : `at least ${doc.lower_bound} needed`;
+    say(`To make it unique (${fewest}): ${fixWords(doc)}.`);
+    $("apply-fix").hidden = false;
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+function applyFix() {
+  if (!pendingFix) return;
+  for (const edit of pendingFix) {
+    const [r, c] = edit.cell;
+    if (edit.to === null) state.islands.delete(key(r, c));
+    else state.islands.set(key(r, c), edit.to);
+  }
+  showFix(false);
+  clearMarks();
+  changed();
 }
 
 // ---------------------------------------------------------------------------- editing
@@ -610,6 +659,8 @@ function start() {
     event.target.value = "";
   });
   $("new").addEventListener("click", newGrid);
+  $("fix").addEventListener("click", findFix);
+  $("apply-fix").addEventListener("click", applyFix);
   $("max-bridges").addEventListener("change", setRules);
   $("no-loops").addEventListener("change", setRules);
   for (const radio of document.querySelectorAll("input[name=mode]")) {
