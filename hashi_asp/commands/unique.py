@@ -35,7 +35,7 @@ def unique(given: Given) -> Outcome:
     )
 
 
-PROPOSAL_SECONDS = 2.0
+PROPOSAL_SECONDS = 1.0
 """How long unique looks for a fix in each mode (keeping solution 1, then free): a proposal,
 not the whole search of `fix`."""
 
