@@ -255,7 +255,7 @@ def edit_json(edit: Edit) -> dict:
 def fix_json(fix: Fix) -> dict:
     """The document ``fix --format json`` prints: ``status``, ``edits``, ``fewest``,
     ``lower_bound``, the fixed ``puzzle`` (JSON notation) and its only ``solution`` (null
-    without a fix), the ``kept`` solution, ``mode`` and ``seconds``."""
+    without a fix), the ``kept`` solution and the ``mode``."""
     return {
         "status": fix.status,
         "edits": [edit_json(edit) for edit in fix.edits],
@@ -265,7 +265,6 @@ def fix_json(fix: Fix) -> dict:
         "solution": fix.solution.to_json() if fix.solution is not None else None,
         "kept": fix.kept.to_json() if fix.kept is not None and not fix.free else None,
         "mode": "free" if fix.free else "keep",
-        "seconds": round(fix.seconds, 3),
     }
 
 

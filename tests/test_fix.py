@@ -215,7 +215,7 @@ def test_keep_mode_by_brute_force(puzzle):
 
 
 @given(small_puzzles())
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=8, deadline=None)
 def test_free_mode_by_brute_force(puzzle):
     assume(len(brute(puzzle)) > 1)
     made = fix(puzzle, free=True, time_limit=30)
