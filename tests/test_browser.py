@@ -427,6 +427,10 @@ def test_the_fix_is_offered_shown_and_applied_in_one_click(server, browser):
     puzzle = notations.read(text)
     made = fix(puzzle)  # the same search as the API's
     assert "To make it unique (the fewest)" in message(browser)
+    added = {edit.cell: edit.new for edit in made.edits if edit.kind == "add"}
+    assert added  # this puzzle's fix is a new island: marked on its water cell, with its number
+    marked = {(int(r), int(c)): int(n) for r, c, n in read(browser, ".added", "row", "col")}
+    assert marked == added
     before = islands(browser)
     browser.find_element(By.ID, "apply-fix").click()
     wait(browser, lambda d: islands(d) != before, "the edited islands")

@@ -17,7 +17,7 @@ const state = {
   islands: new Map(),        // "r,c" -> number, or null for an island without a number
   rules: { maxBridges: 2, noLoops: false },
   bridges: new Map(),        // "r1,c1,r2,c2" (first end first in reading order) -> count
-  marks: { islands: new Set(), pairs: new Set(), step: null, differences: [] },
+  marks: { islands: new Set(), added: new Map(), pairs: new Set(), step: null, differences: [] },
   cursor: [0, 0],
   mode: "edit",
 };
@@ -61,7 +61,7 @@ function setPuzzle(doc) {
 }
 
 function clearMarks() {
-  state.marks = { islands: new Set(), pairs: new Set(), step: null, differences: [] };
+  state.marks = { islands: new Set(), added: new Map(), pairs: new Set(), step: null, differences: [] };
 }
 
 // ---------------------------------------------------------------------------- geometry
@@ -172,6 +172,15 @@ function draw() {
     const [x1, y1] = centre(...a), [x2, y2] = centre(...b);
     element("line", { class: "difference", x1, y1, x2, y2, style: "stroke: var(--step)" }, marks);
   }
+  // A proposed new island: a dashed ring with its number on the water cell.
+  const added = element("g", {}, board);
+  for (const [k, n] of state.marks.added) {
+    if (state.islands.has(k)) continue;
+    const [r, c] = cellOf(k), [x, y] = centre(r, c);
+    const group = element("g", { class: "added", "data-row": r, "data-col": c }, added);
+    element("circle", { cx: x, cy: y, r: CELL * 0.4 }, group);
+    element("text", { x, y: y + 7 }, group).textContent = String(n);
+  }
   const islands = element("g", {}, board);
   for (const [k, n] of state.islands) {
     const [r, c] = cellOf(k), [x, y] = centre(r, c);
@@ -249,7 +258,7 @@ async function analyse() {
     const doc = await api("unique", { puzzle, "time-limit": LIVE_LIMIT }, control.signal);
     if (live !== control) return;
     performance.mark("hashi:verdict");
-    state.marks.islands = new Set(); state.marks.differences = [];
+    state.marks.islands = new Set(); state.marks.added = new Map(); state.marks.differences = [];
     showFix(doc.status === "multiple");
     if (doc.status === "unique") {
       verdict("unique: one solution", "unique");
@@ -324,6 +333,7 @@ async function findFix() {
     if (doc.status !== "fixed") { say(`No fix: ${doc.status}.`); return; }
     pendingFix = doc.edits;
     state.marks.islands = new Set(doc.edits.map(({ cell: [r, c] }) => key(r, c)));
+    state.marks.added = new Map(doc.edits.filter((e) => e.kind === "add").map(({ cell: [r, c], to }) => [key(r, c), to]));
     draw();
     const fewest = doc.fewest ? "the fewest" : `at least ${doc.lower_bound} needed`;
     say(`To make it unique (${fewest}): ${fixWords(doc)}.`);
