@@ -55,6 +55,9 @@ NO_FIX = "no fix found"
 UNSOLVABLE = "unsolvable"
 TIMED_OUT = "timed out"
 STATUSES = (FIXED, UNIQUE, NO_FIX, UNSOLVABLE, TIMED_OUT)
+IMPOSSIBLE = "impossible"  # keeping: keep mode proved no fix keeps the first solution
+NOT_FOUND = "not found"  # keeping: keep mode found no such fix in its share of the time
+KEEP_SHARE = 0.5  # of the time limit, for keep mode before free mode by default
 
 
 class FixError(HashiError):
@@ -99,7 +102,9 @@ class Fix:
     fewer edits exists (proven); ``lower_bound`` the fewest edits any fix needs, as far as
     proven.  ``puzzle`` is the fixed puzzle and ``solution`` its only solution, proven unique
     and checked (for ``unique``: the puzzle and its solution; else None).  ``kept`` is the
-    solution kept (keep mode) or the first solution found (free mode)."""
+    solution kept (keep mode) or the first solution found (free mode).  ``keeping``, by default
+    when free mode followed keep mode: ``impossible`` (proven: no fix keeps the first solution)
+    or ``not found`` (keep mode found none in its share of the time); else None."""
 
     status: str
     edits: tuple[Edit, ...] = ()
@@ -111,6 +116,7 @@ class Fix:
     free: bool = False
     rounds: int = 0
     seconds: float = 0.0
+    keeping: str | None = None
     seen: int = field(default=0, compare=False)  # other solutions the master ruled out
 
     @property
@@ -129,10 +135,13 @@ def fix(
 ) -> Fix:
     """The fewest edits that leave ``puzzle`` with exactly one solution (see the module
     docstring), under the puzzle's rules and the bundled encoding.  ``keep`` is the solution to
-    keep (default: the first found); ``free`` allows any edit, the solution may change.
-    ``first`` is the puzzle's :func:`~hashi_asp.solving.unique` result, if already known.
-    ``time_limit`` (seconds, or a :class:`Deadline`) bounds the whole search.  Raises
-    :class:`FixError` for a ``keep`` that does not solve the puzzle."""
+    keep, strictly: without a fix that keeps it, ``no fix found``.  Without ``keep`` the first
+    solution found is kept if some fix keeps it; when keep mode proves none does (or does not
+    finish in its share of the time), free mode follows and ``keeping`` says why.  ``free``
+    allows any edit from the start.  ``first`` is the puzzle's
+    :func:`~hashi_asp.solving.unique` result, if already known.  ``time_limit`` (seconds, or a
+    :class:`Deadline`) bounds the whole search.  Raises :class:`FixError` for a ``keep`` that
+    does not solve the puzzle."""
     started = time.perf_counter()
     deadline = Deadline.of(time_limit)
     if keep is not None and not free:
@@ -155,9 +164,109 @@ def fix(
         return Fix(UNIQUE, (), True, 0, puzzle, only, only, free, 0, time.perf_counter() - started)
     if first.status not in ("unique", "multiple"):
         return Fix(TIMED_OUT, free=free, seconds=time.perf_counter() - started)
-    search = _Search(puzzle, keep or first.solutions[0], free, deadline)
-    found = search.run([s for s in first.solutions if free or s != search.kept])
-    return Fix(**{**found, "seconds": time.perf_counter() - started})
+    keeping = None
+    if not free:
+        kept = keep or first.solutions[0]
+        # Keep mode mostly ends fast (a fix, or the proof that none keeps the solution); by
+        # default it gets half the time, so that free mode has the rest.
+        share = deadline if keep is not None else _share(deadline, KEEP_SHARE)
+        search = _Search(puzzle, kept, False, share)
+        found = search.run([s for s in first.solutions if s != kept])
+        if keep is not None or found["status"] == FIXED:
+            return Fix(**{**found, "seconds": time.perf_counter() - started})
+        keeping = IMPOSSIBLE if found["status"] == NO_FIX else NOT_FOUND
+    found = _free(puzzle, first.solutions, deadline)
+    return Fix(**{**found, "keeping": keeping, "seconds": time.perf_counter() - started})
+
+
+def _share(deadline: Deadline, fraction: float) -> Deadline:
+    """A deadline of ``fraction`` of the time ``deadline`` has left (no limit without one)."""
+    left = deadline.remaining()
+    part = Deadline(None if left is None else left * fraction)
+    part.abandon_grounding = deadline.abandon_grounding
+    return part
+
+
+def _free(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) -> dict:
+    """Free mode: a first fix from the uniqueness repair (its edits as few as reverting them
+    one by one allows), then the loop, told that only fixes with fewer edits matter.  The
+    loop's proof that none has fewer makes the repair's fix the fewest."""
+    try:
+        upper = repaired_fix(puzzle, solutions, deadline)
+    except TimeLimitReached:
+        upper = None
+    base = {"kept": solutions[0], "free": True}
+    try:
+        below = None if upper is None else upper["edits"]
+        search = _Search(puzzle, solutions[0], True, deadline, fewer_than=below)
+    except TimeLimitReached:
+        if upper is None:
+            return {**base, "status": TIMED_OUT, "lower_bound": 1}
+        return {**base, **upper, "fewest": len(upper["edits"]) == 1, "lower_bound": 1}
+    found = search.run(solutions)
+    if upper is None:
+        return found
+    if found["status"] == NO_FIX:  # no fix with fewer edits than the repair's: it is the fewest
+        return {**found, **upper, "fewest": True, "lower_bound": len(upper["edits"])}
+    if found["status"] == FIXED and len(found["edits"]) < len(upper["edits"]):
+        return found
+    lower = max(1, found["lower_bound"])
+    return {**found, **upper, "fewest": lower >= len(upper["edits"]), "lower_bound": lower}
+
+
+def repaired_fix(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) -> dict | None:
+    """A fix found fast, not the fewest: the generator's uniqueness repair from each known
+    solution in turn (seeded: the same puzzle gets the same fix), renumbering islands; then
+    renumbered islands given back their numbers while the puzzle stays unique.  Proven unique
+    by a fresh solve and passed by the checker; None if the repair gives up."""
+    from .generation.repair import repaired
+
+    for seed, solution in enumerate(solutions):
+        made = repaired(puzzle, solution, seed, deadline)
+        if made is None:
+            continue
+        fixed, _ = made
+        edits = [
+            Edit("change", cell, old, fixed.islands[cell])
+            for cell, old in sorted(puzzle.islands.items())
+            if fixed.islands[cell] != old
+        ]
+        only = _only_solution(edited(puzzle, edits), deadline)
+        if only is None:
+            raise FixFault("internal error: the repaired puzzle is not unique")
+        # Fewer edits: give islands back their numbers while the puzzle stays unique, until
+        # every edit left is needed (or the time is up: each smaller set was proven unique).
+        try:
+            reverted = True
+            while reverted and len(edits) > 1:
+                reverted = False
+                for edit in list(edits):
+                    fewer = [e for e in edits if e != edit]
+                    found = _only_solution(edited(puzzle, fewer), deadline)
+                    if found is not None:
+                        edits, only, reverted = fewer, found, True
+                        if len(edits) == 1:
+                            break
+        except TimeLimitReached:
+            pass
+        fixed = edited(puzzle, edits)
+        return {"status": FIXED, "edits": tuple(edits), "puzzle": fixed, "solution": only}
+    return None
+
+
+def _only_solution(puzzle: Puzzle, deadline: Deadline) -> Solution | None:
+    """The puzzle's only solution, proven by a fresh solve and passed by the checker; None if
+    it has none or several."""
+    result = unique(puzzle, time_limit=deadline)
+    if result.interrupted:
+        raise KeyboardInterrupt
+    if result.timed_out:
+        raise deadline.reached("checking a fix")
+    if result.status != "unique":
+        return None
+    if check(puzzle, result.solutions[0]):
+        raise FixFault("internal error: the checker refuses the fixed puzzle's solution")
+    return result.solutions[0]
 
 
 # ---------------------------------------------------------------------------- the loop
@@ -167,10 +276,20 @@ class _Search:
     """The counterexample-guided loop on one puzzle: the master problem on one control, the
     solutions seen so far given to it one part each."""
 
-    def __init__(self, puzzle: Puzzle, kept: Solution, free: bool, deadline: Deadline):
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        kept: Solution,
+        free: bool,
+        deadline: Deadline,
+        fewer_than: tuple[Edit, ...] | None = None,
+    ):
+        """``fewer_than``: a fix known already; only fixes with fewer edits are looked for."""
         self.puzzle, self.kept, self.free, self.deadline = puzzle, kept, free, deadline
         if free:
             text = "mode(free).\n"
+            if fewer_than is not None:
+                text += f"edits_below({len(fewer_than)}).\n"
         else:
             text = "mode(keep).\n" + "".join(
                 f"kept({','.join(map(str, b))}).\n" for b in kept.bridges

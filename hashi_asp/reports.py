@@ -255,7 +255,9 @@ def edit_json(edit: Edit) -> dict:
 def fix_json(fix: Fix) -> dict:
     """The document ``fix --format json`` prints: ``status``, ``edits``, ``fewest``,
     ``lower_bound``, the fixed ``puzzle`` (JSON notation) and its only ``solution`` (null
-    without a fix), the ``kept`` solution and the ``mode``."""
+    without a fix), the ``kept`` solution and the ``mode``; ``keeping`` says why free mode
+    followed by default (``impossible``: proven that no fix keeps the first solution; ``not
+    found``: none found in keep mode's share of the time), else null."""
     return {
         "status": fix.status,
         "edits": [edit_json(edit) for edit in fix.edits],
@@ -265,6 +267,7 @@ def fix_json(fix: Fix) -> dict:
         "solution": fix.solution.to_json() if fix.solution is not None else None,
         "kept": fix.kept.to_json() if fix.kept is not None and not fix.free else None,
         "mode": "free" if fix.free else "keep",
+        "keeping": fix.keeping,
     }
 
 
@@ -292,7 +295,12 @@ def fix_text(fix: Fix, written: str | None, look: Look = TEXT) -> str:
     only solution drawn with the edited islands marked, and the verdict."""
     blocks = []
     if fix.edits:
-        blocks.append("Edits:\n" + "".join(f"  {edit.words()}\n" for edit in fix.edits) + "\n")
+        heading = {
+            "impossible": "No fix keeps the first solution (proven); edits that change it:",
+            "not found": "No fix keeping the first solution found in half the time; edits that "
+            "change it:",
+        }.get(fix.keeping or "", "Edits:")
+        blocks.append(heading + "\n" + "".join(f"  {e.words()}\n" for e in fix.edits) + "\n")
     if fix.status == "fixed" and written is not None:
         blocks.append("The fixed puzzle:\n" + written.rstrip("\n") + "\n\n")
     if fix.puzzle is not None and fix.solution is not None:

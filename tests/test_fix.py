@@ -9,14 +9,25 @@ import json
 import bruteforce
 from click.testing import CliRunner
 from conftest import PROLOG, PUZZLES
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from hashi_asp import Puzzle, Rules, Solution, check, read, unique
 from hashi_asp.cli import main
-from hashi_asp.fixing import Edit, Fix, FixError, edited, fix, joined_again, merged, split
+from hashi_asp.fixing import (
+    Edit,
+    Fix,
+    FixError,
+    edited,
+    fix,
+    joined_again,
+    merged,
+    repaired_fix,
+    split,
+)
 from hashi_asp.generation import GenerationError, generate
 from hashi_asp.reports import fix_json, fix_text, unique_json, unique_text
+from hashi_asp.stopping import Deadline
 
 SEVEN = PUZZLES / "seven-by-seven-24.json"  # two solutions, a 2x2 square of islands apart
 ADDED = Puzzle(4, 6, {(0, 1): 2, (1, 1): 4, (1, 2): 3, (1, 4): 1, (3, 1): 3, (3, 2): 5, (3, 3): 2})
@@ -111,7 +122,7 @@ def test_the_prolog_puzzle_gets_one_new_island_on_a_kept_bridge():
 
 def test_free_mode_fixes_the_seven_by_seven_puzzle_keep_mode_cannot():
     puzzle = read(SEVEN)
-    kept = fix(puzzle)
+    kept = fix(puzzle, keep=unique(puzzle).solutions[0])
     assert kept.status == "no fix found" and not kept.edits and kept.puzzle is None
     # Why: the other solution has every kept bridge over water, so split wherever the kept one
     # is, it stays a solution of every puzzle keep mode can make.
@@ -121,8 +132,13 @@ def test_free_mode_fixes_the_seven_by_seven_puzzle_keep_mode_cannot():
     every = keep_edits(puzzle, kept.kept)
     assert check(edited(puzzle, every), split(other, every)) == []
     made = fix(puzzle, free=True)
-    assert made.free and made.fewest and len(made.edits) == 1
+    assert made.free and made.fewest and len(made.edits) == 1 and made.keeping is None
     assert_fixed(puzzle, made)
+    # By default, free mode follows keep mode's proof.
+    default = fix(puzzle)
+    assert default.free and default.keeping == "impossible" and default.fewest
+    assert_fixed(puzzle, default)
+    assert len(default.edits) == 1
 
 
 def test_an_island_without_a_number_may_get_its_count():
@@ -198,7 +214,7 @@ def small_puzzles(draw) -> Puzzle:
 @given(small_puzzles())
 @settings(max_examples=40, deadline=None)
 def test_keep_mode_by_brute_force(puzzle):
-    made = fix(puzzle, time_limit=30)
+    made = fix(puzzle, keep=unique(puzzle).solutions[0], time_limit=30)
     if len(brute(puzzle)) == 1:
         assert made.status == "unique"
         return
@@ -223,6 +239,45 @@ def test_free_mode_by_brute_force(puzzle):
     assert_fixed(puzzle, made)
     assume(len(made.edits) <= 2)
     assert_fewest(puzzle, made)
+
+
+@given(small_puzzles())
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_the_default_mode_by_brute_force(puzzle):
+    """Always a fix: keeping the first solution, or, where keep mode proves that impossible,
+    changing it; the fewest whenever it says so."""
+    assume(len(brute(puzzle)) > 1)
+    made = fix(puzzle, time_limit=30)
+    assert_fixed(puzzle, made)
+    if made.keeping == "impossible":
+        assert made.free
+        options = keep_edits(puzzle, made.kept)
+        if len(options) <= 8:
+            for size in range(len(options) + 1):
+                for edits in itertools.combinations(options, size):
+                    assert not leaves_one(puzzle, edits, split(made.kept, edits))
+    else:
+        assert made.keeping is None and not made.free
+    if made.fewest and len(made.edits) <= 2:
+        assert_fewest(puzzle, made)
+
+
+@given(small_puzzles())
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_the_repair_gives_a_first_fix(puzzle):
+    """The uniqueness repair's fix (the upper bound free mode starts from): numbers changed
+    only, one solution by brute force, each edit needed (given back, the puzzle has several)."""
+    solutions = unique(puzzle).solutions
+    assume(len(solutions) > 1)
+    made = repaired_fix(puzzle, solutions, Deadline(30))
+    assume(made is not None)
+    edits = made["edits"]
+    assert edits and all(e.kind == "change" for e in edits)
+    assert made["puzzle"] == edited(puzzle, edits)
+    assert brute(made["puzzle"]) == {as_set(made["solution"])}
+    if len(edits) > 1:
+        for edit in edits:
+            assert not leaves_one(puzzle, [e for e in edits if e != edit])
 
 
 # ---------------------------------------------------------------------------- reports, commands
@@ -260,7 +315,21 @@ def test_the_fix_command(tmp_path):
     assert '"islands"' in text.output
     unique_one = runner.invoke(main, ["fix", str(PUZZLES / "nyt-2022-04-03.json")])
     assert unique_one.exit_code == 0 and "unique" in unique_one.output.splitlines()[-1]
-    none = runner.invoke(main, ["fix", str(SEVEN)])
+    changed = runner.invoke(main, ["fix", str(SEVEN), "--format", "json"])
+    assert changed.exit_code == 0
+    document = json.loads(changed.output)
+    assert (document["mode"], document["keeping"], document["status"]) == (
+        "free",
+        "impossible",
+        "fixed",
+    )
+    assert len(brute(read(json.dumps(document["puzzle"])))) == 1
+    said = runner.invoke(main, ["fix", str(SEVEN)])
+    assert said.exit_code == 0
+    assert said.output.startswith("No fix keeps the first solution (proven)")
+    first = tmp_path / "first.json"
+    first.write_text(json.dumps(unique(read(SEVEN)).solutions[0].to_json()))
+    none = runner.invoke(main, ["fix", str(SEVEN), "--keep", str(first)])
     assert none.exit_code == 1 and none.output.splitlines()[-1].startswith("no fix found")
     second = unique(read(PROLOG)).solutions[1]
     keep = tmp_path / "keep.json"

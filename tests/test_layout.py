@@ -53,7 +53,6 @@ LAYERS = [
     {"reasoning", "difficulty", "walkthrough"},
     {"solving"},
     {"known"},
-    {"fixing"},
     {
         "generation",
         "generation.construction",
@@ -61,6 +60,7 @@ LAYERS = [
         "generation.generator",
         "generation.batch",
     },
+    {"fixing"},
     {"reports"},
     STUDY,
     {"commands", "commands.unit", "commands.common", "commands.line", *COMMAND_MODULES}

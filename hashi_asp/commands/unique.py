@@ -35,27 +35,23 @@ def unique(given: Given) -> Outcome:
     )
 
 
-PROPOSAL_SECONDS = 1.0
-"""How long unique looks for a fix in each mode (keeping solution 1, then free): a proposal,
-not the whole search of `fix`."""
+PROPOSAL_SECONDS = 2.0
+"""How long unique looks for a fix (keeping solution 1, then free, as `fix` does by default): a
+proposal, not the whole search of `fix`."""
 
 
 def proposal(board, result, deadline):
-    """The fewest-edit fix that keeps solution 1, else one that may change it, each searched
-    for at most :data:`PROPOSAL_SECONDS` (and within the command's time limit)."""
+    """The fewest-edit fix, as `fix` finds it by default (keeping solution 1 where some fix
+    does), searched for at most :data:`PROPOSAL_SECONDS` (and within the command's time
+    limit)."""
     from ..fixing import fix
     from ..stopping import Deadline
 
-    found = None
-    for free in (False, True):
-        left = deadline.remaining()
-        budget = PROPOSAL_SECONDS if left is None else min(PROPOSAL_SECONDS, left)
-        if budget <= 0:
-            break
-        found = fix(board, free=free, first=result, time_limit=Deadline(budget))
-        if found.status == "fixed":
-            break
-    return found
+    left = deadline.remaining()
+    budget = PROPOSAL_SECONDS if left is None else min(PROPOSAL_SECONDS, left)
+    if budget <= 0:
+        return None
+    return fix(board, first=result, time_limit=Deadline(budget))
 
 
 COMMAND = Command(

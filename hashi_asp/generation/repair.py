@@ -148,3 +148,18 @@ def confirm_unique(puzzle: Puzzle, solution: Solution, deadline: Deadline) -> No
             "with the built solution",
             status=Status.FAULT,
         )
+
+
+def repaired(
+    puzzle: Puzzle, solution: Solution, seed: int, deadline: Deadline
+) -> tuple[Puzzle, Solution] | None:
+    """``puzzle`` made unique by the repair loop, starting from its ``solution``: the puzzle
+    renumbered from the repaired solution, and that solution (the only one, as far as the loop
+    proved; confirm it).  None when the loop gives up.  ``seed`` makes the choices
+    reproducible."""
+    ordered = dict(sorted(puzzle.islands.items()))  # placed in reading order, as bridges' ends
+    layout = _Layout.of(Puzzle(puzzle.rows, puzzle.cols, ordered, rules=puzzle.rules), solution)
+    beta = Fraction(0) if puzzle.rules.max_bridges == 1 else Fraction(1, 2)
+    if Repair(layout, random.Random(seed), beta, deadline).run() is None:
+        return None
+    return layout.puzzle(), layout.solution()
