@@ -1,17 +1,20 @@
-"""How `fix` does: the fewest edits that make an ambiguous puzzle unique, in keep and free mode.
+"""How `fix` does: the fewest edits that make an ambiguous puzzle unique, in each mode.
 
     python benchmarks/fix.py                                   # generated 7x7 to 15x15
     python benchmarks/fix.py --coelho /path/to/coelho/100 --sample 40 --limit 60
     python benchmarks/fix.py --sizes 7 9 --per-size 5 --modes keep
+    python benchmarks/fix.py --coelho /path/to/coelho/100 --sample 10 --limit 60 --modes default
 
 The generated set: for each side from --sizes, puzzles of about 0.3 islands per cell made by
 the project's generator without --unique, seeds 1, 2, ... until --per-size of them have
-several solutions.  For each puzzle and mode it runs the library's :func:`hashi_asp.fixing.fix`
-with --limit seconds and prints a Markdown table per set and mode: share fixed, share proven
-fewest, edits per fixed puzzle (mean, max), seconds (mean, max).  Every fix the library returns
-has been proven unique by a fresh solve and passed by the checker; this script checks again
-(an independent `unique`) and counts any disagreement as a failure.  Not a test: the figures
-depend on the machine and its load, so the load average is printed too.
+several solutions.  For each puzzle and mode (keep: the first solution kept, strictly; free;
+default: keep mode, then free mode where keeping is proven impossible) it runs the library's
+:func:`hashi_asp.fixing.fix` with --limit seconds and prints a Markdown table per set and
+mode: share fixed, share proven fewest, edits per fixed puzzle (mean, max), seconds (mean,
+max).  Every fix the library returns has been proven unique by a fresh solve and passed by the
+checker; this script checks again (an independent `unique`) and counts any disagreement as a
+failure.  Not a test: the figures depend on the machine and its load, so the load average is
+printed too.
 """
 
 from __future__ import annotations
@@ -50,11 +53,14 @@ def coelho(folder: Path, sample: int) -> dict[str, list]:
     return {f"Coelho {folder.name}": [(p.name, read(p)) for p in files]}
 
 
-def run(puzzles: list, free: bool, limit: float) -> dict:
+def run(puzzles: list, mode: str, limit: float) -> dict:
+    """keep: the first solution kept, strictly (``keep=``); free: ``free=True``; default:
+    neither (keep mode, then free mode where keeping is proven impossible)."""
     rows = []
     for name, puzzle in puzzles:
         started = time.perf_counter()
-        found = fix(puzzle, free=free, time_limit=limit)
+        keep = unique(puzzle).solutions[0] if mode == "keep" else None
+        found = fix(puzzle, keep=keep, free=mode == "free", time_limit=limit)
         seconds = time.perf_counter() - started
         ok = found.status == "fixed"
         if ok and unique(found.puzzle).status != "unique":
@@ -63,7 +69,8 @@ def run(puzzles: list, free: bool, limit: float) -> dict:
         rows.append((ok, ok and found.fewest, len(found.edits) if ok else None, seconds))
         print(
             f"  {name}: {found.status}, {len(found.edits)} edits, fewest {found.fewest}, "
-            f"lower bound {found.lower_bound}, {found.rounds} rounds, {seconds:.2f} s",
+            f"lower bound {found.lower_bound}, {found.rounds} rounds, {seconds:.2f} s"
+            + (f", keeping {found.keeping}" if found.keeping else ""),
             flush=True,
         )
     return summary(rows)
@@ -89,7 +96,12 @@ def main() -> None:
     parser.add_argument("--coelho", type=Path, help="a folder of puzzles (Coelho et al.'s)")
     parser.add_argument("--sample", type=int, default=0, help="this many of its puzzles")
     parser.add_argument("--limit", type=float, default=10.0, help="seconds per fix")
-    parser.add_argument("--modes", nargs="*", default=["keep", "free"], choices=["keep", "free"])
+    parser.add_argument(
+        "--modes",
+        nargs="*",
+        default=["keep", "free", "default"],
+        choices=["keep", "free", "default"],
+    )
     arguments = parser.parse_args()
     sets = coelho(arguments.coelho, arguments.sample) if arguments.coelho else {}
     if not arguments.coelho or arguments.sizes != parser.get_default("sizes"):
@@ -99,7 +111,7 @@ def main() -> None:
     for name, puzzles in sets.items():
         for mode in arguments.modes:
             print(f"{name}, {mode}:", flush=True)
-            s = run(puzzles, mode == "free", arguments.limit)
+            s = run(puzzles, mode, arguments.limit)
             table.append((name, mode, s))
     print(
         f"\nload average at start {load[0]:.2f}, at end {os.getloadavg()[0]:.2f}; "

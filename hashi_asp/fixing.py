@@ -58,6 +58,8 @@ STATUSES = (FIXED, UNIQUE, NO_FIX, UNSOLVABLE, TIMED_OUT)
 IMPOSSIBLE = "impossible"  # keeping: keep mode proved no fix keeps the first solution
 NOT_FOUND = "not found"  # keeping: keep mode found no such fix in its share of the time
 KEEP_SHARE = 0.5  # of the time limit, for keep mode before free mode by default
+KEEP_HINT = 0.2  # of the time limit, for keep mode's fix as a first fix in free mode
+SINGLE_SHARE = 0.5  # of the time left, for the proof that no single edit will do
 
 
 class FixError(HashiError):
@@ -164,19 +166,30 @@ def fix(
         return Fix(UNIQUE, (), True, 0, puzzle, only, only, free, 0, time.perf_counter() - started)
     if first.status not in ("unique", "multiple"):
         return Fix(TIMED_OUT, free=free, seconds=time.perf_counter() - started)
-    keeping = None
+    keeping, kept_fix = None, None
     if not free:
         kept = keep or first.solutions[0]
         # Keep mode mostly ends fast (a fix, or the proof that none keeps the solution); by
         # default it gets half the time, so that free mode has the rest.
         share = deadline if keep is not None else _share(deadline, KEEP_SHARE)
-        search = _Search(puzzle, kept, False, share)
-        found = search.run([s for s in first.solutions if s != kept])
+        found = _keep(puzzle, kept, first.solutions, share)
         if keep is not None or found["status"] == FIXED:
             return Fix(**{**found, "seconds": time.perf_counter() - started})
         keeping = IMPOSSIBLE if found["status"] == NO_FIX else NOT_FOUND
-    found = _free(puzzle, first.solutions, deadline)
+    else:  # keep mode's fix, if found soon, is a first fix for free mode
+        found = _keep(puzzle, first.solutions[0], first.solutions, _share(deadline, KEEP_HINT))
+        kept_fix = found if found["status"] == FIXED else None
+    found = _free(puzzle, first.solutions, deadline, kept_fix)
     return Fix(**{**found, "keeping": keeping, "seconds": time.perf_counter() - started})
+
+
+def _keep(puzzle: Puzzle, kept: Solution, solutions: list[Solution], deadline: Deadline) -> dict:
+    """Keep mode: the loop keeping ``kept``; the fields of the :class:`Fix`."""
+    try:
+        search = _Search(puzzle, kept, False, deadline)
+    except TimeLimitReached:
+        return {"status": TIMED_OUT, "kept": kept, "free": False, "lower_bound": 1}
+    return search.run([s for s in solutions if s != kept])
 
 
 def _share(deadline: Deadline, fraction: float) -> Deadline:
@@ -187,31 +200,143 @@ def _share(deadline: Deadline, fraction: float) -> Deadline:
     return part
 
 
-def _free(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) -> dict:
+def _free(
+    puzzle: Puzzle, solutions: list[Solution], deadline: Deadline, kept: dict | None = None
+) -> dict:
     """Free mode: a first fix from the uniqueness repair (its edits as few as reverting them
-    one by one allows), then the loop, told that only fixes with fewer edits matter.  The
-    loop's proof that none has fewer makes the repair's fix the fewest."""
+    one by one allows) or ``kept`` (keep mode's fix, if smaller); every single edit tried; then
+    the loop, told that only fixes with fewer edits than the first matter.  A proof that no
+    fix has fewer edits makes the first fix the fewest."""
     try:
         upper = repaired_fix(puzzle, solutions, deadline)
     except TimeLimitReached:
         upper = None
+    # A fix that keeps a solution is one that may change it, often a small one.
+    if kept is not None and (upper is None or len(kept["edits"]) < len(upper["edits"])):
+        upper = {k: kept[k] for k in ("status", "edits", "puzzle", "solution")}
     base = {"kept": solutions[0], "free": True}
+    lower = 1  # the puzzle is ambiguous: some edit is needed
     try:
+        one = single_edit(puzzle, solutions, _share(deadline, SINGLE_SHARE))
+        if one is not None:
+            return {**base, **one, "fewest": True, "lower_bound": 1}
+        lower = 2
+    except TimeLimitReached:
+        pass
+    try:
+        if upper is not None and len(upper["edits"]) == lower:
+            return {**base, **upper, "fewest": True, "lower_bound": lower}
         below = None if upper is None else upper["edits"]
-        search = _Search(puzzle, solutions[0], True, deadline, fewer_than=below)
+        search = _Search(puzzle, solutions[0], True, deadline, fewer_than=below, at_least=lower)
     except TimeLimitReached:
         if upper is None:
-            return {**base, "status": TIMED_OUT, "lower_bound": 1}
-        return {**base, **upper, "fewest": len(upper["edits"]) == 1, "lower_bound": 1}
-    found = search.run(solutions)
+            return {**base, "status": TIMED_OUT, "lower_bound": lower}
+        return {**base, **upper, "fewest": len(upper["edits"]) == lower, "lower_bound": lower}
+    found = search.run(solutions, lower)
     if upper is None:
         return found
     if found["status"] == NO_FIX:  # no fix with fewer edits than the repair's: it is the fewest
         return {**found, **upper, "fewest": True, "lower_bound": len(upper["edits"])}
     if found["status"] == FIXED and len(found["edits"]) < len(upper["edits"]):
         return found
-    lower = max(1, found["lower_bound"])
+    lower = max(lower, found["lower_bound"])
     return {**found, **upper, "fewest": lower >= len(upper["edits"]), "lower_bound": lower}
+
+
+def single_edit(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) -> dict | None:
+    """Every single edit free mode allows, tried nearest the pairs where the first two
+    solutions differ first: a fix of one edit, or None, the proof that no single edit leaves
+    one solution.  An edit under which two known solutions stay solutions (merged: see
+    :func:`merged`) is ruled out without a search, and so is a number above what the island's
+    neighbours can give; each other edited puzzle is searched for two solutions."""
+    known = []
+    for solution in solutions:
+        ends, over = merged(solution)
+        known.append((ends, over, _wrong(puzzle, ends, over)))
+    for edit in _free_edits(puzzle, solutions[:2]):
+        if sum(_stays(*one, edit) for one in known) > 1:
+            continue
+        fixed = edited(puzzle, [edit])
+        result = solve(fixed, models=2, time_limit=deadline)
+        if result.interrupted:
+            raise KeyboardInterrupt
+        if result.timed_out:
+            raise deadline.reached("trying single edits")
+        if result.status == "unique":
+            only = _only_solution(fixed, deadline)
+            if only is None:
+                raise FixFault("internal error: a fresh solve disagrees about a single edit")
+            return {"status": FIXED, "edits": (edit,), "puzzle": fixed, "solution": only}
+    return None
+
+
+def _free_edits(puzzle: Puzzle, differing: list[Solution]) -> list[Edit]:
+    """Every single edit free mode allows whose number the island's neighbours can give (the
+    most bridges times the islands it sees), nearest the bridges where ``differing`` differ
+    first."""
+    top = puzzle.rules.max_bridges
+    islands = puzzle.islands
+    edits = []
+    for cell in itertools.product(range(puzzle.rows), range(puzzle.cols)):
+        most = top * _seen_from(puzzle, cell)
+        if cell not in islands:
+            edits += [Edit("add", cell, None, n) for n in range(1, most + 1)]
+        else:
+            old = islands[cell]
+            if len(islands) > 1:
+                edits.append(Edit("remove", cell, old, None))
+            edits += [Edit("change", cell, old, n) for n in range(1, most + 1) if n != old]
+    first, *others = [set(s.bridges) for s in differing]
+    different = first.union(*others) - first.intersection(*others)
+    near = {c for b in different for c in (*b.ends, *b.cells_between())}
+    if not near:
+        return edits
+    return sorted(
+        edits,
+        key=lambda e: min(abs(e.cell[0] - r) + abs(e.cell[1] - c) for r, c in near),
+    )
+
+
+def _seen_from(puzzle: Puzzle, cell: Cell) -> int:
+    """How many islands ``cell`` sees along its row and column (the nearest in each
+    direction)."""
+    seen = 0
+    for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+        r, c = cell[0] + dr, cell[1] + dc
+        while 0 <= r < puzzle.rows and 0 <= c < puzzle.cols:
+            if (r, c) in puzzle.islands:
+                seen += 1
+                break
+            r, c = r + dr, c + dc
+    return seen
+
+
+def _wrong(puzzle: Puzzle, ends: dict[Cell, int], over: dict[Cell, int]) -> frozenset[Cell]:
+    """The cells where a merged solution does not fit the puzzle (as ``ruled_out`` of
+    ``fix.lp``): an island off it or whose number it does not give, an end not an island."""
+    wrong = {cell for cell in ends if cell not in puzzle.islands}
+    for cell, number in puzzle.islands.items():
+        if not _fits(ends, over, cell, number):
+            wrong.add(cell)
+    return frozenset(wrong)
+
+
+def _fits(ends: dict[Cell, int], over: dict[Cell, int], cell: Cell, number: int | None) -> bool:
+    """An island ``number`` at ``cell`` fits the merged solution."""
+    if cell in ends:
+        return number is None or number == ends[cell]
+    if cell in over:
+        return number is None or number == 2 * over[cell]
+    return False
+
+
+def _stays(ends: dict, over: dict, wrong: frozenset[Cell], edit: Edit) -> bool:
+    """The merged solution stays one under the single edit."""
+    if not wrong <= {edit.cell}:
+        return False
+    if edit.kind == "remove":
+        return edit.cell not in ends
+    return _fits(ends, over, edit.cell, edit.new)
 
 
 def repaired_fix(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) -> dict | None:
@@ -283,13 +408,16 @@ class _Search:
         free: bool,
         deadline: Deadline,
         fewer_than: tuple[Edit, ...] | None = None,
+        at_least: int = 1,
     ):
-        """``fewer_than``: a fix known already; only fixes with fewer edits are looked for."""
+        """``fewer_than``: a fix known already; only fixes with fewer edits are looked for.
+        ``at_least``: a proven lower bound; only edit sets that large are looked at."""
         self.puzzle, self.kept, self.free, self.deadline = puzzle, kept, free, deadline
         if free:
             text = "mode(free).\n"
             if fewer_than is not None:
                 text += f"edits_below({len(fewer_than)}).\n"
+            text += f"edits_at_least({at_least}).\n"
         else:
             text = "mode(keep).\n" + "".join(
                 f"kept({','.join(map(str, b))}).\n" for b in kept.bridges
@@ -323,9 +451,9 @@ class _Search:
             new += 1
         return new
 
-    def run(self, others: list[Solution]) -> dict:
-        """The loop; the fields of the :class:`Fix`."""
-        lower, rounds, best = 1, 0, None
+    def run(self, others: list[Solution], lower: int = 1) -> dict:
+        """The loop, from a proven ``lower`` bound; the fields of the :class:`Fix`."""
+        rounds, best = 0, None
         base = {"kept": self.kept, "free": self.free}
         try:
             if not self.free:  # a few more other solutions to start from

@@ -23,6 +23,7 @@ from hashi_asp.fixing import (
     joined_again,
     merged,
     repaired_fix,
+    single_edit,
     split,
 )
 from hashi_asp.generation import GenerationError, generate
@@ -278,6 +279,22 @@ def test_the_repair_gives_a_first_fix(puzzle):
     if len(edits) > 1:
         for edit in edits:
             assert not leaves_one(puzzle, [e for e in edits if e != edit])
+
+
+@given(small_puzzles())
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_the_single_edit_proof_by_brute_force(puzzle):
+    """``single_edit`` finds a one-edit fix where brute force does, and says there is none only
+    where no single edit leaves one solution (the lower bound of 2 free mode then claims)."""
+    solutions = unique(puzzle).solutions
+    assume(len(solutions) > 1)
+    made = single_edit(puzzle, solutions, Deadline(60))
+    if made is not None:
+        assert len(made["edits"]) == 1 and leaves_one(puzzle, made["edits"])
+        assert brute(made["puzzle"]) == {as_set(made["solution"])}
+        return
+    for edit in free_edits(puzzle):
+        assert not leaves_one(puzzle, [edit]), edit
 
 
 # ---------------------------------------------------------------------------- reports, commands
