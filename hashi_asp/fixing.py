@@ -57,6 +57,7 @@ TIMED_OUT = "timed out"
 STATUSES = (FIXED, UNIQUE, NO_FIX, UNSOLVABLE, TIMED_OUT)
 IMPOSSIBLE = "impossible"  # keeping: keep mode proved no fix keeps the first solution
 NOT_FOUND = "not found"  # keeping: keep mode found no such fix in its share of the time
+MARGIN = 0.05  # of the time left, kept back from the searches to finish in time
 KEEP_SHARE = 0.5  # of the time limit, for keep mode before free mode by default
 KEEP_HINT = 0.2  # of the time limit, for keep mode's fix as a first fix in free mode
 SINGLE_SHARE = 0.5  # of the time left, for the proof that no single edit will do
@@ -167,19 +168,20 @@ def fix(
     if first.status not in ("unique", "multiple"):
         return Fix(TIMED_OUT, free=free, seconds=time.perf_counter() - started)
     keeping, kept_fix = None, None
+    work = deadline.part(1 - MARGIN)  # the rest: to confirm and return the last fix in time
     if not free:
         kept = keep or first.solutions[0]
         # Keep mode mostly ends fast (a fix, or the proof that none keeps the solution); by
         # default it gets half the time, so that free mode has the rest.
-        share = deadline if keep is not None else _share(deadline, KEEP_SHARE)
+        share = work if keep is not None else work.part(KEEP_SHARE)
         found = _keep(puzzle, kept, first.solutions, share)
         if keep is not None or found["status"] == FIXED:
             return Fix(**{**found, "seconds": time.perf_counter() - started})
         keeping = IMPOSSIBLE if found["status"] == NO_FIX else NOT_FOUND
     else:  # keep mode's fix, if found soon, is a first fix for free mode
-        found = _keep(puzzle, first.solutions[0], first.solutions, _share(deadline, KEEP_HINT))
+        found = _keep(puzzle, first.solutions[0], first.solutions, work.part(KEEP_HINT))
         kept_fix = found if found["status"] == FIXED else None
-    found = _free(puzzle, first.solutions, deadline, kept_fix)
+    found = _free(puzzle, first.solutions, work, kept_fix)
     return Fix(**{**found, "keeping": keeping, "seconds": time.perf_counter() - started})
 
 
@@ -190,14 +192,6 @@ def _keep(puzzle: Puzzle, kept: Solution, solutions: list[Solution], deadline: D
     except TimeLimitReached:
         return {"status": TIMED_OUT, "kept": kept, "free": False, "lower_bound": 1}
     return search.run([s for s in solutions if s != kept])
-
-
-def _share(deadline: Deadline, fraction: float) -> Deadline:
-    """A deadline of ``fraction`` of the time ``deadline`` has left (no limit without one)."""
-    left = deadline.remaining()
-    part = Deadline(None if left is None else left * fraction)
-    part.abandon_grounding = deadline.abandon_grounding
-    return part
 
 
 def _free(
@@ -217,7 +211,7 @@ def _free(
     base = {"kept": solutions[0], "free": True}
     lower = 1  # the puzzle is ambiguous: some edit is needed
     try:
-        one = single_edit(puzzle, solutions, _share(deadline, SINGLE_SHARE))
+        one = single_edit(puzzle, solutions, deadline.part(SINGLE_SHARE))
         if one is not None:
             return {**base, **one, "fewest": True, "lower_bound": 1}
         lower = 2

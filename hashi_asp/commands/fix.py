@@ -75,14 +75,15 @@ def read_kept(given: Given, reader: Reader) -> None:
 COMMAND = Command(
     "fix",
     """Find the fewest edits that leave PUZZLE with exactly one solution, each fix checked by a
-    fresh solve and the independent checker before it is shown.  By default the solution the
-    author meant stays the solution (--keep SOLUTION, else the first found): an edit is a new
-    island on one of its bridges, numbered twice the bridge's count (the bridge is split), or
-    an island without a number given its count.  --free allows any edit (add, remove or
-    renumber an island) and the solution may change.  The fewest is proven where the search
-    finishes; else the best fix found is shown with a lower bound.  Exit 0 fixed or already
-    unique, 1 no fix exists, 4 unsolvable, 3 time limit before a fix; 2 for a --keep that does
-    not solve the puzzle.
+    fresh solve and the independent checker before it is shown.  --keep SOLUTION keeps the
+    solution the author meant: an edit is a new island on one of its bridges, numbered twice
+    the bridge's count (the bridge is split), or an island without a number given its count.
+    --free allows any edit (add, remove or renumber an island) and the solution may change.  By
+    default the first solution found is kept, and where no fix keeps it (proven, or none found
+    in half the time) the fewest edits that change it are shown, said as such.  The fewest is
+    proven where the search finishes; else the best fix found is shown with a lower bound.
+    Exit 0 fixed or already unique, 1 no fix keeps the --keep solution, 4 unsolvable, 3 time
+    limit before a fix; 2 for a --keep that does not solve the puzzle.
 
     SOLUTION is read as `check` reads it: the output of `solve --format json`, or
     {"bridges": [[r1, c1, r2, c2, k], ...]}.""",
