@@ -1,6 +1,7 @@
 """Graph algorithms, each a small function of its own over plain nodes and edges (as networkx
-writes them): the connected groups of a graph, and the cut edges of a multigraph (its bridges
-in the graph sense: edges whose removal splits a group in two).
+writes them): the connected groups of a graph, the cut edges of a multigraph (its bridges
+in the graph sense: edges whose removal splits a group in two), and whether an edge lies on a
+cycle.
 
 Islands and pairs of neighbours are the usual nodes and edges, but nothing here knows the
 puzzle: callers pass the nodes, and the neighbours or the edges, they mean.
@@ -8,6 +9,7 @@ puzzle: callers pass the nodes, and the neighbours or the edges, they mean.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
@@ -75,3 +77,20 @@ def cut_edges(
                     if low[node] > order[parent]:
                         cuts.append(via)  # type: ignore[arg-type]
     return cuts
+
+
+def connected_without(
+    start: Node, goal: Node, edges: Callable[[Node], Iterable[tuple[Node, Edge]]], skipped: Edge
+) -> bool:
+    """Whether ``start`` and ``goal`` stay joined without the edge ``skipped`` (``edges`` as for
+    :func:`cut_edges`): the edge lies on a cycle.  Breadth first, as cycles are mostly short."""
+    seen, todo = {start}, deque([start])
+    while todo:
+        node = todo.popleft()
+        if node == goal:
+            return True
+        for other, edge in edges(node):
+            if edge != skipped and other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return False

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     # generator, the benchmark's statistics), and every other command's start-up is spared them.
     from .checking import Violation
     from .difficulty import Difficulty
-    from .generation import Fix, Generated
+    from .fixing import Edit, Fix
+    from .generation import Generated
     from .reasoning import Explanation, Hint
     from .solving import Result
     from .walkthrough import Walkthrough
@@ -142,7 +143,7 @@ def unique_text(
     rated: Difficulty | None = None,
 ) -> str:
     """The solutions found (the differing pairs marked), where two solutions differ and the
-    smallest region of them, the ``fix`` (from :func:`hashi_asp.generation.fix`; with
+    smallest region of them, the ``fix`` (from :func:`hashi_asp.fixing.fix`; with
     ``sought``, None says none was found), why there is none (if so), the verdict, and the
     difficulty when ``rated``."""
     marks = {d.pair: look.palette.highlight for d in result.differences}
@@ -179,33 +180,24 @@ def _fix_text(result: Result, fix: Fix | None, sought: bool) -> str:
 
     where = ", ".join(pair_name(*d.pair) for d in region(result.differences))
     lines = [f"The smallest region where they differ (pairs sharing islands): {where}"]
-    if fix is not None:
+    if fix is not None and fix.status == "fixed":
         lines.append(f"To make it unique (checked): {fix_words(fix)}")
     elif sought:
-        lines.append("No single island to add or number to change was found that makes it unique.")
+        lines.append(
+            "No fix was found in the time allowed; `hashi-asp fix` searches longer and "
+            "can change the solution (--free)."
+        )
     return "\n".join(lines) + "\n\n"
 
 
 def fix_words(fix: Fix) -> str:
-    """The fix in a sentence, with what becomes of solution 1 (the intended solution)."""
-    from .solving import differences
-
-    place = cell_name(fix.cell)
-    if fix.kind == "add":
-        return (
-            f"add an island {fix.number} at {place}; solution 1, its bridge there split in two, "
-            "is then the only solution"
-        )
-    if fix.old is None:
-        return (
-            f"give the island at {place} the number {fix.number}; solution 1 is then the only "
-            "solution"
-        )
-    moved = plural(len(differences(fix.intended, fix.solution)), "pair")
-    return (
-        f"change the {fix.old} at {place} to {fix.number}; the only solution then differs from "
-        f"solution 1 at {moved}"
-    )
+    """The fix's edits in a sentence, with what becomes of solution 1 (the kept solution)."""
+    edits = "; ".join(edit.words() for edit in fix.edits)
+    kept = "solution 1 (its bridges split at new islands) is then the only solution"
+    if fix.free:
+        kept = "the solution then changes"
+    fewest = "the fewest edits" if fix.fewest else f"at least {plural(fix.lower_bound, 'edit')}"
+    return f"{edits}; {kept} ({fewest})"
 
 
 def unique_json(
@@ -226,22 +218,96 @@ def unique_json(
     document["differences"] = [list(d) for d in result.differences]
     document["region"] = [[*a, *b] for a, b in (d.pair for d in region(result.differences))]
     if fix is not None or sought:
-        document["fix"] = None if fix is None else fix_json(fix)
+        document["fix"] = None if fix is None else unique_fix_json(fix)
     if rated is not None:
         document["difficulty"] = rated.to_json()
     return {**document, **({"explanation": explanation} if explanation else {})}
 
 
+def unique_fix_json(fix: Fix) -> dict | None:
+    """unique's ``fix``: the fix's document (:func:`fix_json`), and for a fix of one edit its
+    ``kind``, ``cell``, new ``number`` and ``old`` number as before; None without a fix."""
+    if fix.status != "fixed":
+        return None
+    document = fix_json(fix)
+    if len(fix.edits) == 1:
+        edit = fix.edits[0]
+        document = {
+            "kind": edit.kind,
+            "cell": list(edit.cell),
+            "number": edit.new,
+            "old": edit.old,
+            **document,
+        }
+    return document
+
+
+# ---------------------------------------------------------------------------- fix
+
+
+def edit_json(edit: Edit) -> dict:
+    """An edit: ``cell``, ``from`` (null adds an island), ``to`` (null removes one) and
+    ``kind`` (``add``, ``remove``, ``change``: an island without a number given one has ``from``
+    null too)."""
+    return {"cell": list(edit.cell), "from": edit.old, "to": edit.new, "kind": edit.kind}
+
+
 def fix_json(fix: Fix) -> dict:
-    """A fix as JSON: ``kind``, ``cell``, ``number``, ``old`` (null for an added island or one
-    without a number) and the fixed puzzle's only ``solution``."""
+    """The document ``fix --format json`` prints: ``status``, ``edits``, ``fewest``,
+    ``lower_bound``, the fixed ``puzzle`` (JSON notation) and its only ``solution`` (null
+    without a fix), the ``kept`` solution and the ``mode``; ``keeping`` says why free mode
+    followed by default (``impossible``: proven that no fix keeps the first solution; ``not
+    found``: none found in keep mode's share of the time), else null."""
     return {
-        "kind": fix.kind,
-        "cell": list(fix.cell),
-        "number": fix.number,
-        "old": fix.old,
-        "solution": fix.solution.to_json(),
+        "status": fix.status,
+        "edits": [edit_json(edit) for edit in fix.edits],
+        "fewest": fix.fewest,
+        "lower_bound": fix.lower_bound,
+        "puzzle": fix.puzzle.to_json() if fix.puzzle is not None else None,
+        "solution": fix.solution.to_json() if fix.solution is not None else None,
+        "kept": fix.kept.to_json() if fix.kept is not None and not fix.free else None,
+        "mode": "free" if fix.free else "keep",
+        "keeping": fix.keeping,
     }
+
+
+def fix_verdict(fix: Fix) -> str:
+    """The last line of ``fix``."""
+    if fix.status == "fixed":
+        edits = plural(len(fix.edits), "edit")
+        if fix.fewest:
+            return f"fixed: {edits}, proven fewest"
+        return f"fixed: {edits}, fewest not proven (at least {fix.lower_bound})"
+    if fix.status == "unique":
+        return "unique: exactly 1 solution already; nothing to fix"
+    if fix.status == "no fix found":
+        kinds = "any edits" if fix.free else "edits that keep the solution (try --free)"
+        return f"no fix found: no {kinds} leave one solution"
+    if fix.status == "unsolvable":
+        return "unsolvable: no solution to keep; search exhausted"
+    return (
+        f"timed out: no fix found in time (a fix needs at least {plural(fix.lower_bound, 'edit')})"
+    )
+
+
+def fix_text(fix: Fix, written: str | None, look: Look = TEXT) -> str:
+    """The edits, the fixed puzzle as ``written`` (in the input's notation or ``--to``), its
+    only solution drawn with the edited islands marked, and the verdict."""
+    blocks = []
+    if fix.edits:
+        heading = {
+            "impossible": "No fix keeps the first solution (proven); edits that change it:",
+            "not found": "No fix keeping the first solution found in half the time; edits that "
+            "change it:",
+        }.get(fix.keeping or "", "Edits:")
+        blocks.append(heading + "\n" + "".join(f"  {e.words()}\n" for e in fix.edits) + "\n")
+    if fix.status == "fixed" and written is not None:
+        blocks.append("The fixed puzzle:\n" + written.rstrip("\n") + "\n\n")
+    if fix.puzzle is not None and fix.solution is not None:
+        marks = {edit.cell: look.palette.highlight for edit in fix.edits if edit.kind != "remove"}
+        drawn = draw(fix.puzzle, fix.solution, look.style, marks=marks)
+        blocks.append("Its only solution (edited islands highlighted):\n" + drawn + "\n\n")
+    return "".join(blocks) + fix_verdict(fix)
 
 
 # ---------------------------------------------------------------------------- count

@@ -64,6 +64,17 @@ class Deadline:
         self.end = None if seconds is None else time.perf_counter() + seconds
         self.abandon_grounding = abandon_grounding
         self.cancelled = False
+        self.whole: Deadline | None = None  # the deadline this one is a part of
+
+    def part(self, fraction: float) -> Deadline:
+        """A deadline for one step of the work: ``fraction`` of the time left (no limit
+        without one).  It ends too when this one ends or is cancelled."""
+        left = self.remaining()
+        part = Deadline(
+            None if left is None else left * fraction, abandon_grounding=self.abandon_grounding
+        )
+        part.whole = self
+        return part
 
     @classmethod
     def of(cls, limit: float | Deadline | None) -> Deadline:
@@ -71,14 +82,18 @@ class Deadline:
 
     def remaining(self) -> float | None:
         """Seconds left (0 once expired), or None without a limit."""
+        if self.whole is not None and self.whole.expired():
+            return 0.0
         return None if self.end is None else max(0.0, self.end - time.perf_counter())
 
     def expired(self) -> bool:
+        if self.whole is not None and self.whole.expired():
+            return True
         return self.end is not None and time.perf_counter() >= self.end
 
     def reached(self, doing: str) -> TimeLimitReached:
         """The error for this limit, reached while ``doing`` something."""
-        if self.cancelled:
+        if self.cancelled or (self.whole is not None and self.whole.cancelled):
             return TimeLimitReached(f"cancelled while {doing}")
         return TimeLimitReached(f"time limit of {self.seconds:g} s reached while {doing}")
 

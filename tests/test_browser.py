@@ -412,3 +412,32 @@ def test_bridges_drawn_from_the_keyboard(server, browser):
     ).perform()
     wanted = {((0, 0), (6, 0)): 2, ((0, 0), (0, 2)): 1}
     wait(browser, lambda d: bridges(d).counts() == wanted, "a bridge to the left")
+
+
+def test_the_fix_is_offered_shown_and_applied_in_one_click(server, browser):
+    text = "https://puzz.link/p?hashikake/5/5/2g1m4g3g1k3i2"  # the Prolog report's 5x5
+    severe_logs(browser)  # what earlier tests left in the log (a refused load) is theirs
+    open_puzzle(browser, server, text)
+    assert "solutions" in settled(browser)
+    wait(browser, lambda d: d.find_element(By.ID, "fix").is_displayed(), "the fix button")
+    browser.find_element(By.ID, "fix").click()
+    wait(browser, lambda d: d.find_element(By.ID, "apply-fix").is_displayed(), "the apply button")
+    from hashi_asp.fixing import fix
+
+    puzzle = notations.read(text)
+    made = fix(puzzle)  # the same search as the API's
+    assert "To make it unique (the fewest)" in message(browser)
+    added = {edit.cell: edit.new for edit in made.edits if edit.kind == "add"}
+    assert added  # this puzzle's fix is a new island: marked on its water cell, with its number
+    marked = {(int(r), int(c)): int(n) for r, c, n in read(browser, ".added", "row", "col")}
+    assert marked == added
+    before = islands(browser)
+    browser.find_element(By.ID, "apply-fix").click()
+    wait(browser, lambda d: islands(d) != before, "the edited islands")
+    after = islands(browser)
+    assert {cell: n for cell, n in after.items() if before.get(cell, "water") != n} == {
+        edit.cell: edit.new for edit in made.edits
+    }
+    assert "unique" in settled(browser)
+    assert unique(type(puzzle)(puzzle.rows, puzzle.cols, after)).status == "unique"
+    assert severe_logs(browser) == []

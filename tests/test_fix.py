@@ -1,93 +1,36 @@
-"""Fixing a puzzle with several solutions: the one change proposed really leaves one solution
-(proven by the brute-force enumerator and by a separate solve), it is made for a solution of the
-original puzzle, the region is where two solutions differ, and the reports show both."""
+"""The author fix: every fix leaves exactly one solution by the brute-force enumerator, keeps the
+kept solution (its bridges split at new islands) in keep mode, and is the fewest: brute force
+finds no fix with fewer edits of the kinds allowed.  Also the reports, the command and unique's
+proposal."""
 
+import itertools
 import json
-from dataclasses import replace
 
 import bruteforce
 from click.testing import CliRunner
 from conftest import PROLOG, PUZZLES
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from hashi_asp import Puzzle, Rules, Solution, bridge, check, read, solve, unique
+from hashi_asp import Puzzle, Rules, Solution, check, read, unique
 from hashi_asp.cli import main
-from hashi_asp.generation import Fix, GenerationError, fix, generate
-from hashi_asp.notations.json import dumps
-from hashi_asp.reports import unique_json, unique_text
-from hashi_asp.solving import region
+from hashi_asp.fixing import (
+    Edit,
+    Fix,
+    FixError,
+    edited,
+    fix,
+    joined_again,
+    merged,
+    repaired_fix,
+    single_edit,
+    split,
+)
+from hashi_asp.generation import GenerationError, generate
+from hashi_asp.reports import fix_json, fix_text, unique_json, unique_text
+from hashi_asp.stopping import Deadline
 
 SEVEN = PUZZLES / "seven-by-seven-24.json"  # two solutions, a 2x2 square of islands apart
-
-
-brute = bruteforce.solutions_of
-
-
-def as_set(solution: Solution) -> frozenset:
-    return frozenset(tuple(b) for b in solution.bridges)
-
-
-def split(solution: Solution, cell) -> Solution:
-    """The solution with the bridge over ``cell`` split in two at it."""
-    bridges = []
-    for b in solution.bridges:
-        if cell in b.cells_between():
-            bridges += [bridge(b.ends[0], cell, b.count), bridge(cell, b.ends[1], b.count)]
-        else:
-            bridges.append(b)
-    return Solution.of(bridges)
-
-
-def assert_fixes(original: Puzzle, made: Fix) -> None:
-    """The fix changes one island of the puzzle and leaves exactly one solution, by brute force
-    and by the solver; the intended solution solves the original puzzle."""
-    changed = {cell for cell in made.puzzle.islands if cell not in original.islands}
-    changed |= {c for c, n in original.islands.items() if made.puzzle.islands.get(c) != n}
-    assert changed == {made.cell}
-    assert made.puzzle.islands[made.cell] == made.number
-    assert original.islands.get(made.cell) == made.old
-    assert brute(made.puzzle) == {as_set(made.solution)}
-    assert check(made.puzzle, made.solution) == []
-    assert as_set(made.intended) in brute(original)
-    if made.kind == "add":
-        assert made.cell not in original.islands and made.old is None
-        assert made.solution == split(made.intended, made.cell)
-
-
-# ---------------------------------------------------------------------------- the bundled puzzles
-
-
-def test_the_prolog_puzzle_gets_a_checked_fix():
-    puzzle = read(PROLOG)
-    result = unique(puzzle)
-    made = fix(puzzle, result)
-    assert made is not None and made.kind == "add"  # an island keeps the intended solution
-    assert (made.cell, made.old, made.number) == ((1, 0), None, 4)  # on its double bridge
-    assert_fixes(puzzle, made)
-    assert made.intended == result.solutions[0]
-    assert list(made.region) == [d.pair for d in result.differences]  # one group of 4 pairs
-    only = solve(made.puzzle, models=0)
-    assert only.status == "unique" and only.solutions == [made.solution]
-
-
-def test_the_seven_by_seven_puzzle_gets_a_checked_fix():
-    puzzle = read(SEVEN)
-    made = fix(puzzle)
-    assert made is not None
-    assert_fixes(puzzle, made)
-    assert sorted(made.region) == [
-        ((5, 3), (5, 4)),
-        ((5, 3), (6, 3)),
-        ((5, 4), (6, 4)),
-        ((6, 3), (6, 4)),
-    ]
-    only = solve(made.puzzle, models=0)
-    assert only.status == "unique" and only.solutions == [made.solution]
-
-
-# ---------------------------------------------------------------------------- kinds of fix
-
 ADDED = Puzzle(4, 6, {(0, 1): 2, (1, 1): 4, (1, 2): 3, (1, 4): 1, (3, 1): 3, (3, 2): 5, (3, 3): 2})
 BLANK = Puzzle(
     5, 4, {(0, 0): 1, (1, 0): None, (1, 1): 3, (1, 3): 1, (2, 0): 3, (4, 0): 2, (4, 1): 1}
@@ -95,61 +38,167 @@ BLANK = Puzzle(
 STUCK = Puzzle(4, 3, {(0, 1): 1, (2, 0): 2, (2, 1): 4, (2, 2): 2, (3, 0): 3, (3, 1): 2})
 
 
-def test_an_island_is_added_on_a_bridge_even_where_a_number_change_would_not_do():
-    for cell in ADDED.islands:
-        for number in range(1, 9):
-            changed = Puzzle(ADDED.rows, ADDED.cols, {**ADDED.islands, cell: number})
-            assert len(brute(changed)) != 1
-    made = fix(ADDED)
-    assert made is not None and (made.kind, made.cell, made.number) == ("add", (2, 1), 2)
-    assert_fixes(ADDED, made)
+def brute(puzzle: Puzzle) -> set:
+    return bruteforce.solutions_of(puzzle)
 
 
-def test_an_island_without_a_number_is_given_its_own():
+def as_set(solution: Solution) -> frozenset:
+    return frozenset(tuple(b) for b in solution.bridges)
+
+
+def keep_edits(puzzle: Puzzle, kept: Solution) -> list[Edit]:
+    """Every edit keep mode allows: an island 2K under a kept bridge of K, a blank's count."""
+    edits = [
+        Edit("add", cell, None, 2 * b.count) for b in kept.bridges for cell in b.cells_between()
+    ]
+    degree: dict = {}
+    for b in kept.bridges:
+        for end in b.ends:
+            degree[end] = degree.get(end, 0) + b.count
+    edits += [Edit("change", c, None, degree[c]) for c, n in puzzle.islands.items() if n is None]
+    return edits
+
+
+def free_edits(puzzle: Puzzle) -> list[Edit]:
+    """Every single edit free mode allows."""
+    top = puzzle.rules.max_number
+    edits = []
+    for r, c in itertools.product(range(puzzle.rows), range(puzzle.cols)):
+        old = puzzle.islands.get((r, c), "water")
+        if old == "water":
+            edits += [Edit("add", (r, c), None, n) for n in range(1, top + 1)]
+        else:
+            edits.append(Edit("remove", (r, c), old, None))
+            edits += [Edit("change", (r, c), old, n) for n in range(1, top + 1) if n != old]
+    return edits
+
+
+def leaves_one(puzzle: Puzzle, edits, meant: Solution | None = None) -> bool:
+    try:
+        found = brute(edited(puzzle, edits))
+    except Exception:  # an edit set that empties the board
+        return False
+    return len(found) == 1 and (meant is None or found == {as_set(meant)})
+
+
+def assert_fixed(puzzle: Puzzle, made: Fix) -> None:
+    """One solution by brute force, the one returned; in keep mode the kept one, split."""
+    assert made.status == "fixed" and made.edits
+    assert made.puzzle == edited(puzzle, made.edits)
+    assert brute(made.puzzle) == {as_set(made.solution)}
+    assert check(made.puzzle, made.solution) == []
+    assert as_set(made.kept) in brute(puzzle)
+    if not made.free:
+        assert made.solution == split(made.kept, made.edits)
+        assert set(made.edits) <= set(keep_edits(puzzle, made.kept))
+
+
+def assert_fewest(puzzle: Puzzle, made: Fix) -> None:
+    """No set of fewer edits of the kinds allowed leaves one solution (the kept one)."""
+    assert made.fewest and made.lower_bound == len(made.edits)
+    if made.free:
+        options, meant = free_edits(puzzle), None
+    else:
+        options, meant = keep_edits(puzzle, made.kept), None
+    for size in range(len(made.edits)):
+        for edits in itertools.combinations(options, size):
+            if len({e.cell for e in edits}) < size:
+                continue
+            kept = None if made.free else split(made.kept, edits)
+            assert not leaves_one(puzzle, edits, kept or meant), edits
+
+
+# ---------------------------------------------------------------------------- the bundled puzzles
+
+
+def test_the_prolog_puzzle_gets_one_new_island_on_a_kept_bridge():
+    puzzle = read(PROLOG)
+    first = unique(puzzle)
+    made = fix(puzzle)
+    assert made.kept == first.solutions[0]
+    assert [e.kind for e in made.edits] == ["add"]
+    assert_fixed(puzzle, made)
+    assert_fewest(puzzle, made)
+
+
+def test_free_mode_fixes_the_seven_by_seven_puzzle_keep_mode_cannot():
+    puzzle = read(SEVEN)
+    kept = fix(puzzle, keep=unique(puzzle).solutions[0])
+    assert kept.status == "no fix found" and not kept.edits and kept.puzzle is None
+    # Why: the other solution has every kept bridge over water, so split wherever the kept one
+    # is, it stays a solution of every puzzle keep mode can make.
+    other = next(s for s in unique(puzzle).solutions if s != kept.kept)
+    over_water = {b for b in kept.kept.bridges if b.cells_between()}
+    assert over_water <= set(other.bridges)
+    every = keep_edits(puzzle, kept.kept)
+    assert check(edited(puzzle, every), split(other, every)) == []
+    made = fix(puzzle, free=True)
+    assert made.free and made.fewest and len(made.edits) == 1 and made.keeping is None
+    assert_fixed(puzzle, made)
+    # By default, free mode follows keep mode's proof.
+    default = fix(puzzle)
+    assert default.free and default.keeping == "impossible" and default.fewest
+    assert_fixed(puzzle, default)
+    assert len(default.edits) == 1
+
+
+def test_an_island_without_a_number_may_get_its_count():
     made = fix(BLANK)
-    assert made is not None and (made.kind, made.cell, made.old) == ("change", (1, 0), None)
-    assert made.solution == made.intended  # its number in the intended solution: kept
-    assert_fixes(BLANK, made)
+    assert_fixed(BLANK, made)
+    assert_fewest(BLANK, made)
 
 
-def test_no_single_change_is_none_and_brute_force_agrees():
-    assert len(brute(STUCK)) > 1
-    assert fix(STUCK) is None
-    for cell in STUCK.islands:
-        for number in range(1, 9):
-            changed = Puzzle(STUCK.rows, STUCK.cols, {**STUCK.islands, cell: number})
-            assert len(brute(changed)) != 1
-    for r in range(STUCK.rows):
-        for c in range(STUCK.cols):
-            if (r, c) not in STUCK.islands:
-                for number in range(1, 9):
-                    added = Puzzle(STUCK.rows, STUCK.cols, {**STUCK.islands, (r, c): number})
-                    assert len(brute(added)) != 1
+def test_a_kept_solution_given_is_kept():
+    puzzle = read(PROLOG)
+    second = unique(puzzle).solutions[1]
+    made = fix(puzzle, keep=second)
+    assert made.kept == second
+    assert_fixed(puzzle, made)
+    assert_fewest(puzzle, made)
 
 
-def test_puzzles_with_one_or_no_solution_get_no_fix():
+def test_a_kept_solution_that_does_not_solve_the_puzzle_is_refused():
+    puzzle = read(PROLOG)
+    wrong = Solution.of(unique(puzzle).solutions[0].bridges[1:])
+    try:
+        fix(puzzle, keep=wrong)
+    except FixError as error:
+        assert "does not solve the puzzle" in str(error)
+    else:
+        raise AssertionError("no error")
+
+
+def test_unique_and_unsolvable_puzzles_and_a_passed_time_limit():
+    nyt = read(PUZZLES / "nyt-2022-04-03.json")
+    done = fix(nyt)
+    assert done.status == "unique" and done.fewest and done.edits == () and done.puzzle == nyt
     unsolvable = read("2 . 1 . .\n. . . . .\n4 . 3 . 1\n. . . . .\n1 . . . 2\n")
-    for puzzle in (read(PUZZLES / "nyt-2022-04-03.json"), unsolvable):
-        assert fix(puzzle) is None
-        assert fix(puzzle, unique(puzzle)) is None
+    assert fix(unsolvable).status == "unsolvable"
+    assert fix(read(PROLOG), time_limit=0).status == "timed out"
 
 
-def test_a_time_limit_already_passed_gives_none():
-    assert fix(read(PROLOG), time_limit=0) is None
+def test_a_solution_merged_stands_for_its_splits():
+    solution = unique(read(PROLOG)).solutions[0]
+    edits = [Edit("add", cell, None, 2) for cell in [(4, 1), (4, 2)]]
+    longer = split(solution, edits)
+    assert longer != solution and merged(longer) == merged(solution)
+    assert joined_again(longer) == joined_again(solution)
 
+
+# ---------------------------------------------------------------------------- many small puzzles
 
 RULES = [Rules(), Rules(max_bridges=3), Rules(no_loops=True), Rules(max_bridges=1)]
 
 
 @st.composite
-def connected_puzzles(draw) -> Puzzle:
-    """Small solvable puzzles, built as the generator builds them (not made unique): a good
-    share of them have several solutions."""
+def small_puzzles(draw) -> Puzzle:
+    """Small solvable puzzles made by the generator without --unique: many have several
+    solutions."""
     rules = draw(st.sampled_from(RULES))
-    side = draw(st.integers(4, 6))
+    side = draw(st.integers(4, 5))
     try:
         made = generate(
-            draw(st.integers(8, 14)),
+            draw(st.integers(6, 10)),
             side,
             side,
             alpha=0 if rules.no_loops else 0.3,
@@ -158,109 +207,167 @@ def connected_puzzles(draw) -> Puzzle:
             rules=rules,
             attempts=3,
         )
-    except GenerationError:  # the islands did not fit
+    except GenerationError:
         assume(False)
     return made.puzzle
 
 
-@given(connected_puzzles())
-@settings(max_examples=120, deadline=None)
-def test_every_fix_leaves_one_solution_by_brute_force(puzzle):
-    """And with none, brute force finds no single change that would do where `fix` looks: no
-    other number on an island within two pairs of the region, no island added on a bridge of
-    the intended solution (the additions that keep it)."""
-    result = unique(puzzle)
-    made = fix(puzzle, result)
-    if result.status != "multiple":
-        assert made is None
+@given(small_puzzles())
+@settings(max_examples=40, deadline=None)
+def test_keep_mode_by_brute_force(puzzle):
+    made = fix(puzzle, keep=unique(puzzle).solutions[0], time_limit=30)
+    if len(brute(puzzle)) == 1:
+        assert made.status == "unique"
         return
+    if made.status == "fixed":
+        assert_fixed(puzzle, made)
+        assert_fewest(puzzle, made)
+        return
+    assert made.status == "no fix found"
+    options = keep_edits(puzzle, made.kept)
+    assume(len(options) <= 10)
+    for size in range(len(options) + 1):
+        for edits in itertools.combinations(options, size):
+            assert not leaves_one(puzzle, edits, split(made.kept, edits))
+
+
+@given(small_puzzles())
+@settings(max_examples=8, deadline=None)
+def test_free_mode_by_brute_force(puzzle):
+    assume(len(brute(puzzle)) > 1)
+    made = fix(puzzle, free=True, time_limit=30)
+    assert made.status == "fixed"
+    assert_fixed(puzzle, made)
+    assume(len(made.edits) <= 2)
+    assert_fewest(puzzle, made)
+
+
+@given(small_puzzles())
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_the_default_mode_by_brute_force(puzzle):
+    """Always a fix: keeping the first solution, or, where keep mode proves that impossible,
+    changing it; the fewest whenever it says so."""
+    assume(len(brute(puzzle)) > 1)
+    made = fix(puzzle, time_limit=30)
+    assert_fixed(puzzle, made)
+    if made.keeping == "impossible":
+        assert made.free
+        options = keep_edits(puzzle, made.kept)
+        if len(options) <= 8:
+            for size in range(len(options) + 1):
+                for edits in itertools.combinations(options, size):
+                    assert not leaves_one(puzzle, edits, split(made.kept, edits))
+    else:
+        assert made.keeping is None and not made.free
+    if made.fewest and len(made.edits) <= 2:
+        assert_fewest(puzzle, made)
+
+
+@given(small_puzzles())
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_the_repair_gives_a_first_fix(puzzle):
+    """The uniqueness repair's fix (the upper bound free mode starts from): numbers changed
+    only, one solution by brute force, each edit needed (given back, the puzzle has several)."""
+    solutions = unique(puzzle).solutions
+    assume(len(solutions) > 1)
+    made = repaired_fix(puzzle, solutions, Deadline(30))
+    assume(made is not None)
+    edits = made["edits"]
+    assert edits and all(e.kind == "change" for e in edits)
+    assert made["puzzle"] == edited(puzzle, edits)
+    assert brute(made["puzzle"]) == {as_set(made["solution"])}
+    if len(edits) > 1:
+        for edit in edits:
+            assert not leaves_one(puzzle, [e for e in edits if e != edit])
+
+
+@given(small_puzzles())
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_the_single_edit_proof_by_brute_force(puzzle):
+    """``single_edit`` finds a one-edit fix where brute force does, and says there is none only
+    where no single edit leaves one solution (the lower bound of 2 free mode then claims)."""
+    solutions = unique(puzzle).solutions
+    assume(len(solutions) > 1)
+    made = single_edit(puzzle, solutions, Deadline(60))
     if made is not None:
-        assert_fixes(puzzle, made)
+        assert len(made["edits"]) == 1 and leaves_one(puzzle, made["edits"])
+        assert brute(made["puzzle"]) == {as_set(made["solution"])}
         return
-    rules = puzzle.rules
-    near = {cell for d in region(result.differences) for cell in d.pair}
-    for _ in range(2):  # within two pairs of neighbours of the region
-        near |= {other for cell in near for other in puzzle.geometry.neighbours(cell)}
-    for cell, old in puzzle.islands.items():
-        if cell not in near:
-            continue
-        for number in range(1, rules.max_number + 1):
-            changed = {**puzzle.islands, cell: number}
-            assert number == old or len(brute(replace(puzzle, islands=changed))) != 1
-    for b in result.solutions[0].bridges:
-        for cell in b.cells_between():
-            added = {**puzzle.islands, cell: 2 * b.count}
-            assert len(brute(replace(puzzle, islands=added))) != 1
+    for edit in free_edits(puzzle):
+        assert not leaves_one(puzzle, [edit]), edit
 
 
-# ---------------------------------------------------------------------------- the region
+# ---------------------------------------------------------------------------- reports, commands
 
 
-def test_the_region_is_the_smallest_group_of_differing_pairs():
-    assert region([]) == []
-    found = unique(read(PROLOG)).differences  # four pairs around one square: one group
-    assert region(found) == found
-    apart = [d._replace(r1=d.r1 + 10, r2=d.r2 + 10) for d in found[:2]]  # sharing (10, 0)
-    assert region(found + apart) == apart
-
-
-# ---------------------------------------------------------------------------- reports
-
-
-def test_the_reports_show_the_region_and_the_fix():
+def test_the_reports():
     puzzle = read(PROLOG)
+    made = fix(puzzle)
+    document = fix_json(made)
+    assert document["status"] == "fixed" and document["fewest"] is True
+    assert document["lower_bound"] == 1
+    assert document["edits"] == [
+        {"cell": list(made.edits[0].cell), "from": None, "to": made.edits[0].new, "kind": "add"}
+    ]
+    assert read(json.dumps(document["puzzle"])) == made.puzzle
+    assert document["solution"] == made.solution.to_json()
+    text = fix_text(made, "written\n")
+    assert text.endswith("fixed: 1 edit, proven fewest")
+    assert "The fixed puzzle:\nwritten\n" in text
     result = unique(puzzle)
-    made = fix(puzzle, result)
-    text = unique_text(puzzle, result, fix=made)
-    assert (
-        "The smallest region where they differ (pairs sharing islands): (0, 0)-(0, 2), "
-        "(0, 0)-(2, 0), (0, 2)-(2, 2), (2, 0)-(2, 2)\n"
-    ) in text
-    assert (
-        "To make it unique (checked): add an island 4 at (1, 0); solution 1, its bridge there "
-        "split in two, is then the only solution"
-    ) in text
-    document = unique_json(puzzle, result, fix=made)
-    assert document["region"] == [[0, 0, 0, 2], [0, 0, 2, 0], [0, 2, 2, 2], [2, 0, 2, 2]]
-    assert {k: v for k, v in document["fix"].items() if k != "solution"} == {
-        "kind": "add",
-        "cell": [1, 0],
-        "number": 4,
-        "old": None,
-    }
-    assert document["fix"]["solution"] == made.solution.to_json()
-    dumps(document)  # plain JSON
+    proposed = unique_json(puzzle, result, fix=made)["fix"]
+    assert proposed["kind"] == "add" and proposed["edits"] == document["edits"]
+    assert "To make it unique (checked): add an island" in unique_text(puzzle, result, fix=made)
 
 
-def test_the_reports_of_an_added_island_and_of_none_found():
-    result = unique(ADDED)
-    made = fix(ADDED, result)
-    text = unique_text(ADDED, result, fix=made)
-    assert "To make it unique (checked): add an island 2 at (2, 1); solution 1, its bridge" in text
-    assert unique_json(ADDED, result, fix=made)["fix"]["old"] is None
-    result = unique(STUCK)
-    assert "No single island to add or number to change" in unique_text(STUCK, result, sought=True)
-    assert unique_json(STUCK, result, sought=True)["fix"] is None
-    assert "fix" not in unique_json(STUCK, result)  # not sought: not mentioned
-    assert "No single island" not in unique_text(STUCK, result)
-
-
-def test_a_unique_puzzle_has_no_region_and_no_fix_line(puzzles):
-    puzzle = read(puzzles / "nyt-2022-04-03.json")
-    result = unique(puzzle)
-    assert unique_json(puzzle, result)["region"] == []
-    assert "region" not in unique_text(puzzle, result, sought=True)
-
-
-def test_the_unique_command_proposes_the_fix_and_rates_unique_puzzles(puzzles):
+def test_the_fix_command(tmp_path):
     runner = CliRunner()
-    result = runner.invoke(main, ["unique", str(PROLOG)])
-    assert result.exit_code == 1
-    assert "To make it unique (checked): add an island 4 at (1, 0)" in result.output
-    rated = runner.invoke(
-        main, ["unique", str(puzzles / "nyt-2022-04-03.json"), "--difficulty", "--format", "json"]
+    done = runner.invoke(main, ["fix", str(PROLOG), "--format", "json"])
+    assert done.exit_code == 0
+    document = json.loads(done.output)
+    assert document["status"] == "fixed" and len(document["edits"]) == 1
+    assert len(brute(read(json.dumps(document["puzzle"])))) == 1
+    text = runner.invoke(main, ["fix", str(PROLOG), "--to", "json"])
+    assert text.exit_code == 0 and text.output.rstrip().endswith("fixed: 1 edit, proven fewest")
+    assert '"islands"' in text.output
+    unique_one = runner.invoke(main, ["fix", str(PUZZLES / "nyt-2022-04-03.json")])
+    assert unique_one.exit_code == 0 and "unique" in unique_one.output.splitlines()[-1]
+    changed = runner.invoke(main, ["fix", str(SEVEN), "--format", "json"])
+    assert changed.exit_code == 0
+    document = json.loads(changed.output)
+    assert (document["mode"], document["keeping"], document["status"]) == (
+        "free",
+        "impossible",
+        "fixed",
     )
-    assert rated.exit_code == 0
-    assert json.loads(rated.output)["difficulty"]["band"] == "easy"
-    plain = runner.invoke(main, ["unique", str(puzzles / "nyt-2022-04-03.json")])
-    assert "difficulty" not in plain.output  # only when asked: rating takes time on big puzzles
+    assert len(brute(read(json.dumps(document["puzzle"])))) == 1
+    said = runner.invoke(main, ["fix", str(SEVEN)])
+    assert said.exit_code == 0
+    assert said.output.startswith("No fix keeps the first solution (proven)")
+    first = tmp_path / "first.json"
+    first.write_text(json.dumps(unique(read(SEVEN)).solutions[0].to_json()))
+    none = runner.invoke(main, ["fix", str(SEVEN), "--keep", str(first)])
+    assert none.exit_code == 1 and none.output.splitlines()[-1].startswith("no fix found")
+    second = unique(read(PROLOG)).solutions[1]
+    keep = tmp_path / "keep.json"
+    keep.write_text(json.dumps(second.to_json()))
+    kept = runner.invoke(main, ["fix", str(PROLOG), "--keep", str(keep), "--format", "json"])
+    assert kept.exit_code == 0
+    assert json.loads(kept.output)["kept"] == second.to_json()
+    keep.write_text(json.dumps({"bridges": [list(b) for b in second.bridges[1:]]}))
+    wrong = runner.invoke(main, ["fix", str(PROLOG), "--keep", str(keep)])
+    assert wrong.exit_code == 2
+    assert "does not solve the puzzle" in wrong.output and "Traceback" not in wrong.output
+    both = runner.invoke(main, ["fix", str(PROLOG), "--keep", str(keep), "--free"])
+    assert both.exit_code == 2
+
+
+def test_unique_proposes_the_fewest_edit_fix():
+    runner = CliRunner()
+    result = runner.invoke(main, ["unique", str(PROLOG), "--format", "json"])
+    assert result.exit_code == 1
+    proposed = json.loads(result.output)["fix"]
+    assert proposed["fewest"] is True and len(proposed["edits"]) == 1
+    assert len(brute(read(json.dumps(proposed["puzzle"])))) == 1
+    plain = runner.invoke(main, ["unique", str(SEVEN)])
+    assert "To make it unique (checked): add an island" in plain.output

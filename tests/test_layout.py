@@ -56,7 +56,15 @@ LAYERS = [
     {"walkthrough.finding"},
     {"walkthrough"},
     {"solving"},
-    {"generation"},
+    {"known"},
+    {
+        "generation",
+        "generation.construction",
+        "generation.repair",
+        "generation.generator",
+        "generation.batch",
+    },
+    {"fixing"},
     {"reports"},
     STUDY,
     {"commands", "commands.unit", "commands.common", "commands.line", *COMMAND_MODULES}

@@ -213,3 +213,15 @@ def test_a_limit_already_past_stops_every_time_with_exit_3(args, message):
         assert completed.stdout == "" and completed.stderr.startswith(f"hashi-asp: {message}")
     rows = processes.run("bench", PROLOG, "--time-limit", "1e-300")
     assert rows.returncode == 3 and "1 unknown" in rows.stdout
+
+
+def test_a_part_of_a_deadline_ends_with_it():
+    """A step's part of the time ends at its own share, or when the whole is cancelled."""
+    whole = Deadline(1000)
+    part = whole.part(0.5)
+    assert not part.expired() and 499 < part.remaining() <= 500
+    assert Deadline(None).part(0.5).remaining() is None
+    whole.cancel()
+    assert part.expired() and part.remaining() == 0
+    assert "cancelled" in str(part.reached("testing"))
+    assert Deadline(0).part(0.5).expired()

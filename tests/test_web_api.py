@@ -537,3 +537,18 @@ def test_the_lanes():
     assert lane(False, 5000, 0, 10) == lane(False, 5000, 60, 10) == SMALL
     assert lane(True, 100, 10, 10) == lane(True, 3, 2, 10) == SMALL
     assert lane(True, 101, 10, 10) == lane(True, 3, 10.5, 10) == LARGE
+
+
+def test_fix_over_the_api_keeps_a_solution_given_and_refuses_a_wrong_one(client):
+    from hashi_asp import read, unique
+
+    text = PROLOG
+    second = unique(read(text)).solutions[1]
+    status, document = post(client, "fix", {"puzzle": text})
+    assert status == 200 and document["status"] == "fixed" and document["fewest"] is True
+    status, kept = post(client, "fix", {"puzzle": text, "keep": second.to_json()})
+    assert status == 200 and kept["kept"] == second.to_json()
+    assert unique(read(json.dumps(kept["puzzle"]))).status == "unique"
+    wrong = {"bridges": [list(b) for b in second.bridges[1:]]}
+    status, refused = post(client, "fix", {"puzzle": text, "keep": wrong})
+    assert status == 400 and "does not solve the puzzle" in json.dumps(refused)

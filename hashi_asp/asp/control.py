@@ -6,7 +6,10 @@ as a capability needs, with one deadline, Ctrl-C, and every model checked before
 - :meth:`Grounded.search` runs clingo's search and hands each model to a callback as it comes,
   honouring the deadline and Ctrl-C and keeping whatever was already seen;
 - :meth:`Grounded.solution` decodes a model and has the independent checker pass it;
-- :meth:`Grounded.minimal_core` shrinks a set of assumptions with no model to a minimal one.
+- :meth:`Grounded.minimal_core` shrinks a set of assumptions with no model to a minimal one;
+- :meth:`Grounded.optimise` finds an answer of least cost under the program's ``#minimize``, and
+  :meth:`Grounded.add_part` adds facts and rules between searches (a question asked again with
+  more known).
 """
 
 from __future__ import annotations
@@ -60,6 +63,18 @@ class Search:
     def cut_short(self) -> bool:
         """Stopped by the time limit or a signal: what was found is not all there is."""
         return self.timed_out or self.interrupted
+
+
+@dataclass
+class Optimum:
+    """What :meth:`Grounded.optimise` found: the shown atoms of the best answer (None if none
+    was found), its cost, and whether it is ``proven`` optimal (the search was exhausted); no
+    answer with an exhausted search means there is none (``search.exhausted``)."""
+
+    symbols: list[clingo.Symbol] | None
+    cost: int | None
+    proven: bool
+    search: Search
 
 
 @dataclass
@@ -374,6 +389,25 @@ class Grounded:
             else:
                 i += 1
         return Core(kept, True)
+
+    def optimise(self, deadline: Deadline | None = None) -> Optimum:
+        """The answer of least cost (the sum of the program's ``#minimize`` priorities), each
+        better answer kept as it comes; ``proven`` when clingo exhausted the search after it.
+        The control must be grounded with ``models=0`` and clingo's ``--opt-mode=opt``."""
+        best: list[Any] = [None, None]
+
+        def keep(model: clingo.Model) -> bool:
+            best[0], best[1] = list(model.symbols(shown=True)), sum(model.cost)
+            return True
+
+        outcome = self.search(keep, deadline=deadline)
+        return Optimum(best[0], best[1], outcome.exhausted and best[0] is not None, outcome)
+
+    def add_part(self, name: str, text: str, part: str, arguments: Sequence[int]) -> None:
+        """Add ``text`` (facts, rules) as the part ``name`` and ground it together with the
+        program's part ``part`` for the numbers ``arguments`` (its rules then see the facts)."""
+        self.control.add(name, [], text)
+        self.control.ground([(name, []), (part, [clingo.Number(n) for n in arguments])])
 
     # ------------------------------------------------------------------ models
 

@@ -22,6 +22,7 @@ NAMES = (
     "render",
     "convert",
     "unique",
+    "fix",
     "count",
     "hint",
     "steps",

@@ -12,7 +12,6 @@ VERDICTS = {"unique": Status.OK, "multiple": Status.NO, "unsolvable": Status.UNS
 
 def unique(given: Given) -> Outcome:
     from .. import reports
-    from ..generation import fix
     from ..solving import unique
     from ..walkthrough import difficulty
 
@@ -21,7 +20,7 @@ def unique(given: Given) -> Outcome:
     # A fix is looked for under the bundled rules only: under rules of the user's own, the
     # checks that make a fix trustworthy do not hold.
     sought = result.status == "multiple" and not program.own_rules
-    found = fix(board, result, time_limit=deadline) if sought else None
+    found = proposal(board, result, deadline) if sought else None
     rated = difficulty(board, deadline) if given.rate and result.status == "unique" else None
 
     def printed() -> Printed:
@@ -36,11 +35,31 @@ def unique(given: Given) -> Outcome:
     )
 
 
+PROPOSAL_SECONDS = 2.0
+"""How long unique looks for a fix (keeping solution 1, then free, as `fix` does by default): a
+proposal, not the whole search of `fix`."""
+
+
+def proposal(board, result, deadline):
+    """The fewest-edit fix, as `fix` finds it by default (keeping solution 1 where some fix
+    does), searched for at most :data:`PROPOSAL_SECONDS` (and within the command's time
+    limit)."""
+    from ..fixing import fix
+    from ..stopping import Deadline
+
+    left = deadline.remaining()
+    budget = PROPOSAL_SECONDS if left is None else min(PROPOSAL_SECONDS, left)
+    if budget <= 0:
+        return None
+    return fix(board, first=result, time_limit=Deadline(budget))
+
+
 COMMAND = Command(
     "unique",
     """Decide whether PUZZLE has exactly one solution, by searching for two: for two, draw both,
     list the pairs of islands where they differ, name the smallest region of them and propose
-    one number to change or island to add that leaves one solution (checked first); for none,
+    the fewest edits that leave one solution, as `fix` finds them in a short time (checked
+    first); for none,
     say why.  --difficulty rates a unique puzzle (as `difficulty`).  Exit 0 unique, 1 multiple,
     4 unsolvable, 3 time limit before a verdict.""",
     (

@@ -17,7 +17,7 @@ const state = {
   islands: new Map(),        // "r,c" -> number, or null for an island without a number
   rules: { maxBridges: 2, noLoops: false },
   bridges: new Map(),        // "r1,c1,r2,c2" (first end first in reading order) -> count
-  marks: { islands: new Set(), pairs: new Set(), step: null, differences: [] },
+  marks: { islands: new Set(), added: new Map(), pairs: new Set(), step: null, differences: [] },
   cursor: [0, 0],
   mode: "edit",
 };
@@ -61,7 +61,7 @@ function setPuzzle(doc) {
 }
 
 function clearMarks() {
-  state.marks = { islands: new Set(), pairs: new Set(), step: null, differences: [] };
+  state.marks = { islands: new Set(), added: new Map(), pairs: new Set(), step: null, differences: [] };
 }
 
 // ---------------------------------------------------------------------------- geometry
@@ -172,6 +172,15 @@ function draw() {
     const [x1, y1] = centre(...a), [x2, y2] = centre(...b);
     element("line", { class: "difference", x1, y1, x2, y2, style: "stroke: var(--step)" }, marks);
   }
+  // A proposed new island: a dashed ring with its number on the water cell.
+  const added = element("g", {}, board);
+  for (const [k, n] of state.marks.added) {
+    if (state.islands.has(k)) continue;
+    const [r, c] = cellOf(k), [x, y] = centre(r, c);
+    const group = element("g", { class: "added", "data-row": r, "data-col": c }, added);
+    element("circle", { cx: x, cy: y, r: CELL * 0.4 }, group);
+    element("text", { x, y: y + 7 }, group).textContent = String(n);
+  }
   const islands = element("g", {}, board);
   for (const [k, n] of state.islands) {
     const [r, c] = cellOf(k), [x, y] = centre(r, c);
@@ -249,7 +258,8 @@ async function analyse() {
     const doc = await api("unique", { puzzle, "time-limit": LIVE_LIMIT }, control.signal);
     if (live !== control) return;
     performance.mark("hashi:verdict");
-    state.marks.islands = new Set(); state.marks.differences = [];
+    state.marks.islands = new Set(); state.marks.added = new Map(); state.marks.differences = [];
+    showFix(doc.status === "multiple");
     if (doc.status === "unique") {
       verdict("unique: one solution", "unique");
       say("");
@@ -290,10 +300,59 @@ async function count(puzzle, control) {
 }
 
 function fixWords(fix) {
-  const [r, c] = fix.cell;
-  if (fix.kind === "add") return `add an island ${fix.number} at (${r}, ${c})`;
-  if (fix.old === null) return `give the island at (${r}, ${c}) the number ${fix.number}`;
-  return `change the ${fix.old} at (${r}, ${c}) to ${fix.number}`;
+  return fix.edits.map(editWords).join("; ");
+}
+
+function editWords(edit) {
+  const [r, c] = edit.cell;
+  if (edit.kind === "add") return `add an island ${edit.to} at (${r}, ${c})`;
+  if (edit.kind === "remove") return `remove the island at (${r}, ${c})`;
+  if (edit.from === null) return `give the island at (${r}, ${c}) the number ${edit.to}`;
+  return `change the ${edit.from} at (${r}, ${c}) to ${edit.to}`;
+}
+
+// ---------------------------------------------------------------------------- the author fix
+
+const FIX_LIMIT = 10;  // seconds: the fewest edits are mostly proven well within it
+let pendingFix = null;
+
+function showFix(shown) {
+  $("fix-area").hidden = !shown;
+  $("apply-fix").hidden = true;
+  pendingFix = null;
+}
+
+// The fewest edits that make the puzzle unique (checked by the server): listed, their islands
+// marked, ready to apply.
+async function findFix() {
+  const puzzle = puzzleText();
+  say("looking for the fewest edits…");
+  try {
+    const doc = await api("fix", { puzzle, "time-limit": FIX_LIMIT });
+    if (puzzleText() !== puzzle) return;  // edited meanwhile
+    if (doc.status !== "fixed") { say(`No fix: ${doc.status}.`); return; }
+    pendingFix = doc.edits;
+    state.marks.islands = new Set(doc.edits.map(({ cell: [r, c] }) => key(r, c)));
+    state.marks.added = new Map(doc.edits.filter((e) => e.kind === "add").map(({ cell: [r, c], to }) => [key(r, c), to]));
+    draw();
+    const fewest = doc.fewest ? "the fewest" : `at least ${doc.lower_bound} needed`;
+    say(`To make it unique (${fewest}): ${fixWords(doc)}.`);
+    $("apply-fix").hidden = false;
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+function applyFix() {
+  if (!pendingFix) return;
+  for (const edit of pendingFix) {
+    const [r, c] = edit.cell;
+    if (edit.to === null) state.islands.delete(key(r, c));
+    else state.islands.set(key(r, c), edit.to);
+  }
+  showFix(false);
+  clearMarks();
+  changed();
 }
 
 // ---------------------------------------------------------------------------- editing
@@ -610,6 +669,8 @@ function start() {
     event.target.value = "";
   });
   $("new").addEventListener("click", newGrid);
+  $("fix").addEventListener("click", findFix);
+  $("apply-fix").addEventListener("click", applyFix);
   $("max-bridges").addEventListener("change", setRules);
   $("no-loops").addEventListener("change", setRules);
   for (const radio of document.querySelectorAll("input[name=mode]")) {

@@ -1,0 +1,630 @@
+"""The author's fix: the fewest edits that leave a puzzle with exactly one solution.
+
+An edit adds an island (with a number), removes one, or changes an island's number (an island
+without a number gets one).  By default the solution the author meant is kept: the first one
+found, or the one given.  It stays a solution only under two kinds of edit: a new island on a
+water cell under one of its bridges of K lines, numbered 2K (the bridge is split there), and an
+island without a number given its count in that solution.  With ``free`` any edit is allowed and
+the solution may change.
+
+The search is a loop of two questions (counterexample-guided):
+
+1. the master problem (``encodings/fix.lp``, clingo optimisation): a smallest set of edits under
+   which no solution seen so far stays a solution (keep mode; in free mode at most one stays,
+   and the edited puzzle must have a solution).  A solution seen stands for all its splits by
+   new islands, so one seen solution rules out every new island on a bridge it shares with the
+   kept solution.  The optimum is a lower bound on the edits of any fix;
+2. the edited puzzle is searched for a second solution (keep mode: the known-solution search
+   of :class:`~hashi_asp.known.KnownSolution`, the kept solution split by the new islands being
+   the known one; free mode: a fresh solve).  None: the edits are a fix with the fewest edits.
+   Otherwise the solutions found join those seen, and the master is asked again on the same
+   control (clingo keeps what it learnt).
+
+A fix is returned only once a fresh :func:`~hashi_asp.solving.unique` proves the edited puzzle
+has exactly one solution and the independent checker passes it.  When the time limit comes
+first, the best fix found (a master answer not yet proven least) is returned with the lower bound
+of the last proven optimum.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .asp import PLAIN
+from .asp.control import ground
+from .asp.interface import Program, encoding_path
+from .checking import check
+from .known import KnownSolution
+from .puzzle import Bridge, Cell, HashiError, Puzzle, Solution, bridge, cell_name
+from .solving import Result, solve, unique
+from .status import Status
+from .stopping import Deadline, TimeLimitReached
+
+if TYPE_CHECKING:
+    import clingo
+
+FIX_ENCODING = "fix.lp"
+ALTERNATIVES = 8  # other solutions asked for per round: more per round, fewer rounds
+UNIQUE = "unique"
+FIXED = "fixed"
+NO_FIX = "no fix found"
+UNSOLVABLE = "unsolvable"
+TIMED_OUT = "timed out"
+STATUSES = (FIXED, UNIQUE, NO_FIX, UNSOLVABLE, TIMED_OUT)
+IMPOSSIBLE = "impossible"  # keeping: keep mode proved no fix keeps the first solution
+NOT_FOUND = "not found"  # keeping: keep mode found no such fix in its share of the time
+MARGIN = 0.05  # of the time left, kept back from the searches to finish in time
+KEEP_SHARE = 0.5  # of the time limit, for keep mode before free mode by default
+KEEP_HINT = 0.2  # of the time limit, for keep mode's fix as a first fix in free mode
+SINGLE_SHARE = 0.5  # of the time left, for the proof that no single edit will do
+
+
+class FixError(HashiError):
+    """A fix asked for what cannot be: a solution to keep that does not solve the puzzle."""
+
+    status = Status.BAD_INPUT
+
+
+class FixFault(HashiError):
+    """The fix search went wrong (a fixed puzzle a fresh solve does not confirm): never shown."""
+
+    status = Status.FAULT
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One edit at ``cell``: ``kind`` ``add`` (a new island ``new``; ``old`` None), ``remove``
+    (the island ``old``, None for one without a number; ``new`` None) or ``change`` (``old``
+    becomes ``new``; ``old`` None for an island without a number)."""
+
+    kind: str
+    cell: Cell
+    old: int | None
+    new: int | None
+
+    def words(self) -> str:
+        place = cell_name(self.cell)
+        if self.kind == "add":
+            return f"add an island {self.new} at {place}"
+        if self.kind == "remove":
+            return f"remove the island {'?' if self.old is None else self.old} at {place}"
+        if self.old is None:
+            return f"give the island at {place} the number {self.new}"
+        return f"change the {self.old} at {place} to {self.new}"
+
+
+@dataclass(frozen=True)
+class Fix:
+    """What :func:`fix` found.  ``status``: ``fixed``, ``unique`` (nothing to fix), ``no fix
+    found`` (proven: no edits of the kinds allowed make it unique), ``unsolvable`` or ``timed
+    out`` (no fix found in time).  ``edits`` the fix's edits; ``fewest`` whether no fix with
+    fewer edits exists (proven); ``lower_bound`` the fewest edits any fix needs, as far as
+    proven.  ``puzzle`` is the fixed puzzle and ``solution`` its only solution, proven unique
+    and checked (for ``unique``: the puzzle and its solution; else None).  ``kept`` is the
+    solution kept (keep mode) or the first solution found (free mode).  ``keeping``, by default
+    when free mode followed keep mode: ``impossible`` (proven: no fix keeps the first solution)
+    or ``not found`` (keep mode found none in its share of the time); else None."""
+
+    status: str
+    edits: tuple[Edit, ...] = ()
+    fewest: bool = False
+    lower_bound: int = 0
+    puzzle: Puzzle | None = None
+    solution: Solution | None = None
+    kept: Solution | None = None
+    free: bool = False
+    rounds: int = 0
+    seconds: float = 0.0
+    keeping: str | None = None
+    seen: int = field(default=0, compare=False)  # other solutions the master ruled out
+
+    @property
+    def found(self) -> bool:
+        """The puzzle has one solution now (fixed, or unique already)."""
+        return self.status in (FIXED, UNIQUE)
+
+
+def fix(
+    puzzle: Puzzle,
+    *,
+    keep: Solution | None = None,
+    free: bool = False,
+    time_limit: float | Deadline | None = None,
+    first: Result | None = None,
+) -> Fix:
+    """The fewest edits that leave ``puzzle`` with exactly one solution (see the module
+    docstring), under the puzzle's rules and the bundled encoding.  ``keep`` is the solution to
+    keep, strictly: without a fix that keeps it, ``no fix found``.  Without ``keep`` the first
+    solution found is kept if some fix keeps it; when keep mode proves none does (or does not
+    finish in its share of the time), free mode follows and ``keeping`` says why.  ``free``
+    allows any edit from the start.  ``first`` is the puzzle's
+    :func:`~hashi_asp.solving.unique` result, if already known.  ``time_limit`` (seconds, or a
+    :class:`Deadline`) bounds the whole search.  Raises :class:`FixError` for a ``keep`` that
+    does not solve the puzzle."""
+    started = time.perf_counter()
+    deadline = Deadline.of(time_limit)
+    if keep is not None and not free:
+        broken = check(puzzle, keep)
+        if broken:
+            raise FixError(f"the solution to keep does not solve the puzzle: {broken[0].message}")
+    try:
+        if first is None:
+            first = unique(puzzle, time_limit=deadline)
+    except TimeLimitReached:
+        first = None
+    if first is None or first.interrupted:
+        if first is not None:
+            raise KeyboardInterrupt
+        return Fix(TIMED_OUT, free=free, seconds=time.perf_counter() - started)
+    if first.status == "unsolvable":
+        return Fix(UNSOLVABLE, free=free, seconds=time.perf_counter() - started)
+    if first.status == "unique" and (keep is None or free or first.solutions[0] == keep):
+        only = first.solutions[0]
+        return Fix(UNIQUE, (), True, 0, puzzle, only, only, free, 0, time.perf_counter() - started)
+    if first.status not in ("unique", "multiple"):
+        return Fix(TIMED_OUT, free=free, seconds=time.perf_counter() - started)
+    keeping, kept_fix = None, None
+    work = deadline.part(1 - MARGIN)  # the rest: to confirm and return the last fix in time
+    if not free:
+        kept = keep or first.solutions[0]
+        # Keep mode mostly ends fast (a fix, or the proof that none keeps the solution); by
+        # default it gets half the time, so that free mode has the rest.
+        share = work if keep is not None else work.part(KEEP_SHARE)
+        found = _keep(puzzle, kept, first.solutions, share)
+        if keep is not None or found["status"] == FIXED:
+            return Fix(**{**found, "seconds": time.perf_counter() - started})
+        keeping = IMPOSSIBLE if found["status"] == NO_FIX else NOT_FOUND
+    else:  # keep mode's fix, if found soon, is a first fix for free mode
+        found = _keep(puzzle, first.solutions[0], first.solutions, work.part(KEEP_HINT))
+        kept_fix = found if found["status"] == FIXED else None
+    found = _free(puzzle, first.solutions, work, kept_fix)
+    return Fix(**{**found, "keeping": keeping, "seconds": time.perf_counter() - started})
+
+
+def _keep(puzzle: Puzzle, kept: Solution, solutions: list[Solution], deadline: Deadline) -> dict:
+    """Keep mode: the loop keeping ``kept``; the fields of the :class:`Fix`."""
+    try:
+        search = _Search(puzzle, kept, False, deadline)
+    except TimeLimitReached:
+        return {"status": TIMED_OUT, "kept": kept, "free": False, "lower_bound": 1}
+    return search.run([s for s in solutions if s != kept])
+
+
+def _free(
+    puzzle: Puzzle, solutions: list[Solution], deadline: Deadline, kept: dict | None = None
+) -> dict:
+    """Free mode: a first fix from the uniqueness repair (its edits as few as reverting them
+    one by one allows) or ``kept`` (keep mode's fix, if smaller); every single edit tried; then
+    the loop, told that only fixes with fewer edits than the first matter.  A proof that no
+    fix has fewer edits makes the first fix the fewest."""
+    try:
+        upper = repaired_fix(puzzle, solutions, deadline)
+    except TimeLimitReached:
+        upper = None
+    # A fix that keeps a solution is one that may change it, often a small one.
+    if kept is not None and (upper is None or len(kept["edits"]) < len(upper["edits"])):
+        upper = {k: kept[k] for k in ("status", "edits", "puzzle", "solution")}
+    base = {"kept": solutions[0], "free": True}
+    lower = 1  # the puzzle is ambiguous: some edit is needed
+    try:
+        one = single_edit(puzzle, solutions, deadline.part(SINGLE_SHARE))
+        if one is not None:
+            return {**base, **one, "fewest": True, "lower_bound": 1}
+        lower = 2
+    except TimeLimitReached:
+        pass
+    try:
+        if upper is not None and len(upper["edits"]) == lower:
+            return {**base, **upper, "fewest": True, "lower_bound": lower}
+        below = None if upper is None else upper["edits"]
+        search = _Search(puzzle, solutions[0], True, deadline, fewer_than=below, at_least=lower)
+    except TimeLimitReached:
+        if upper is None:
+            return {**base, "status": TIMED_OUT, "lower_bound": lower}
+        return {**base, **upper, "fewest": len(upper["edits"]) == lower, "lower_bound": lower}
+    found = search.run(solutions, lower)
+    if upper is None:
+        return found
+    if found["status"] == NO_FIX:  # no fix with fewer edits than the repair's: it is the fewest
+        return {**found, **upper, "fewest": True, "lower_bound": len(upper["edits"])}
+    if found["status"] == FIXED and len(found["edits"]) < len(upper["edits"]):
+        return found
+    lower = max(lower, found["lower_bound"])
+    return {**found, **upper, "fewest": lower >= len(upper["edits"]), "lower_bound": lower}
+
+
+def single_edit(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) -> dict | None:
+    """Every single edit free mode allows, tried nearest the pairs where the first two
+    solutions differ first: a fix of one edit, or None, the proof that no single edit leaves
+    one solution.  An edit under which two known solutions stay solutions (merged: see
+    :func:`merged`) is ruled out without a search, and so is a number above what the island's
+    neighbours can give; each other edited puzzle is searched for two solutions."""
+    known = []
+    for solution in solutions:
+        ends, over = merged(solution)
+        known.append((ends, over, _wrong(puzzle, ends, over)))
+    for edit in _free_edits(puzzle, solutions[:2]):
+        if sum(_stays(*one, edit) for one in known) > 1:
+            continue
+        fixed = edited(puzzle, [edit])
+        result = solve(fixed, models=2, time_limit=deadline)
+        if result.interrupted:
+            raise KeyboardInterrupt
+        if result.timed_out:
+            raise deadline.reached("trying single edits")
+        if result.status == "unique":
+            only = _only_solution(fixed, deadline)
+            if only is None:
+                raise FixFault("internal error: a fresh solve disagrees about a single edit")
+            return {"status": FIXED, "edits": (edit,), "puzzle": fixed, "solution": only}
+    return None
+
+
+def _free_edits(puzzle: Puzzle, differing: list[Solution]) -> list[Edit]:
+    """Every single edit free mode allows whose number the island's neighbours can give (the
+    most bridges times the islands it sees), nearest the bridges where ``differing`` differ
+    first."""
+    top = puzzle.rules.max_bridges
+    islands = puzzle.islands
+    edits = []
+    for cell in itertools.product(range(puzzle.rows), range(puzzle.cols)):
+        most = top * _seen_from(puzzle, cell)
+        if cell not in islands:
+            edits += [Edit("add", cell, None, n) for n in range(1, most + 1)]
+        else:
+            old = islands[cell]
+            if len(islands) > 1:
+                edits.append(Edit("remove", cell, old, None))
+            edits += [Edit("change", cell, old, n) for n in range(1, most + 1) if n != old]
+    first, *others = [set(s.bridges) for s in differing]
+    different = first.union(*others) - first.intersection(*others)
+    near = {c for b in different for c in (*b.ends, *b.cells_between())}
+    if not near:
+        return edits
+    return sorted(
+        edits,
+        key=lambda e: min(abs(e.cell[0] - r) + abs(e.cell[1] - c) for r, c in near),
+    )
+
+
+def _seen_from(puzzle: Puzzle, cell: Cell) -> int:
+    """How many islands ``cell`` sees along its row and column (the nearest in each
+    direction)."""
+    seen = 0
+    for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+        r, c = cell[0] + dr, cell[1] + dc
+        while 0 <= r < puzzle.rows and 0 <= c < puzzle.cols:
+            if (r, c) in puzzle.islands:
+                seen += 1
+                break
+            r, c = r + dr, c + dc
+    return seen
+
+
+def _wrong(puzzle: Puzzle, ends: dict[Cell, int], over: dict[Cell, int]) -> frozenset[Cell]:
+    """The cells where a merged solution does not fit the puzzle (as ``ruled_out`` of
+    ``fix.lp``): an island off it or whose number it does not give, an end not an island."""
+    wrong = {cell for cell in ends if cell not in puzzle.islands}
+    for cell, number in puzzle.islands.items():
+        if not _fits(ends, over, cell, number):
+            wrong.add(cell)
+    return frozenset(wrong)
+
+
+def _fits(ends: dict[Cell, int], over: dict[Cell, int], cell: Cell, number: int | None) -> bool:
+    """An island ``number`` at ``cell`` fits the merged solution."""
+    if cell in ends:
+        return number is None or number == ends[cell]
+    if cell in over:
+        return number is None or number == 2 * over[cell]
+    return False
+
+
+def _stays(ends: dict, over: dict, wrong: frozenset[Cell], edit: Edit) -> bool:
+    """The merged solution stays one under the single edit."""
+    if not wrong <= {edit.cell}:
+        return False
+    if edit.kind == "remove":
+        return edit.cell not in ends
+    return _fits(ends, over, edit.cell, edit.new)
+
+
+def repaired_fix(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) -> dict | None:
+    """A fix found fast, not the fewest: the generator's uniqueness repair from each known
+    solution in turn (seeded: the same puzzle gets the same fix), renumbering islands; then
+    renumbered islands given back their numbers while the puzzle stays unique.  Proven unique
+    by a fresh solve and passed by the checker; None if the repair gives up."""
+    from .generation.repair import repaired
+
+    for seed, solution in enumerate(solutions):
+        made = repaired(puzzle, solution, seed, deadline)
+        if made is None:
+            continue
+        fixed, _ = made
+        edits = [
+            Edit("change", cell, old, fixed.islands[cell])
+            for cell, old in sorted(puzzle.islands.items())
+            if fixed.islands[cell] != old
+        ]
+        only = _only_solution(edited(puzzle, edits), deadline)
+        if only is None:
+            raise FixFault("internal error: the repaired puzzle is not unique")
+        # Fewer edits: give islands back their numbers while the puzzle stays unique, until
+        # every edit left is needed (or the time is up: each smaller set was proven unique).
+        try:
+            reverted = True
+            while reverted and len(edits) > 1:
+                reverted = False
+                for edit in list(edits):
+                    fewer = [e for e in edits if e != edit]
+                    found = _only_solution(edited(puzzle, fewer), deadline)
+                    if found is not None:
+                        edits, only, reverted = fewer, found, True
+                        if len(edits) == 1:
+                            break
+        except TimeLimitReached:
+            pass
+        fixed = edited(puzzle, edits)
+        return {"status": FIXED, "edits": tuple(edits), "puzzle": fixed, "solution": only}
+    return None
+
+
+def _only_solution(puzzle: Puzzle, deadline: Deadline) -> Solution | None:
+    """The puzzle's only solution, proven by a fresh solve and passed by the checker; None if
+    it has none or several."""
+    result = unique(puzzle, time_limit=deadline)
+    if result.interrupted:
+        raise KeyboardInterrupt
+    if result.timed_out:
+        raise deadline.reached("checking a fix")
+    if result.status != "unique":
+        return None
+    if check(puzzle, result.solutions[0]):
+        raise FixFault("internal error: the checker refuses the fixed puzzle's solution")
+    return result.solutions[0]
+
+
+# ---------------------------------------------------------------------------- the loop
+
+
+class _Search:
+    """The counterexample-guided loop on one puzzle: the master problem on one control, the
+    solutions seen so far given to it one part each."""
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        kept: Solution,
+        free: bool,
+        deadline: Deadline,
+        fewer_than: tuple[Edit, ...] | None = None,
+        at_least: int = 1,
+    ):
+        """``fewer_than``: a fix known already; only fixes with fewer edits are looked for.
+        ``at_least``: a proven lower bound; only edit sets that large are looked at."""
+        self.puzzle, self.kept, self.free, self.deadline = puzzle, kept, free, deadline
+        if free:
+            text = "mode(free).\n"
+            if fewer_than is not None:
+                text += f"edits_below({len(fewer_than)}).\n"
+            text += f"edits_at_least({at_least}).\n"
+        else:
+            text = "mode(keep).\n" + "".join(
+                f"kept({','.join(map(str, b))}).\n" for b in kept.bridges
+            )
+        program = Program(encoding=str(encoding_path(FIX_ENCODING)), connectivity=PLAIN)
+        # Core-guided optimisation (usc) starts from no edits and proves each lower bound on
+        # the way up: fixes need few edits, so the proof of the last one is most of the work.
+        self.grounded = ground(
+            puzzle,
+            program,
+            text=text,
+            models=0,
+            options=["--opt-mode=opt", "--opt-strategy=usc", "--lookahead=no"],
+            deadline=deadline,
+        )
+        self.seen: set[frozenset[Bridge]] = set()
+
+    def see(self, solutions: Iterable[Solution]) -> int:
+        """Give the master the solutions not seen yet (merged); how many were new."""
+        new = 0
+        for solution in solutions:
+            ends, over = merged(solution)
+            key = joined_again(solution)
+            if key in self.seen:
+                continue
+            self.seen.add(key)
+            a = len(self.seen)
+            facts = [f"alt_end({a},{r},{c},{d})." for (r, c), d in ends.items()]
+            facts += [f"alt_over({a},{r},{c},{k})." for (r, c), k in over.items()]
+            self.grounded.add_part(f"seen_{a}", "\n".join(facts), "alternative", [a])
+            new += 1
+        return new
+
+    def run(self, others: list[Solution], lower: int = 1) -> dict:
+        """The loop, from a proven ``lower`` bound; the fields of the :class:`Fix`."""
+        rounds, best = 0, None
+        base = {"kept": self.kept, "free": self.free}
+        try:
+            if not self.free:  # a few more other solutions to start from
+                known = KnownSolution.of(self.puzzle, self.kept, self.deadline, models=ALTERNATIVES)
+                found, _ = known.others(ALTERNATIVES)
+                others = [*others, *map(known.solution, found)]
+            self.see(others)
+            while True:
+                rounds += 1
+                optimum = self.grounded.optimise(self.deadline)
+                if optimum.search.interrupted:
+                    raise KeyboardInterrupt
+                if optimum.symbols is None:
+                    if optimum.search.exhausted:  # no edits of the kinds allowed will do
+                        return {
+                            **base,
+                            "status": NO_FIX,
+                            "fewest": False,
+                            "lower_bound": lower,
+                            "rounds": rounds,
+                            "seen": len(self.seen),
+                        }
+                    break
+                if optimum.proven:
+                    lower = max(lower, optimum.cost or 0)
+                edits = self._edits(optimum.symbols)
+                fixed = self._edited(edits)
+                others = self._others(fixed, edits)
+                if not others:
+                    made = self._confirmed(fixed, edits)
+                    best = {
+                        **base,
+                        "status": FIXED,
+                        "edits": tuple(edits),
+                        "puzzle": fixed,
+                        "solution": made,
+                        "fewest": optimum.proven,
+                        "lower_bound": lower,
+                        "rounds": rounds,
+                    }
+                    if optimum.proven:
+                        return {**best, "seen": len(self.seen)}
+                    break
+                if not self.see(others):
+                    raise FixFault("internal error: the fix search saw the same solution twice")
+        except TimeLimitReached:
+            pass
+        if best is not None:
+            return {**best, "lower_bound": lower, "seen": len(self.seen)}
+        return {
+            **base,
+            "status": TIMED_OUT,
+            "lower_bound": lower,
+            "rounds": rounds,
+            "seen": len(self.seen),
+        }
+
+    # ------------------------------------------------------------------ one round
+
+    def _edits(self, symbols: list[clingo.Symbol]) -> list[Edit]:
+        numbers = self.puzzle.islands
+        edits = []
+        for symbol in symbols:
+            values = [a.number for a in symbol.arguments]
+            cell = (values[0], values[1])
+            if symbol.name == "add":
+                edits.append(Edit("add", cell, None, values[2]))
+            elif symbol.name == "remove":
+                edits.append(Edit("remove", cell, numbers[cell], None))
+            elif symbol.name == "change":
+                edits.append(Edit("change", cell, numbers[cell], values[2]))
+        return sorted(edits, key=lambda e: e.cell)
+
+    def _edited(self, edits: list[Edit]) -> Puzzle:
+        return edited(self.puzzle, edits)
+
+    def _others(self, fixed: Puzzle, edits: list[Edit]) -> list[Solution]:
+        """Solutions of the edited puzzle besides the one it is meant to have (keep mode), or
+        up to two of its solutions when it has more than one (free mode)."""
+        if self.free:
+            result = solve(fixed, models=ALTERNATIVES, time_limit=self.deadline)
+            if result.interrupted:
+                raise KeyboardInterrupt
+            if result.timed_out:
+                raise self.deadline.reached("checking a fix")
+            return result.solutions if len(result.solutions) > 1 else []
+        known = KnownSolution.of(fixed, split(self.kept, edits), self.deadline, models=ALTERNATIVES)
+        found, _ = known.others(ALTERNATIVES)
+        return [known.solution(counts) for counts in found]
+
+    def _confirmed(self, fixed: Puzzle, edits: list[Edit]) -> Solution:
+        """The fixed puzzle's only solution, once a fresh solve proves it and the checker
+        passes it."""
+        result = unique(fixed, time_limit=self.deadline)
+        if result.interrupted:
+            raise KeyboardInterrupt
+        if result.timed_out:
+            raise self.deadline.reached("checking a fix")
+        meant = None if self.free else split(self.kept, edits)
+        if (
+            result.status != "unique"
+            or check(fixed, result.solutions[0])
+            or (meant is not None and result.solutions[0] != meant)
+        ):
+            raise FixFault(
+                f"internal error: the fixed puzzle is {result.status}, not unique with the "
+                "solution meant"
+            )
+        return result.solutions[0]
+
+
+# ---------------------------------------------------------------------------- puzzles and splits
+
+
+def edited(puzzle: Puzzle, edits: Iterable[Edit]) -> Puzzle:
+    """The puzzle with the edits made."""
+    islands = dict(puzzle.islands)
+    for edit in edits:
+        if edit.kind == "remove":
+            del islands[edit.cell]
+        else:
+            islands[edit.cell] = edit.new
+    return Puzzle(puzzle.rows, puzzle.cols, islands, puzzle.source, puzzle.rules)
+
+
+def split(solution: Solution, edits: Iterable[Edit]) -> Solution:
+    """The solution with its bridges split at the islands the edits add under them."""
+    added = {edit.cell for edit in edits if edit.kind == "add"}
+    bridges: list[Bridge] = []
+    for drawn in solution.bridges:
+        stops = [cell for cell in drawn.cells_between() if cell in added]
+        ends = [drawn.ends[0], *stops, drawn.ends[1]]
+        bridges += [bridge(a, b, drawn.count) for a, b in itertools.pairwise(ends)]
+    return Solution.of(bridges)
+
+
+def joined_again(solution: Solution) -> frozenset[Bridge]:
+    """The solution's bridges joined again through every island they pass straight through with
+    the same count on both sides: what stands for all its splits."""
+    ends, _ = merged(solution)
+    at: dict[Cell, list[tuple[Cell, int]]] = {}
+    for drawn in solution.bridges:
+        a, b = drawn.ends
+        at.setdefault(a, []).append((b, drawn.count))
+        at.setdefault(b, []).append((a, drawn.count))
+    joined = set()
+    for start in ends:
+        for step, count in at[start]:
+            previous, here = start, step
+            while here not in ends:  # straight on through
+                previous, here = here, next(c for c, _ in at[here] if c != previous)
+            joined.add(bridge(start, here, count))
+    return frozenset(joined)
+
+
+def merged(solution: Solution) -> tuple[dict[Cell, int], dict[Cell, int]]:
+    """A solution joined again through every island its bridges pass straight through with the
+    same count on both sides (it stands for all its splits): the islands left with their
+    bridges, and the cells under the joined bridges with their counts."""
+    at: dict[Cell, list[tuple[Cell, int]]] = {}
+    for drawn in solution.bridges:
+        a, b = drawn.ends
+        at.setdefault(a, []).append((b, drawn.count))
+        at.setdefault(b, []).append((a, drawn.count))
+    through = set()
+    for cell, links in at.items():
+        if len(links) == 2 and links[0][1] == links[1][1]:
+            (a, _), (b, _) = links
+            if (a[0] == b[0] == cell[0]) or (a[1] == b[1] == cell[1]):
+                through.add(cell)
+    ends = {cell: sum(k for _, k in links) for cell, links in at.items() if cell not in through}
+    over: dict[Cell, int] = {}
+    for drawn in solution.bridges:
+        for cell in drawn.cells_between():
+            over[cell] = drawn.count
+    for cell in through:
+        over[cell] = at[cell][0][1]
+    if not ends:  # a cycle of straight runs cannot be: a rectangle has corners
+        raise FixFault("internal error: a solution with no corner or end")
+    return ends, over
