@@ -306,7 +306,8 @@ def fix_text(fix: Fix, written: str | None, look: Look = TEXT) -> str:
     if fix.puzzle is not None and fix.solution is not None:
         marks = {edit.cell: look.palette.highlight for edit in fix.edits if edit.kind != "remove"}
         drawn = draw(fix.puzzle, fix.solution, look.style, marks=marks)
-        blocks.append("Its only solution (edited islands highlighted):\n" + drawn + "\n\n")
+        shown = " (edited islands highlighted)" if look.palette is not PLAIN else ""
+        blocks.append(f"Its only solution{shown}:\n" + drawn + "\n\n")
     return "".join(blocks) + fix_verdict(fix)
 
 
