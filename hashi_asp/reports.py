@@ -306,8 +306,7 @@ def fix_text(fix: Fix, written: str | None, look: Look = TEXT) -> str:
     if fix.puzzle is not None and fix.solution is not None:
         marks = {edit.cell: look.palette.highlight for edit in fix.edits if edit.kind != "remove"}
         drawn = draw(fix.puzzle, fix.solution, look.style, marks=marks)
-        shown = " (edited islands highlighted)" if look.palette is not PLAIN else ""
-        blocks.append(f"Its only solution{shown}:\n" + drawn + "\n\n")
+        blocks.append("Its only solution:\n" + drawn + "\n\n")  # edits in colour on a terminal
     return "".join(blocks) + fix_verdict(fix)
 
 
