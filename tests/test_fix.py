@@ -18,6 +18,7 @@ from hashi_asp.fixing import (
     Edit,
     Fix,
     FixError,
+    SingleEdits,
     edited,
     fix,
     joined_again,
@@ -295,6 +296,17 @@ def test_the_single_edit_proof_by_brute_force(puzzle):
         return
     for edit in free_edits(puzzle):
         assert not leaves_one(puzzle, [edit]), edit
+
+
+@given(small_puzzles())
+@settings(max_examples=5, deadline=None)
+def test_every_single_edit_counted_on_one_control_by_brute_force(puzzle):
+    """The one grounding of every single edit (``encodings/single_edit.lp``) counts the
+    solutions of each edited puzzle (none, one, two or more) as brute force does."""
+    edits = [e for e in free_edits(puzzle) if e.kind != "remove" or len(puzzle.islands) > 1]
+    trials = SingleEdits(puzzle, edits, Deadline(60))
+    for edit in edits:
+        assert trials.solutions(edit) == min(2, len(brute(edited(puzzle, [edit])))), edit
 
 
 # ---------------------------------------------------------------------------- reports, commands
