@@ -61,7 +61,7 @@ NOT_FOUND = "not found"  # keeping: keep mode found no such fix in its share of 
 MARGIN = 0.05  # of the time left, kept back from the searches to finish in time
 KEEP_SHARE = 0.5  # of the time limit, for keep mode before free mode by default
 KEEP_HINT = 0.2  # of the time limit, for keep mode's fix as a first fix in free mode
-SINGLE_SHARE = 0.5  # of the time left, for the proof that no single edit will do
+SINGLE_SHARE = 0.8  # of the time left, for the proof that no single edit will do
 
 
 class FixError(HashiError):
@@ -293,7 +293,7 @@ class SingleEdits:
             text="\n".join(facts) + "\n",
             models=2,
             options=["--lookahead=no"],  # each search is short: lookahead made it 30x slower
-            deadline=deadline,
+            deadline=deadline.part(1, abandon_grounding=True),
         )
 
     def solutions(self, edit: Edit) -> int:
@@ -302,19 +302,8 @@ class SingleEdits:
         literal = self.grounded.literal(edit_switch(edit.kind, edit.cell, value))
         if literal is None:
             raise FixFault(f"internal error: no switch for the edit {edit.words()}")
-        found = 0
-
-        def count(model: clingo.Model) -> bool:
-            nonlocal found
-            found += 1
-            return found < 2
-
-        outcome = self.grounded.search(count, assumptions=[literal], deadline=self.deadline)
-        if outcome.interrupted:
-            raise KeyboardInterrupt
-        if outcome.timed_out:
-            raise self.deadline.reached("trying single edits")
-        return found
+        self.deadline.check("trying single edits")
+        return self.grounded.count([literal], 2)
 
 
 def _edited_pairs(puzzle: Puzzle, removable: set[Cell], added: set[Cell]) -> list[str]:
@@ -531,7 +520,7 @@ class _Search:
             text=text,
             models=0,
             options=["--opt-mode=opt", "--opt-strategy=usc", "--lookahead=no"],
-            deadline=deadline,
+            deadline=deadline.part(1, abandon_grounding=True),
         )
         self.seen: set[frozenset[Bridge]] = set()
 
