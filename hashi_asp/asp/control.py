@@ -369,6 +369,17 @@ class Grounded:
                     break
         return found
 
+    def models(self, assumptions: Iterable[int], limit: int) -> tuple[list[list], bool]:
+        """Up to ``limit`` models under the assumptions, as their shown atoms, and whether they
+        are all there are; found in this thread, as :meth:`count`."""
+        found: list[list] = []
+        with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:
+            for model in handle:
+                found.append(list(model.symbols(shown=True)))
+                if len(found) >= limit:
+                    return found, False
+            return found, True
+
     def minimal_core(
         self,
         core: list[int],

@@ -436,6 +436,11 @@ def edit_switch(kind: str, cell: Cell, value: int | None) -> clingo.Symbol:
     return clingo.Function(kind, [clingo.Number(v) for v in numbers])
 
 
+def renumbered(cell: Cell) -> clingo.Symbol:
+    """The atom of ``single_edit.lp`` for some new number at ``cell`` (assumed)."""
+    return clingo.Function("renumbered", [clingo.Number(v) for v in cell])
+
+
 def bridge_atom(pair: Pair, count: int) -> str:
     """An answer's ``bridge/5`` atom as text, as :func:`str` of the symbol gives it."""
     (r1, c1), (r2, c2) = pair
