@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from .asp import PLAIN
 from .asp.control import ground
-from .asp.interface import Program, encoding_path
+from .asp.interface import Program, edit_switch, encoding_path, renumbered
 from .checking import check
 from .known import KnownSolution
 from .puzzle import Bridge, Cell, HashiError, Puzzle, Solution, bridge, cell_name
@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     import clingo
 
 FIX_ENCODING = "fix.lp"
+SINGLE_EDIT_ENCODING = "single_edit.lp"
 ALTERNATIVES = 8  # other solutions asked for per round: more per round, fewer rounds
 UNIQUE = "unique"
 FIXED = "fixed"
@@ -60,7 +61,9 @@ NOT_FOUND = "not found"  # keeping: keep mode found no such fix in its share of 
 MARGIN = 0.05  # of the time left, kept back from the searches to finish in time
 KEEP_SHARE = 0.5  # of the time limit, for keep mode before free mode by default
 KEEP_HINT = 0.2  # of the time limit, for keep mode's fix as a first fix in free mode
-SINGLE_SHARE = 0.5  # of the time left, for the proof that no single edit will do
+SINGLE_SHARE = 0.8  # of the time left, for the proof that no single edit will do
+AT_ONCE = 3  # solutions per number a search of every new number at a cell may find
+TWO_SHARE = 0.5  # of the time left then, for pairs of edits that leave two solutions or more
 
 
 class FixError(HashiError):
@@ -198,9 +201,10 @@ def _free(
     puzzle: Puzzle, solutions: list[Solution], deadline: Deadline, kept: dict | None = None
 ) -> dict:
     """Free mode: a first fix from the uniqueness repair (its edits as few as reverting them
-    one by one allows) or ``kept`` (keep mode's fix, if smaller); every single edit tried; then
-    the loop, told that only fixes with fewer edits than the first matter.  A proof that no
-    fix has fewer edits makes the first fix the fewest."""
+    one by one allows) or ``kept`` (keep mode's fix, if smaller); every single edit tried; pairs
+    of single edits that leave the puzzle solvable tried (:func:`two_edits`); then the loop,
+    told that only fixes with fewer edits than the first matter.  A proof that no fix has fewer
+    edits makes the first fix the fewest."""
     try:
         upper = repaired_fix(puzzle, solutions, deadline)
     except TimeLimitReached:
@@ -210,13 +214,18 @@ def _free(
         upper = {k: kept[k] for k in ("status", "edits", "puzzle", "solution")}
     base = {"kept": solutions[0], "free": True}
     lower = 1  # the puzzle is ambiguous: some edit is needed
+    live: list[Edit] = []
     try:
-        one = single_edit(puzzle, solutions, deadline.part(SINGLE_SHARE))
+        one = single_edit(puzzle, solutions, deadline.part(SINGLE_SHARE), live)
         if one is not None:
             return {**base, **one, "fewest": True, "lower_bound": 1}
         lower = 2
     except TimeLimitReached:
         pass
+    if lower == 2 and (upper is None or len(upper["edits"]) > 2):
+        two = two_edits(puzzle, live, deadline.part(TWO_SHARE))
+        if two is not None:  # no single edit will do: two are the fewest
+            return {**base, **two, "fewest": True, "lower_bound": 2}
     try:
         if upper is not None and len(upper["edits"]) == lower:
             return {**base, **upper, "fewest": True, "lower_bound": lower}
@@ -237,31 +246,205 @@ def _free(
     return {**found, **upper, "fewest": lower >= len(upper["edits"]), "lower_bound": lower}
 
 
-def single_edit(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) -> dict | None:
+def single_edit(
+    puzzle: Puzzle,
+    solutions: list[Solution],
+    deadline: Deadline,
+    live: list[Edit] | None = None,
+) -> dict | None:
     """Every single edit free mode allows, tried nearest the pairs where the first two
     solutions differ first: a fix of one edit, or None, the proof that no single edit leaves
     one solution.  An edit under which two known solutions stay solutions (merged: see
     :func:`merged`) is ruled out without a search, and so is a number above what the island's
-    neighbours can give; each other edited puzzle is searched for two solutions."""
+    neighbours can give; the others are asked on one control (:class:`SingleEdits`), each
+    edited puzzle searched for two solutions.  ``live``, if given, gets the edits under which
+    the puzzle has two solutions or more, nearest first (where a second edit may make it
+    unique: see :func:`two_edits`)."""
     known = []
     for solution in solutions:
         ends, over = merged(solution)
         known.append((ends, over, _wrong(puzzle, ends, over)))
-    for edit in _free_edits(puzzle, solutions[:2]):
-        if sum(_stays(*one, edit) for one in known) > 1:
-            continue
-        fixed = edited(puzzle, [edit])
-        result = solve(fixed, models=2, time_limit=deadline)
-        if result.interrupted:
-            raise KeyboardInterrupt
-        if result.timed_out:
-            raise deadline.reached("trying single edits")
-        if result.status == "unique":
+    edits = [
+        edit
+        for edit in _free_edits(puzzle, solutions[:2])
+        if sum(_stays(*one, edit) for one in known) <= 1
+    ]
+    if not edits:
+        return None
+    trials = SingleEdits(puzzle, edits, deadline)
+    for edit in edits:
+        found = trials.solutions(edit)
+        if found == 2 and live is not None:
+            live.append(edit)
+        if found == 1:
+            fixed = edited(puzzle, [edit])
             only = _only_solution(fixed, deadline)
             if only is None:
                 raise FixFault("internal error: a fresh solve disagrees about a single edit")
             return {"status": FIXED, "edits": (edit,), "puzzle": fixed, "solution": only}
     return None
+
+
+def two_edits(puzzle: Puzzle, live: list[Edit], deadline: Deadline) -> dict | None:
+    """A fix of two edits, looked for (not a proof): pairs of ``live`` edits (each leaves two
+    solutions or more; nearest the differences first), the pairs of the nearest first, each
+    edited puzzle searched for two solutions; a unique one is confirmed by a fresh solve and
+    the checker.  None when no pair tried in time does it."""
+    order = sorted(itertools.combinations(range(len(live)), 2), key=lambda ij: (sum(ij), ij))
+    try:
+        for i, j in order:
+            pair = [live[i], live[j]]
+            if pair[0].cell == pair[1].cell:
+                continue
+            removed = sum(edit.kind == "remove" for edit in pair)
+            if removed >= len(puzzle.islands):
+                continue
+            fixed = edited(puzzle, pair)
+            result = solve(fixed, models=2, time_limit=deadline)
+            if result.interrupted:
+                raise KeyboardInterrupt
+            if result.timed_out:
+                return None
+            if result.status == "unique":
+                only = _only_solution(fixed, deadline)
+                if only is None:
+                    raise FixFault("internal error: a fresh solve disagrees about two edits")
+                edits = tuple(sorted(pair, key=lambda e: e.cell))
+                return {"status": FIXED, "edits": edits, "puzzle": fixed, "solution": only}
+    except TimeLimitReached:
+        pass
+    return None
+
+
+class SingleEdits:
+    """The puzzle grounded once with every single edit to try as a switch
+    (``encodings/single_edit.lp``), so that each edit is one search under one assumption, with
+    what clingo learnt from the others (a fresh solve per edit took 10 to 20 ms at 15x15).  The
+    pairs are those of the puzzle and those a single edit makes: from a new island to the
+    islands it sees, and across a removed island."""
+
+    def __init__(self, puzzle: Puzzle, edits: list[Edit], deadline: Deadline):
+        self.deadline = deadline
+        facts = []
+        for edit in edits:
+            r, c = edit.cell
+            if edit.kind == "remove":
+                facts.append(f"may_remove({r},{c}).")
+            else:
+                facts.append(f"may_{edit.kind}({r},{c},{edit.new}).")
+        self.puzzle = puzzle
+        self.numbers: dict[Cell, list[int]] = {}
+        for edit in edits:
+            if edit.kind != "remove" and edit.new is not None:
+                self.numbers.setdefault(edit.cell, []).append(edit.new)
+        self.asked: set[Cell] = set()
+        self.known: dict[Edit, int] = {}
+        removable = {e.cell for e in edits if e.kind == "remove"}
+        added = {e.cell for e in edits if e.kind == "add"}
+        facts += _edited_pairs(puzzle, removable, added)
+        program = Program(encoding=str(encoding_path(SINGLE_EDIT_ENCODING)), connectivity=PLAIN)
+        self.grounded = ground(
+            puzzle,
+            program,
+            text="\n".join(facts) + "\n",
+            models=0,  # as many as each question takes
+            options=["--lookahead=no"],  # each search is short: lookahead made it 30x slower
+            deadline=deadline.part(1, abandon_grounding=True),
+        )
+
+    def solutions(self, edit: Edit) -> int:
+        """How many solutions the puzzle has with ``edit`` made: 0, 1 or 2 (two or more).  A new
+        number at a cell is asked for every number there at once (most such searches find
+        none); only where those have more solutions than that search takes, one by one."""
+        if edit.kind != "remove":
+            if edit.cell not in self.asked:
+                self.asked.add(edit.cell)
+                self._renumbered(edit.cell)
+            if edit in self.known:
+                return self.known[edit]
+        return self._one(edit)
+
+    def _renumbered(self, cell: Cell) -> None:
+        """Every new number at ``cell`` in one search, up to :data:`AT_ONCE` solutions per
+        number tried there: what it proves goes into ``known``."""
+        literal = self.grounded.literal(renumbered(cell))
+        numbers = self.numbers.get(cell, [])
+        if literal is None or not numbers:
+            return
+        self.deadline.check("trying single edits")
+        found, all_there_are = self.grounded.models([literal], AT_ONCE * len(numbers))
+        if not all_there_are:
+            return
+        counts = dict.fromkeys(numbers, 0)
+        for atoms in found:
+            edit = next(a for a in atoms if a.name in ("add", "change"))
+            number = edit.arguments[2].number
+            counts[number] += 1
+        old = self.puzzle.islands.get(cell)
+        kind = "add" if cell not in self.puzzle.islands else "change"
+        for number, count in counts.items():
+            self.known[Edit(kind, cell, old, number)] = min(2, count)
+
+    def _one(self, edit: Edit) -> int:
+        value = None if edit.kind == "remove" else edit.new
+        literal = self.grounded.literal(edit_switch(edit.kind, edit.cell, value))
+        if literal is None:
+            raise FixFault(f"internal error: no switch for the edit {edit.words()}")
+        self.deadline.check("trying single edits")
+        return self.grounded.count([literal], 2)
+
+
+def _edited_pairs(puzzle: Puzzle, removable: set[Cell], added: set[Cell]) -> list[str]:
+    """The facts ``pair``, ``between``, ``crosses``, ``first`` and ``second`` of
+    ``encodings/single_edit.lp``: every two cells in a row or column that see each other under
+    one of the edits (islands with no island between; islands with one removable island
+    between; an island and a cell that may get a new one, with no island between)."""
+    islands = puzzle.islands
+    possible = set(islands) | added
+    facts: list[str] = []
+    lines: dict[str, list[tuple[Cell, Cell]]] = {"row": [], "column": []}
+    for kind, outer, inner in (
+        ("row", puzzle.rows, puzzle.cols),
+        ("column", puzzle.cols, puzzle.rows),
+    ):
+        for i in range(outer):
+            cells = [
+                cell
+                for j in range(inner)
+                if (cell := (i, j) if kind == "row" else (j, i)) in possible
+            ]
+            for x, a in enumerate(cells):
+                for y in range(x + 1, len(cells)):
+                    b, inside = cells[y], cells[x + 1 : y]
+                    on = [cell for cell in inside if cell in islands]
+                    if a in islands and b in islands:
+                        fits = not on or (len(on) == 1 and on[0] in removable)
+                    else:
+                        fits = (a in islands or b in islands) and not on
+                    if len(on) > 1:
+                        break  # farther cells are hidden behind two islands
+                    if not fits:
+                        continue
+                    lines[kind].append((a, b))
+                    facts.append(f"pair({a[0]},{a[1]},{b[0]},{b[1]}).")
+                    facts += [f"between({a[0]},{a[1]},{b[0]},{b[1]},{r},{c})." for r, c in inside]
+    across: dict[int, list[tuple[Cell, Cell]]] = {}
+    for a, b in lines["column"]:
+        across.setdefault(a[1], []).append((a, b))
+    for a, b in lines["row"]:
+        r = a[0]
+        for c in range(a[1] + 1, b[1]):
+            for top, bottom in across.get(c, ()):
+                if top[0] < r < bottom[0]:
+                    facts.append(
+                        f"crosses({a[0]},{a[1]},{b[0]},{b[1]},"
+                        f"{top[0]},{top[1]},{bottom[0]},{bottom[1]})."
+                    )
+    first, *rest = sorted(islands)
+    facts.append(f"first({first[0]},{first[1]}).")
+    if rest:
+        facts.append(f"second({rest[0][0]},{rest[0][1]}).")
+    return facts
 
 
 def _free_edits(puzzle: Puzzle, differing: list[Solution]) -> list[Edit]:
@@ -425,7 +608,7 @@ class _Search:
             text=text,
             models=0,
             options=["--opt-mode=opt", "--opt-strategy=usc", "--lookahead=no"],
-            deadline=deadline,
+            deadline=deadline.part(1, abandon_grounding=True),
         )
         self.seen: set[frozenset[Bridge]] = set()
 

@@ -66,13 +66,14 @@ class Deadline:
         self.cancelled = False
         self.whole: Deadline | None = None  # the deadline this one is a part of
 
-    def part(self, fraction: float) -> Deadline:
+    def part(self, fraction: float, *, abandon_grounding: bool | None = None) -> Deadline:
         """A deadline for one step of the work: ``fraction`` of the time left (no limit
-        without one).  It ends too when this one ends or is cancelled."""
+        without one).  It ends too when this one ends or is cancelled.  ``abandon_grounding``
+        (by default this one's): a step whose grounding may be left behind at the deadline,
+        for a program of the whole grid, whose grounding alone can outlast the time left."""
         left = self.remaining()
-        part = Deadline(
-            None if left is None else left * fraction, abandon_grounding=self.abandon_grounding
-        )
+        abandon = self.abandon_grounding if abandon_grounding is None else abandon_grounding
+        part = Deadline(None if left is None else left * fraction, abandon_grounding=abandon)
         part.whole = self
         return part
 

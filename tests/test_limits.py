@@ -225,3 +225,12 @@ def test_a_part_of_a_deadline_ends_with_it():
     assert part.expired() and part.remaining() == 0
     assert "cancelled" in str(part.reached("testing"))
     assert Deadline(0).part(0.5).expired()
+
+
+def test_a_part_may_leave_its_grounding_behind():
+    """A part for a grounding that may be left behind at its deadline; by default a part
+    does what the whole does."""
+    whole = Deadline(1000)
+    assert not whole.part(0.5).abandon_grounding
+    assert whole.part(1, abandon_grounding=True).abandon_grounding
+    assert Deadline(10, abandon_grounding=True).part(0.5).abandon_grounding

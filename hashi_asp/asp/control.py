@@ -357,6 +357,29 @@ class Grounded:
         found = self.control.solve(assumptions=list(assumptions), on_core=core.extend)
         return None if found.satisfiable else core
 
+    def count(self, assumptions: Iterable[int], limit: int) -> int:
+        """How many models there are under the assumptions, up to ``limit``, found in this
+        thread without polling (as :meth:`settle`): for many small questions that propagation
+        mostly answers.  Ctrl-C and deadlines are honoured between calls, not during one."""
+        found = 0
+        with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:
+            for _ in handle:
+                found += 1
+                if found >= limit:
+                    break
+        return found
+
+    def models(self, assumptions: Iterable[int], limit: int) -> tuple[list[list], bool]:
+        """Up to ``limit`` models under the assumptions, as their shown atoms, and whether they
+        are all there are; found in this thread, as :meth:`count`."""
+        found: list[list] = []
+        with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:
+            for model in handle:
+                found.append(list(model.symbols(shown=True)))
+                if len(found) >= limit:
+                    return found, False
+            return found, True
+
     def minimal_core(
         self,
         core: list[int],

@@ -429,6 +429,18 @@ def number(cell: Cell, value: int) -> clingo.Symbol:
     return clingo.Function(NUMBER, [clingo.Number(v) for v in (*cell, value)])
 
 
+def edit_switch(kind: str, cell: Cell, value: int | None) -> clingo.Symbol:
+    """The atom of ``single_edit.lp`` making one edit (assumed): ``add(R,C,N)``,
+    ``remove(R,C)`` (``value`` None) or ``change(R,C,N)``."""
+    numbers = [*cell] if value is None else [*cell, value]
+    return clingo.Function(kind, [clingo.Number(v) for v in numbers])
+
+
+def renumbered(cell: Cell) -> clingo.Symbol:
+    """The atom of ``single_edit.lp`` for some new number at ``cell`` (assumed)."""
+    return clingo.Function("renumbered", [clingo.Number(v) for v in cell])
+
+
 def bridge_atom(pair: Pair, count: int) -> str:
     """An answer's ``bridge/5`` atom as text, as :func:`str` of the symbol gives it."""
     (r1, c1), (r2, c2) = pair
