@@ -273,7 +273,8 @@ class Grounded:
         ``assumptions`` are program literals; when there is no model under them,
         ``Search.core`` holds the ones clingo blamed."""
         started = time.perf_counter()
-        expired = Deadline.of(deadline).expired
+        deadline = Deadline.of(deadline)
+        expired = deadline.expired
         assumed = list(assumptions)
         if expired():  # an expired deadline searches nothing, every time
             return Search(False, timed_out=True)
@@ -283,9 +284,9 @@ class Grounded:
         # would save a fraction of a millisecond, but Python runs no signal handler while clingo
         # works in it, and a KeyboardInterrupt raised inside one of clingo's callbacks (where a
         # handler would then run) makes clingo end the process.
-        handle = self._open(assumed, Deadline.of(deadline))
+        handle = self._open(assumed, deadline)
         if handle is None:  # clingo still preparing the search at the time limit, or Ctrl-C
-            interrupted = not Deadline.of(deadline).expired()
+            interrupted = not deadline.expired()
             return Search(False, not interrupted, interrupted, time.perf_counter() - started)
         left = False
         try:
@@ -308,7 +309,7 @@ class Grounded:
                         break
             except KeyboardInterrupt:
                 interrupted = True
-            if (timed_out or interrupted) and Deadline.of(deadline).abandon_grounding:
+            if (timed_out or interrupted) and deadline.abandon_grounding:
                 # A process about to end does not wait for a search that does not stop at
                 # once (clasp preprocessing a large program reads no request to stop).
                 left = left_behind(handle.cancel, CANCEL_SECONDS, "stopping the search")
