@@ -723,23 +723,12 @@ class _Search:
 
     def _confirmed(self, fixed: Puzzle, edits: list[Edit]) -> Solution:
         """The fixed puzzle's only solution, once a fresh solve proves it and the checker
-        passes it."""
-        result = unique(fixed, time_limit=self.deadline)
-        if result.interrupted:
-            raise KeyboardInterrupt
-        if result.timed_out:
-            raise self.deadline.reached("checking a fix")
+        passes it (:func:`_only_solution`), and in keep mode the kept one split."""
+        only = _only_solution(fixed, self.deadline)
         meant = None if self.free else split(self.kept, edits)
-        if (
-            result.status != "unique"
-            or check(fixed, result.solutions[0])
-            or (meant is not None and result.solutions[0] != meant)
-        ):
-            raise FixFault(
-                f"internal error: the fixed puzzle is {result.status}, not unique with the "
-                "solution meant"
-            )
-        return result.solutions[0]
+        if only is None or (meant is not None and only != meant):
+            raise FixFault("internal error: the fixed puzzle is not unique with the solution meant")
+        return only
 
 
 # ---------------------------------------------------------------------------- puzzles and splits
@@ -771,11 +760,7 @@ def joined_again(solution: Solution) -> frozenset[Bridge]:
     """The solution's bridges joined again through every island they pass straight through with
     the same count on both sides: what stands for all its splits."""
     ends, _ = merged(solution)
-    at: dict[Cell, list[tuple[Cell, int]]] = {}
-    for drawn in solution.bridges:
-        a, b = drawn.ends
-        at.setdefault(a, []).append((b, drawn.count))
-        at.setdefault(b, []).append((a, drawn.count))
+    at = _links(solution)
     joined = set()
     for start in ends:
         for step, count in at[start]:
@@ -786,15 +771,21 @@ def joined_again(solution: Solution) -> frozenset[Bridge]:
     return frozenset(joined)
 
 
-def merged(solution: Solution) -> tuple[dict[Cell, int], dict[Cell, int]]:
-    """A solution joined again through every island its bridges pass straight through with the
-    same count on both sides (it stands for all its splits): the islands left with their
-    bridges, and the cells under the joined bridges with their counts."""
+def _links(solution: Solution) -> dict[Cell, list[tuple[Cell, int]]]:
+    """Each island of the solution with the islands its bridges go to and their counts."""
     at: dict[Cell, list[tuple[Cell, int]]] = {}
     for drawn in solution.bridges:
         a, b = drawn.ends
         at.setdefault(a, []).append((b, drawn.count))
         at.setdefault(b, []).append((a, drawn.count))
+    return at
+
+
+def merged(solution: Solution) -> tuple[dict[Cell, int], dict[Cell, int]]:
+    """A solution joined again through every island its bridges pass straight through with the
+    same count on both sides (it stands for all its splits): the islands left with their
+    bridges, and the cells under the joined bridges with their counts."""
+    at = _links(solution)
     through = set()
     for cell, links in at.items():
         if len(links) == 2 and links[0][1] == links[1][1]:
