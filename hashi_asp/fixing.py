@@ -9,16 +9,19 @@ the solution may change.
 
 The search is a loop of two questions (counterexample-guided):
 
-1. the master problem (``encodings/fix.lp``, clingo optimisation): a smallest set of edits under
-   which no solution seen so far stays a solution (keep mode; in free mode at most one stays,
-   and the edited puzzle must have a solution).  A solution seen stands for all its splits by
-   new islands, so one seen solution rules out every new island on a bridge it shares with the
-   kept solution.  The optimum is a lower bound on the edits of any fix;
-2. the edited puzzle is searched for a second solution (keep mode: the known-solution search
-   of :class:`~hashi_asp.known.KnownSolution`, the kept solution split by the new islands being
-   the known one; free mode: a fresh solve).  None: the edits are a fix with the fewest edits.
-   Otherwise the solutions found join those seen, and the master is asked again on the same
-   control (clingo keeps what it learnt).
+1. the master problem (``encodings/fix.lp``, clingo optimisation): a smallest set of edits that
+   escapes every counterexample so far.  Keep mode: no solution seen stays a solution; one seen
+   stands for all its splits by new islands, so it rules out every new island on a bridge it
+   shares with the kept solution.  Free mode: the master finds a solution of the edited puzzle
+   too, and no move seen (:mod:`hashi_asp.moves`) may turn it into another; a move stays true
+   far from where it was found, so it rules out every edit set that leaves its place alone.
+   The optimum is a lower bound on the edits of any fix;
+2. the edited puzzle is searched for a second solution (the known-solution search of
+   :class:`~hashi_asp.known.KnownSolution`, the known one being the kept solution split by the
+   new islands, or the master's solution in free mode).  None: the edits are a fix with the
+   fewest edits.  Otherwise the solutions found (keep mode) or the moves to them (free mode)
+   join the counterexamples, and the master is asked again on the same control (clingo keeps
+   what it learnt).
 
 A fix is returned only once a fresh :func:`~hashi_asp.solving.unique` proves the edited puzzle
 has exactly one solution and the independent checker passes it.  When the time limit comes
@@ -37,10 +40,12 @@ from typing import TYPE_CHECKING
 from .asp import PLAIN
 from .asp.control import ground
 from .asp.interface import Program, edit_switch, encoding_path, renumbered
+from .asp.interface import solution as answer
 from .checking import check
 from .known import KnownSolution
+from .moves import Move, move, parts
 from .puzzle import Bridge, Cell, HashiError, Puzzle, Solution, bridge, cell_name
-from .solving import Result, solve, unique
+from .solving import Result, unique
 from .status import Status
 from .stopping import Deadline, TimeLimitReached
 
@@ -49,7 +54,10 @@ if TYPE_CHECKING:
 
 FIX_ENCODING = "fix.lp"
 SINGLE_EDIT_ENCODING = "single_edit.lp"
-ALTERNATIVES = 8  # other solutions asked for per round: more per round, fewer rounds
+ALTERNATIVES = 8  # keep mode: other solutions asked for per round: more per round, fewer rounds
+# Free mode: fewer, as each gives moves that stay with the master, which grows slower with fewer
+# (3 fixed 17 of 20 generated puzzles with the fewest edits proven within 10 s, 8 fixed 12)
+FREE_ALTERNATIVES = 3
 UNIQUE = "unique"
 FIXED = "fixed"
 NO_FIX = "no fix found"
@@ -61,9 +69,9 @@ NOT_FOUND = "not found"  # keeping: keep mode found no such fix in its share of 
 MARGIN = 0.05  # of the time left, kept back from the searches to finish in time
 KEEP_SHARE = 0.5  # of the time limit, for keep mode before free mode by default
 KEEP_HINT = 0.2  # of the time limit, for keep mode's fix as a first fix in free mode
-SINGLE_SHARE = 0.8  # of the time left, for the proof that no single edit will do
+SINGLE_SHARE = 0.4  # of the time left, for the proof that no single edit will do (the loop
+# proves it too, but slower on most puzzles)
 AT_ONCE = 3  # solutions per number a search of every new number at a cell may find
-TWO_SHARE = 0.5  # of the time left then, for pairs of edits that leave two solutions or more
 
 
 class FixError(HashiError):
@@ -123,7 +131,7 @@ class Fix:
     rounds: int = 0
     seconds: float = 0.0
     keeping: str | None = None
-    seen: int = field(default=0, compare=False)  # other solutions the master ruled out
+    seen: int = field(default=0, compare=False)  # solutions or moves the master learnt
 
     @property
     def found(self) -> bool:
@@ -201,10 +209,10 @@ def _free(
     puzzle: Puzzle, solutions: list[Solution], deadline: Deadline, kept: dict | None = None
 ) -> dict:
     """Free mode: a first fix from the uniqueness repair (its edits as few as reverting them
-    one by one allows) or ``kept`` (keep mode's fix, if smaller); every single edit tried; pairs
-    of single edits that leave the puzzle solvable tried (:func:`two_edits`); then the loop,
-    told that only fixes with fewer edits than the first matter.  A proof that no fix has fewer
-    edits makes the first fix the fewest."""
+    one by one allows) or ``kept`` (keep mode's fix, if smaller); every single edit tried, in a
+    share of the time (the loop proves no single edit does too, but mostly slower); then the
+    loop, told that only fixes with fewer edits than the first matter.  A proof that no fix has
+    fewer edits makes the first fix the fewest."""
     try:
         upper = repaired_fix(puzzle, solutions, deadline)
     except TimeLimitReached:
@@ -214,18 +222,13 @@ def _free(
         upper = {k: kept[k] for k in ("status", "edits", "puzzle", "solution")}
     base = {"kept": solutions[0], "free": True}
     lower = 1  # the puzzle is ambiguous: some edit is needed
-    live: list[Edit] = []
     try:
-        one = single_edit(puzzle, solutions, deadline.part(SINGLE_SHARE), live)
+        one = single_edit(puzzle, solutions, deadline.part(SINGLE_SHARE))
         if one is not None:
             return {**base, **one, "fewest": True, "lower_bound": 1}
         lower = 2
     except TimeLimitReached:
         pass
-    if lower == 2 and (upper is None or len(upper["edits"]) > 2):
-        two = two_edits(puzzle, live, deadline.part(TWO_SHARE))
-        if two is not None:  # no single edit will do: two are the fewest
-            return {**base, **two, "fewest": True, "lower_bound": 2}
     try:
         if upper is not None and len(upper["edits"]) == lower:
             return {**base, **upper, "fewest": True, "lower_bound": lower}
@@ -250,16 +253,13 @@ def single_edit(
     puzzle: Puzzle,
     solutions: list[Solution],
     deadline: Deadline,
-    live: list[Edit] | None = None,
 ) -> dict | None:
     """Every single edit free mode allows, tried nearest the pairs where the first two
     solutions differ first: a fix of one edit, or None, the proof that no single edit leaves
     one solution.  An edit under which two known solutions stay solutions (merged: see
     :func:`merged`) is ruled out without a search, and so is a number above what the island's
     neighbours can give; the others are asked on one control (:class:`SingleEdits`), each
-    edited puzzle searched for two solutions.  ``live``, if given, gets the edits under which
-    the puzzle has two solutions or more, nearest first (where a second edit may make it
-    unique: see :func:`two_edits`)."""
+    edited puzzle searched for two solutions."""
     known = []
     for solution in solutions:
         ends, over = merged(solution)
@@ -274,45 +274,12 @@ def single_edit(
     trials = SingleEdits(puzzle, edits, deadline)
     for edit in edits:
         found = trials.solutions(edit)
-        if found == 2 and live is not None:
-            live.append(edit)
         if found == 1:
             fixed = edited(puzzle, [edit])
             only = _only_solution(fixed, deadline)
             if only is None:
                 raise FixFault("internal error: a fresh solve disagrees about a single edit")
             return {"status": FIXED, "edits": (edit,), "puzzle": fixed, "solution": only}
-    return None
-
-
-def two_edits(puzzle: Puzzle, live: list[Edit], deadline: Deadline) -> dict | None:
-    """A fix of two edits, looked for (not a proof): pairs of ``live`` edits (each leaves two
-    solutions or more; nearest the differences first), the pairs of the nearest first, each
-    edited puzzle searched for two solutions; a unique one is confirmed by a fresh solve and
-    the checker.  None when no pair tried in time does it."""
-    order = sorted(itertools.combinations(range(len(live)), 2), key=lambda ij: (sum(ij), ij))
-    try:
-        for i, j in order:
-            pair = [live[i], live[j]]
-            if pair[0].cell == pair[1].cell:
-                continue
-            removed = sum(edit.kind == "remove" for edit in pair)
-            if removed >= len(puzzle.islands):
-                continue
-            fixed = edited(puzzle, pair)
-            result = solve(fixed, models=2, time_limit=deadline)
-            if result.interrupted:
-                raise KeyboardInterrupt
-            if result.timed_out:
-                return None
-            if result.status == "unique":
-                only = _only_solution(fixed, deadline)
-                if only is None:
-                    raise FixFault("internal error: a fresh solve disagrees about two edits")
-                edits = tuple(sorted(pair, key=lambda e: e.cell))
-                return {"status": FIXED, "edits": edits, "puzzle": fixed, "solution": only}
-    except TimeLimitReached:
-        pass
     return None
 
 
@@ -447,9 +414,9 @@ def _edited_pairs(puzzle: Puzzle, removable: set[Cell], added: set[Cell]) -> lis
     return facts
 
 
-def _free_edits(puzzle: Puzzle, differing: list[Solution]) -> list[Edit]:
+def _free_edits(puzzle: Puzzle, solutions: list[Solution]) -> list[Edit]:
     """Every single edit free mode allows whose number the island's neighbours can give (the
-    most bridges times the islands it sees), nearest the bridges where ``differing`` differ
+    most bridges times the islands it sees), nearest the bridges where ``solutions`` differ
     first."""
     top = puzzle.rules.max_bridges
     islands = puzzle.islands
@@ -463,9 +430,7 @@ def _free_edits(puzzle: Puzzle, differing: list[Solution]) -> list[Edit]:
             if len(islands) > 1:
                 edits.append(Edit("remove", cell, old, None))
             edits += [Edit("change", cell, old, n) for n in range(1, most + 1) if n != old]
-    first, *others = [set(s.bridges) for s in differing]
-    different = first.union(*others) - first.intersection(*others)
-    near = {c for b in different for c in (*b.ends, *b.cells_between())}
+    near = differing(solutions)
     if not near:
         return edits
     return sorted(
@@ -611,6 +576,30 @@ class _Search:
             deadline=deadline.part(1, abandon_grounding=True),
         )
         self.seen: set[frozenset[Bridge]] = set()
+        self.moves: set[Move] = set()
+        self.waiting: list[tuple[str, str, str, list[int]]] = []  # parts to ground, in one step
+
+    @property
+    def learnt(self) -> int:
+        """What the master has learnt from: solutions seen (keep mode), moves (free mode)."""
+        return len(self.seen) + len(self.moves)
+
+    def block(self, puzzle: Puzzle, solution: Solution, others: Iterable[Solution]) -> int:
+        """Free mode: give the master the moves between ``solution`` and each of ``others``
+        (solutions of ``puzzle``, an edited puzzle), each part of a difference on its own and
+        both ways (:mod:`hashi_asp.moves`); how many were new."""
+        new = 0
+        for other in others:
+            for part in parts(puzzle, solution, other):
+                for before, after in ((solution, part), (part, solution)):
+                    found = move(puzzle, before, after)
+                    if found in self.moves:
+                        continue
+                    self.moves.add(found)
+                    j = len(self.moves)
+                    self.waiting.append((f"move_{j}", found.facts(j), "move", [j]))
+                    new += 1
+        return new
 
     def see(self, solutions: Iterable[Solution]) -> int:
         """Give the master the solutions not seen yet (merged); how many were new."""
@@ -624,7 +613,7 @@ class _Search:
             a = len(self.seen)
             facts = [f"alt_end({a},{r},{c},{d})." for (r, c), d in ends.items()]
             facts += [f"alt_over({a},{r},{c},{k})." for (r, c), k in over.items()]
-            self.grounded.add_part(f"seen_{a}", "\n".join(facts), "alternative", [a])
+            self.waiting.append((f"seen_{a}", "\n".join(facts), "alternative", [a]))
             new += 1
         return new
 
@@ -633,13 +622,18 @@ class _Search:
         rounds, best = 0, None
         base = {"kept": self.kept, "free": self.free}
         try:
-            if not self.free:  # a few more other solutions to start from
-                known = KnownSolution.of(self.puzzle, self.kept, self.deadline, models=ALTERNATIVES)
-                found, _ = known.others(ALTERNATIVES)
-                others = [*others, *map(known.solution, found)]
-            self.see(others)
+            # a few more other solutions to start from
+            known = KnownSolution.of(self.puzzle, self.kept, self.deadline, models=ALTERNATIVES)
+            found, _ = known.others(ALTERNATIVES)
+            others = [*others, *map(known.solution, found)]
+            if self.free:
+                self.block(self.puzzle, self.kept, [s for s in others if s != self.kept])
+            else:
+                self.see(others)
             while True:
                 rounds += 1
+                self.grounded.add_parts(self.waiting)
+                self.waiting.clear()
                 optimum = self.grounded.optimise(self.deadline)
                 if optimum.search.interrupted:
                     raise KeyboardInterrupt
@@ -651,14 +645,17 @@ class _Search:
                             "fewest": False,
                             "lower_bound": lower,
                             "rounds": rounds,
-                            "seen": len(self.seen),
+                            "seen": self.learnt,
                         }
                     break
                 if optimum.proven:
                     lower = max(lower, optimum.cost or 0)
                 edits = self._edits(optimum.symbols)
                 fixed = self._edited(edits)
-                others = self._others(fixed, edits)
+                meant = answer(optimum.symbols) if self.free else split(self.kept, edits)
+                if self.free and check(fixed, meant):
+                    raise FixFault("internal error: the fix search's solution breaks the rules")
+                others = self._others(fixed, meant)
                 if not others:
                     made = self._confirmed(fixed, edits)
                     best = {
@@ -672,20 +669,21 @@ class _Search:
                         "rounds": rounds,
                     }
                     if optimum.proven:
-                        return {**best, "seen": len(self.seen)}
+                        return {**best, "seen": self.learnt}
                     break
-                if not self.see(others):
+                learnt = self.block(fixed, meant, others) if self.free else self.see(others)
+                if not learnt:
                     raise FixFault("internal error: the fix search saw the same solution twice")
         except TimeLimitReached:
             pass
         if best is not None:
-            return {**best, "lower_bound": lower, "seen": len(self.seen)}
+            return {**best, "lower_bound": lower, "seen": self.learnt}
         return {
             **base,
             "status": TIMED_OUT,
             "lower_bound": lower,
             "rounds": rounds,
-            "seen": len(self.seen),
+            "seen": self.learnt,
         }
 
     # ------------------------------------------------------------------ one round
@@ -707,18 +705,12 @@ class _Search:
     def _edited(self, edits: list[Edit]) -> Puzzle:
         return edited(self.puzzle, edits)
 
-    def _others(self, fixed: Puzzle, edits: list[Edit]) -> list[Solution]:
-        """Solutions of the edited puzzle besides the one it is meant to have (keep mode), or
-        up to two of its solutions when it has more than one (free mode)."""
-        if self.free:
-            result = solve(fixed, models=ALTERNATIVES, time_limit=self.deadline)
-            if result.interrupted:
-                raise KeyboardInterrupt
-            if result.timed_out:
-                raise self.deadline.reached("checking a fix")
-            return result.solutions if len(result.solutions) > 1 else []
-        known = KnownSolution.of(fixed, split(self.kept, edits), self.deadline, models=ALTERNATIVES)
-        found, _ = known.others(ALTERNATIVES)
+    def _others(self, fixed: Puzzle, meant: Solution) -> list[Solution]:
+        """Solutions of the edited puzzle besides the one it is meant to have: the kept one
+        split (keep mode), or the one the master found (free mode)."""
+        many = FREE_ALTERNATIVES if self.free else ALTERNATIVES
+        known = KnownSolution.of(fixed, meant, self.deadline, models=many)
+        found, _ = known.others(many)
         return [known.solution(counts) for counts in found]
 
     def _confirmed(self, fixed: Puzzle, edits: list[Edit]) -> Solution:
@@ -802,3 +794,11 @@ def merged(solution: Solution) -> tuple[dict[Cell, int], dict[Cell, int]]:
     if not ends:  # a cycle of straight runs cannot be: a rectangle has corners
         raise FixFault("internal error: a solution with no corner or end")
     return ends, over
+
+
+def differing(solutions: list[Solution]) -> set[Cell]:
+    """The cells where ``solutions`` differ: the ends of the bridges not all of them have, and
+    the cells under those bridges."""
+    first, *others = [set(s.bridges) for s in solutions]
+    different = first.union(*others) - first.intersection(*others)
+    return {c for b in different for c in (*b.ends, *b.cells_between())}

@@ -26,7 +26,6 @@ from hashi_asp.fixing import (
     repaired_fix,
     single_edit,
     split,
-    two_edits,
 )
 from hashi_asp.generation import GenerationError, generate
 from hashi_asp.reports import fix_json, fix_text, unique_json, unique_text
@@ -308,23 +307,6 @@ def test_every_single_edit_counted_on_one_control_by_brute_force(puzzle):
     trials = SingleEdits(puzzle, edits, Deadline(60))
     for edit in edits:
         assert trials.solutions(edit) == min(2, len(brute(edited(puzzle, [edit])))), edit
-
-
-@given(small_puzzles())
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
-def test_a_two_edit_fix_by_brute_force(puzzle):
-    """Where no single edit will do, a two-edit fix found among the edits that leave the puzzle
-    solvable leaves one solution by brute force (and is then the fewest)."""
-    solutions = unique(puzzle).solutions
-    assume(len(solutions) > 1)
-    live: list[Edit] = []
-    assume(single_edit(puzzle, solutions, Deadline(60), live) is None)
-    for edit in live:
-        assert len(brute(edited(puzzle, [edit]))) > 1, edit
-    made = two_edits(puzzle, live, Deadline(60))
-    if made is not None:
-        assert len(made["edits"]) == 2 and leaves_one(puzzle, made["edits"])
-        assert brute(made["puzzle"]) == {as_set(made["solution"])}
 
 
 # ---------------------------------------------------------------------------- reports, commands

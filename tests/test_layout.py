@@ -56,7 +56,7 @@ LAYERS = [
     {"walkthrough.finding"},
     {"walkthrough"},
     {"solving"},
-    {"known"},
+    {"known", "moves"},
     {
         "generation",
         "generation.construction",

@@ -430,8 +430,18 @@ class Grounded:
     def add_part(self, name: str, text: str, part: str, arguments: Sequence[int]) -> None:
         """Add ``text`` (facts, rules) as the part ``name`` and ground it together with the
         program's part ``part`` for the numbers ``arguments`` (its rules then see the facts)."""
-        self.control.add(name, [], text)
-        self.control.ground([(name, []), (part, [clingo.Number(n) for n in arguments])])
+        self.add_parts([(name, text, part, arguments)])
+
+    def add_parts(self, parts: Sequence[tuple[str, str, str, Sequence[int]]]) -> None:
+        """:meth:`add_part` for each of ``parts`` (name, text, part, arguments), grounded in one
+        step: each step updates the solver, a few milliseconds however small the part."""
+        if not parts:
+            return
+        grounding: list[tuple[str, Sequence[clingo.Symbol]]] = []
+        for name, text, part, arguments in parts:
+            self.control.add(name, [], text)
+            grounding += [(name, []), (part, [clingo.Number(n) for n in arguments])]
+        self.control.ground(grounding)
 
     # ------------------------------------------------------------------ models
 
