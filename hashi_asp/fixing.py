@@ -34,6 +34,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -209,10 +210,11 @@ def _free(
     puzzle: Puzzle, solutions: list[Solution], deadline: Deadline, kept: dict | None = None
 ) -> dict:
     """Free mode: a first fix from the uniqueness repair (its edits as few as reverting them
-    one by one allows) or ``kept`` (keep mode's fix, if smaller); every single edit tried, in a
-    share of the time (the loop proves no single edit does too, but mostly slower); then the
-    loop, told that only fixes with fewer edits than the first matter.  A proof that no fix has
-    fewer edits makes the first fix the fewest."""
+    one by one allows) or ``kept`` (keep mode's fix, if smaller); then the loop, told that only
+    fixes with fewer edits than the first matter, while every single edit is tried beside it
+    in a thread of its own (:func:`single_edit`, in a share of the time): its proof that no
+    single edit will do tells the loop that two are needed, which the loop proves too but
+    mostly slower.  A proof that no fix has fewer edits makes the first fix the fewest."""
     try:
         upper = repaired_fix(puzzle, solutions, deadline)
     except TimeLimitReached:
@@ -222,23 +224,25 @@ def _free(
         upper = {k: kept[k] for k in ("status", "edits", "puzzle", "solution")}
     base = {"kept": solutions[0], "free": True}
     lower = 1  # the puzzle is ambiguous: some edit is needed
-    try:
-        one = single_edit(puzzle, solutions, deadline.part(SINGLE_SHARE))
-        if one is not None:
-            return {**base, **one, "fewest": True, "lower_bound": 1}
-        lower = 2
-    except TimeLimitReached:
-        pass
-    try:
-        if upper is not None and len(upper["edits"]) == lower:
-            return {**base, **upper, "fewest": True, "lower_bound": lower}
-        below = None if upper is None else upper["edits"]
-        search = _Search(puzzle, solutions[0], True, deadline, fewer_than=below, at_least=lower)
-    except TimeLimitReached:
-        if upper is None:
-            return {**base, "status": TIMED_OUT, "lower_bound": lower}
-        return {**base, **upper, "fewest": len(upper["edits"]) == lower, "lower_bound": lower}
-    found = search.run(solutions, lower)
+    if upper is not None and len(upper["edits"]) == lower:
+        return {**base, **upper, "fewest": True, "lower_bound": lower}
+    proof = deadline.part(SINGLE_SHARE)
+    with ThreadPoolExecutor(1, thread_name_prefix="hashi-asp: single edits") as pool:
+        single = pool.submit(single_edit, puzzle, solutions, proof)
+        try:
+            below = None if upper is None else upper["edits"]
+            search = _Search(puzzle, solutions[0], True, deadline, fewer_than=below)
+            found = search.run(solutions, lower, single)
+        except TimeLimitReached:
+            found = {**base, "status": TIMED_OUT, "lower_bound": _proven(single, lower)}
+        finally:
+            proof.cancel()  # the single edits stop within a poll if still at work
+    one = _one(single)
+    if one is not None:  # the single edits found a fix of one edit
+        return {**base, **one, "fewest": True, "lower_bound": 1}
+    found = {**found, "lower_bound": _proven(single, found["lower_bound"])}
+    if found["status"] == FIXED and found["lower_bound"] >= len(found["edits"]):
+        found["fewest"] = True
     if upper is None:
         return found
     if found["status"] == NO_FIX:  # no fix with fewer edits than the repair's: it is the fewest
@@ -247,6 +251,29 @@ def _free(
         return found
     lower = max(lower, found["lower_bound"])
     return {**found, **upper, "fewest": lower >= len(upper["edits"]), "lower_bound": lower}
+
+
+def _proven(single: Future, lower: int) -> int:
+    """The lower bound once the single edits are through: 2 if they proved none will do."""
+    if _through(single) and single.result() is None:
+        return max(lower, 2)
+    return lower
+
+
+def _one(single: Future) -> dict | None:
+    """The single edits' fix of one edit, if they found one."""
+    return single.result() if _through(single) else None
+
+
+def _through(single: Future) -> bool:
+    """The single edits ended with an answer (not cut short by the time); an internal error
+    there is raised here."""
+    if not single.done():
+        return False
+    error = single.exception()
+    if error is not None and not isinstance(error, TimeLimitReached):
+        raise error
+    return error is None
 
 
 def single_edit(
@@ -593,7 +620,7 @@ class _Search:
             for part in parts(puzzle, solution, other):
                 for before, after in ((solution, part), (part, solution)):
                     found = move(puzzle, before, after)
-                    if found in self.moves:
+                    if found is None or found in self.moves:
                         continue
                     self.moves.add(found)
                     j = len(self.moves)
@@ -617,8 +644,10 @@ class _Search:
             new += 1
         return new
 
-    def run(self, others: list[Solution], lower: int = 1) -> dict:
-        """The loop, from a proven ``lower`` bound; the fields of the :class:`Fix`."""
+    def run(self, others: list[Solution], lower: int = 1, single: Future | None = None) -> dict:
+        """The loop, from a proven ``lower`` bound; the fields of the :class:`Fix`.  ``single``:
+        the single edits tried beside it (:func:`single_edit`): their proof raises the lower
+        bound to 2; their fix ends the loop (the caller takes it from ``single``)."""
         rounds, best = 0, None
         base = {"kept": self.kept, "free": self.free}
         try:
@@ -632,6 +661,13 @@ class _Search:
                 self.see(others)
             while True:
                 rounds += 1
+                if single is not None and single.done():
+                    if _one(single) is not None:  # a fix of one edit: the caller takes it
+                        return {**base, "status": FIXED, "lower_bound": 1, "rounds": rounds}
+                    if _proven(single, lower) > lower:
+                        lower = _proven(single, lower)
+                        self.waiting.append((f"at_least_{lower}", "", "at_least", [lower]))
+                    single = None
                 self.grounded.add_parts(self.waiting)
                 self.waiting.clear()
                 optimum = self.grounded.optimise(self.deadline)
@@ -648,8 +684,9 @@ class _Search:
                             "seen": self.learnt,
                         }
                     break
-                if optimum.proven:
-                    lower = max(lower, optimum.cost or 0)
+                if optimum.proven and (optimum.cost or 0) > lower:
+                    lower = optimum.cost or 0
+                    self.waiting.append((f"at_least_{lower}", "", "at_least", [lower]))
                 edits = self._edits(optimum.symbols)
                 fixed = self._edited(edits)
                 meant = answer(optimum.symbols) if self.free else split(self.kept, edits)

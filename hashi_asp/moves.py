@@ -5,8 +5,10 @@ that each turn the first solution into a solution on their own (two separate pla
 puzzle is ambiguous): :func:`parts` finds them.  A :class:`Move` is one such part, with what it
 needs to be a move in *another* puzzle and solution too:
 
-- the cells it touches (the ends of its pairs, the cells between them) hold the same islands
-  with the same numbers, and the same water;
+- the cells it touches hold the same: islands at the ends of its pairs and of its anchors,
+  water between them.  An island's number does not matter where the move takes as many lines
+  away as it adds (the other solution meets the number, and goes on meeting it); only where it
+  does not (an island without a number) the island must stay without one;
 - the other solution has the move's "before" counts on its pairs;
 - no bridge of the other solution crosses a line the move draws anew;
 - the islands at the move's ends stay connected: the move's new lines together with a few of
@@ -34,14 +36,15 @@ from .puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge
 class Move:
     """``before`` and ``after``: the counts on the pairs the move changes; ``anchors`` the
     pairs outside it a solution must have bridges on; ``cells`` the state each cell it needs
-    unchanged has (None water, ``any`` an island without a number, else the number); ``clear``
+    has: None water, ``island`` an island with any number or none, ``any`` an island without a
+    number; ``clear``
     the cells under its new lines with the direction no other bridge may cross them in (``h``
     or ``v``)."""
 
     before: tuple[tuple[Pair, int], ...]
     after: tuple[tuple[Pair, int], ...]
     anchors: tuple[Pair, ...]
-    cells: tuple[tuple[Cell, int | str | None], ...]
+    cells: tuple[tuple[Cell, str | None], ...]
     clear: tuple[tuple[Cell, str], ...]
 
     def facts(self, j: int) -> str:
@@ -51,7 +54,9 @@ class Move:
             if state is None:
                 lines.append(f"move_water({j},{r},{c}).")
             else:
-                lines.append(f"move_island({j},{r},{c},{state}).")
+                lines.append(f"move_island({j},{r},{c}).")
+                if state == "any":
+                    lines.append(f"move_blank({j},{r},{c}).")
         for ((r1, c1), (r2, c2)), k in self.before:
             lines.append(f"move_pair({j},{r1},{c1},{r2},{c2},{k}).")
         for (r1, c1), (r2, c2) in self.anchors:
@@ -83,17 +88,29 @@ def parts(puzzle: Puzzle, one: Solution, other: Solution) -> list[Solution]:
     return found or [other]
 
 
-def move(puzzle: Puzzle, before: Solution, after: Solution) -> Move:
-    """The move that turns ``before`` into ``after``, two solutions of ``puzzle``."""
+def move(puzzle: Puzzle, before: Solution, after: Solution) -> Move | None:
+    """The move that turns ``before`` into ``after``, two solutions of ``puzzle``; None when it
+    takes lines away from an island without a number (in another solution that island might be
+    left with none)."""
     a, b = before.counts(), after.counts()
     changed = sorted(p for p in set(a) | set(b) if a.get(p, 0) != b.get(p, 0))
     ends = {cell for pair in changed for cell in pair}
     drawn = [bridge(*p, b[p]) for p in changed if b.get(p, 0)]
     anchors = _anchors(ends, drawn, [x for x in after.bridges if x.ends not in changed])
-    needed: set[Cell] = set()
+    state: dict[Cell, str | None] = {}
+    net: dict[Cell, int] = {}
+    for pair in changed:
+        for end in pair:
+            net[end] = net.get(end, 0) + b.get(pair, 0) - a.get(pair, 0)
+    if any(k < 0 for k in net.values()):
+        return None
     for pair in [*changed, *anchors]:
-        needed |= {*pair, *bridge(*pair, 1).cells_between()}
-    cells = tuple((cell, _state(puzzle, cell)) for cell in sorted(needed))
+        state.update(dict.fromkeys(bridge(*pair, 1).cells_between()))
+        for end in pair:
+            # Lines taken and added in equal number leave any number met; else (an island
+            # without a number only: a number would be broken) it stays without one.
+            state[end] = "island" if net.get(end, 0) == 0 else "any"
+    cells = tuple(sorted(state.items()))
     covered = {
         (cell, x.horizontal)
         for x in (bridge(*p, a[p]) for p in changed if a.get(p, 0))
@@ -112,14 +129,6 @@ def move(puzzle: Puzzle, before: Solution, after: Solution) -> Move:
         cells=cells,
         clear=tuple(clear),
     )
-
-
-def _state(puzzle: Puzzle, cell: Cell) -> int | str | None:
-    """None for water, ``any`` for an island without a number, else the island's number."""
-    if cell not in puzzle.islands:
-        return None
-    number = puzzle.islands[cell]
-    return "any" if number is None else number
 
 
 def _touching(pairs: list[Pair]) -> list[list[Pair]]:
