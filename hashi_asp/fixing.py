@@ -70,9 +70,9 @@ NOT_FOUND = "not found"  # keeping: keep mode found no such fix in its share of 
 MARGIN = 0.05  # of the time left, kept back from the searches to finish in time
 KEEP_SHARE = 0.5  # of the time limit, for keep mode before free mode by default
 KEEP_HINT = 0.2  # of the time limit, for keep mode's fix as a first fix in free mode
-SINGLE_SHARE = 0.4  # of the time left, for the proof that no single edit will do (the loop
+SINGLE_SHARE = 0.8  # of the time left, for the proof that no single edit will do (the loop
 # proves it too, but slower on most puzzles)
-AT_ONCE = 3  # solutions per number a search of every new number at a cell may find
+AT_ONCE = 2  # solutions per number a search of every new number at a cell may find
 
 
 class FixError(HashiError):
@@ -360,24 +360,32 @@ class SingleEdits:
 
     def _renumbered(self, cell: Cell) -> None:
         """Every new number at ``cell`` in one search, up to :data:`AT_ONCE` solutions per
-        number tried there: what it proves goes into ``known``."""
+        number tried there; a number found with two is settled (two or more) and left out of
+        the next search, until one search finds all there are of the numbers left: what they
+        prove goes into ``known``."""
         literal = self.grounded.literal(renumbered(cell))
         numbers = self.numbers.get(cell, [])
         if literal is None or not numbers:
             return
-        self.deadline.check("trying single edits")
-        found, all_there_are = self.grounded.models([literal], AT_ONCE * len(numbers))
-        if not all_there_are:
-            return
-        counts = dict.fromkeys(numbers, 0)
-        for atoms in found:
-            edit = next(a for a in atoms if a.name in ("add", "change"))
-            number = edit.arguments[2].number
-            counts[number] += 1
         old = self.puzzle.islands.get(cell)
         kind = "add" if cell not in self.puzzle.islands else "change"
-        for number, count in counts.items():
-            self.known[Edit(kind, cell, old, number)] = min(2, count)
+        left = list(numbers)
+        while left:
+            self.deadline.check("trying single edits")
+            settled = [n for n in numbers if n not in left]
+            leave_out = [self.grounded.literal(edit_switch(kind, cell, n)) for n in settled]
+            assumed = [literal, *(-x for x in leave_out if x is not None)]
+            found, all_there_are = self.grounded.models(assumed, AT_ONCE * len(left))
+            counts = dict.fromkeys(left, 0)
+            for atoms in found:
+                edit = next(a for a in atoms if a.name in ("add", "change"))
+                counts[edit.arguments[2].number] += 1
+            twice = [n for n, count in counts.items() if count >= 2]
+            for number in twice if not all_there_are else counts:
+                self.known[Edit(kind, cell, old, number)] = min(2, counts[number])
+            if all_there_are or not twice:
+                return
+            left = [n for n in left if n not in twice]
 
     def _one(self, edit: Edit) -> int:
         value = None if edit.kind == "remove" else edit.new
