@@ -77,6 +77,15 @@ class Deadline:
         part.whole = self
         return part
 
+    def at_most(self, seconds: float) -> Deadline:
+        """A deadline for one step of at most ``seconds`` (the time left, if less).  It ends
+        too when this one ends or is cancelled."""
+        left = self.remaining()
+        part = Deadline(seconds if left is None else min(seconds, left))
+        part.abandon_grounding = self.abandon_grounding
+        part.whole = self
+        return part
+
     @classmethod
     def of(cls, limit: float | Deadline | None) -> Deadline:
         return limit if isinstance(limit, Deadline) else cls(limit)

@@ -227,6 +227,17 @@ def test_a_part_of_a_deadline_ends_with_it():
     assert Deadline(0).part(0.5).expired()
 
 
+def test_a_step_of_at_most_some_seconds_ends_with_the_whole():
+    """``at_most``: a step's own seconds, or the time left if less; cancelled with the whole."""
+    whole = Deadline(1000)
+    step = whole.at_most(2)
+    assert not step.expired() and 1 < step.remaining() <= 2
+    assert 0 < Deadline(1).at_most(5).remaining() <= 1
+    assert Deadline(None).at_most(2).remaining() <= 2
+    whole.cancel()
+    assert step.expired() and "cancelled" in str(step.reached("testing"))
+
+
 def test_a_part_may_leave_its_grounding_behind():
     """A part for a grounding that may be left behind at its deadline; by default a part
     does what the whole does."""

@@ -42,16 +42,13 @@ proposal, not the whole search of `fix`."""
 
 def proposal(board, result, deadline):
     """The fewest-edit fix, as `fix` finds it by default (keeping solution 1 where some fix
-    does), searched for at most :data:`PROPOSAL_SECONDS` (and within the command's time
-    limit)."""
+    does), searched for at most :data:`PROPOSAL_SECONDS`, a part of the command's time limit
+    (a server's cancel stops it too)."""
     from ..fixing import fix
-    from ..stopping import Deadline
 
-    left = deadline.remaining()
-    budget = PROPOSAL_SECONDS if left is None else min(PROPOSAL_SECONDS, left)
-    if budget <= 0:
+    if deadline.expired():
         return None
-    return fix(board, first=result, time_limit=Deadline(budget))
+    return fix(board, first=result, time_limit=deadline.at_most(PROPOSAL_SECONDS))
 
 
 COMMAND = Command(
