@@ -37,9 +37,8 @@ class Move:
     """``before`` and ``after``: the counts on the pairs the move changes; ``anchors`` the
     pairs outside it a solution must have bridges on; ``cells`` the state each cell it needs
     has: None water, ``island`` an island with any number or none, ``any`` an island without a
-    number; ``clear``
-    the cells under its new lines with the direction no other bridge may cross them in (``h``
-    or ``v``)."""
+    number; ``clear`` the cells under its new lines with the direction no other bridge may
+    cross them in (``h`` or ``v``)."""
 
     before: tuple[tuple[Pair, int], ...]
     after: tuple[tuple[Pair, int], ...]
