@@ -29,6 +29,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from .checking import check
+from .graphs import connected_groups
 from .puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge
 
 
@@ -132,25 +133,15 @@ def move(puzzle: Puzzle, before: Solution, after: Solution) -> Move | None:
 
 def _touching(pairs: list[Pair]) -> list[list[Pair]]:
     """The pairs grouped: two pairs sharing an end or a cell between lie in one group."""
-    group = list(range(len(pairs)))
-
-    def root(i: int) -> int:
-        while group[i] != i:
-            group[i] = group[group[i]]
-            i = group[i]
-        return i
-
-    owner: dict[Cell, int] = {}
-    for i, pair in enumerate(pairs):
+    at: dict[Cell, list[Pair]] = {}
+    for pair in pairs:
         for cell in (*pair, *bridge(*pair, 1).cells_between()):
-            if cell in owner:
-                group[root(i)] = root(owner[cell])
-            else:
-                owner[cell] = i
-    groups: dict[int, list[Pair]] = {}
-    for i, pair in enumerate(pairs):
-        groups.setdefault(root(i), []).append(pair)
-    return list(groups.values())
+            at.setdefault(cell, []).append(pair)
+
+    def touching(pair: Pair) -> list[Pair]:
+        return [other for cell in (*pair, *bridge(*pair, 1).cells_between()) for other in at[cell]]
+
+    return connected_groups(pairs, touching)
 
 
 def _anchors(ends: set[Cell], drawn: list[Bridge], kept: list[Bridge]) -> list[Pair]:
