@@ -73,18 +73,19 @@ class Deadline:
         for a program of the whole grid, whose grounding alone can outlast the time left."""
         left = self.remaining()
         abandon = self.abandon_grounding if abandon_grounding is None else abandon_grounding
-        part = Deadline(None if left is None else left * fraction, abandon_grounding=abandon)
-        part.whole = self
-        return part
+        return self._step(None if left is None else left * fraction, abandon)
 
     def at_most(self, seconds: float) -> Deadline:
         """A deadline for one step of at most ``seconds`` (the time left, if less).  It ends
         too when this one ends or is cancelled."""
         left = self.remaining()
-        part = Deadline(seconds if left is None else min(seconds, left))
-        part.abandon_grounding = self.abandon_grounding
-        part.whole = self
-        return part
+        return self._step(seconds if left is None else min(seconds, left), self.abandon_grounding)
+
+    def _step(self, seconds: float | None, abandon_grounding: bool) -> Deadline:
+        """A deadline of ``seconds`` that ends too when this one ends or is cancelled."""
+        step = Deadline(seconds, abandon_grounding=abandon_grounding)
+        step.whole = self
+        return step
 
     @classmethod
     def of(cls, limit: float | Deadline | None) -> Deadline:
