@@ -586,16 +586,13 @@ class _Search:
         free: bool,
         deadline: Deadline,
         fewer_than: tuple[Edit, ...] | None = None,
-        at_least: int = 1,
     ):
-        """``fewer_than``: a fix known already; only fixes with fewer edits are looked for.
-        ``at_least``: a proven lower bound; only edit sets that large are looked at."""
+        """``fewer_than``: a fix known already; only fixes with fewer edits are looked for."""
         self.puzzle, self.kept, self.free, self.deadline = puzzle, kept, free, deadline
         if free:
             text = "mode(free).\n"
             if fewer_than is not None:
                 text += f"edits_below({len(fewer_than)}).\n"
-            text += f"edits_at_least({at_least}).\n"
         else:
             text = "mode(keep).\n" + "".join(
                 f"kept({','.join(map(str, b))}).\n" for b in kept.bridges
@@ -675,7 +672,7 @@ class _Search:
                         return {**base, "status": FIXED, "lower_bound": 1, "rounds": rounds}
                     if _proven(single, lower) > lower:
                         lower = _proven(single, lower)
-                        self.waiting.append((f"at_least_{lower}", "", "at_least", [lower]))
+                        self._needs(lower)
                     single = None
                 self.grounded.add_parts(self.waiting)
                 self.waiting.clear()
@@ -695,9 +692,9 @@ class _Search:
                     break
                 if optimum.proven and (optimum.cost or 0) > lower:
                     lower = optimum.cost or 0
-                    self.waiting.append((f"at_least_{lower}", "", "at_least", [lower]))
+                    self._needs(lower)
                 edits = self._edits(optimum.symbols)
-                fixed = self._edited(edits)
+                fixed = edited(self.puzzle, edits)
                 meant = answer(optimum.symbols) if self.free else split(self.kept, edits)
                 if self.free and check(fixed, meant):
                     raise FixFault("internal error: the fix search's solution breaks the rules")
@@ -734,6 +731,11 @@ class _Search:
 
     # ------------------------------------------------------------------ one round
 
+    def _needs(self, count: int) -> None:
+        """Only edit sets of ``count`` edits or more from the next round on (proven needed:
+        the optimisation need not prove it again in every round)."""
+        self.waiting.append((f"at_least_{count}", "", "at_least", [count]))
+
     def _edits(self, symbols: list[clingo.Symbol]) -> list[Edit]:
         numbers = self.puzzle.islands
         edits = []
@@ -747,9 +749,6 @@ class _Search:
             elif symbol.name == "change":
                 edits.append(Edit("change", cell, numbers[cell], values[2]))
         return sorted(edits, key=lambda e: e.cell)
-
-    def _edited(self, edits: list[Edit]) -> Puzzle:
-        return edited(self.puzzle, edits)
 
     def _others(self, fixed: Puzzle, meant: Solution) -> list[Solution]:
         """Solutions of the edited puzzle besides the one it is meant to have: the kept one

@@ -427,14 +427,11 @@ class Grounded:
         outcome = self.search(keep, deadline=deadline)
         return Optimum(best[0], best[1], outcome.exhausted and best[0] is not None, outcome)
 
-    def add_part(self, name: str, text: str, part: str, arguments: Sequence[int]) -> None:
-        """Add ``text`` (facts, rules) as the part ``name`` and ground it together with the
-        program's part ``part`` for the numbers ``arguments`` (its rules then see the facts)."""
-        self.add_parts([(name, text, part, arguments)])
-
     def add_parts(self, parts: Sequence[tuple[str, str, str, Sequence[int]]]) -> None:
-        """:meth:`add_part` for each of ``parts`` (name, text, part, arguments), grounded in one
-        step: each step updates the solver, a few milliseconds however small the part."""
+        """For each of ``parts`` (name, text, part, arguments): add ``text`` (facts, rules) as
+        the part ``name`` and ground it together with the program's part ``part`` for the
+        numbers ``arguments`` (its rules then see the facts).  All in one step: each step
+        updates the solver, a few milliseconds however small the part."""
         if not parts:
             return
         grounding: list[tuple[str, Sequence[clingo.Symbol]]] = []
