@@ -8,7 +8,7 @@ as a capability needs, with one deadline, Ctrl-C, and every model checked before
 - :meth:`Grounded.solution` decodes a model and has the independent checker pass it;
 - :meth:`Grounded.minimal_core` shrinks a set of assumptions with no model to a minimal one;
 - :meth:`Grounded.optimise` finds an answer of least cost under the program's ``#minimize``, and
-  :meth:`Grounded.add_part` adds facts and rules between searches (a question asked again with
+  :meth:`Grounded.add_parts` adds facts and rules between searches (a question asked again with
   more known).
 """
 
