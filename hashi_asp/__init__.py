@@ -43,7 +43,7 @@ _HOMES = {
         "Solution",
         "bridge",
     ],
-    "stopping": ["Deadline", "TimeLimitReached"],
+    "stopping": ["Deadline", "Stop", "Stopped"],
     "notations": ["parse", "read", "read_solutions", "write"],
     "checking": ["Violation", "check"],
     "drawing": ["draw", "png", "svg", "write_picture"],
@@ -80,7 +80,8 @@ __all__ = [
     "Rules",
     "Solution",
     "Step",
-    "TimeLimitReached",
+    "Stop",
+    "Stopped",
     "Violation",
     "Walkthrough",
     "bridge",
@@ -141,5 +142,5 @@ if TYPE_CHECKING:
     )
     from .reasoning import Explanation, Hint, explain, hint
     from .solving import Difference, Result, count, solve, unique
-    from .stopping import Deadline, TimeLimitReached
+    from .stopping import Deadline, Stop, Stopped
     from .walkthrough import Step, Walkthrough, steps

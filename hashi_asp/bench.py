@@ -20,6 +20,7 @@ from typing import Any
 
 from .asp.interface import Program
 from .puzzle import HashiError, plural
+from .stopping import Deadline
 from .study.runs import DATASET_NAME, Record, Task
 
 COLUMNS = (
@@ -35,7 +36,7 @@ COLUMNS = (
     "error",
 )
 FAILED = {"unsolvable", "invalid", "error"}
-__all__ = ["COLUMNS", "DATASET_NAME", "FAILED", "Interrupted", "Row", "bench", "bench_one"]
+__all__ = ["COLUMNS", "DATASET_NAME", "FAILED", "Row", "bench", "bench_one"]
 
 
 @dataclass
@@ -84,14 +85,6 @@ def puzzle_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
     return sorted({Path(name) for name in instance_names([str(p) for p in paths], Path("."))})
 
 
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C or SIGTERM stopped a benchmark: ``rows`` are the puzzles finished, sorted."""
-
-    def __init__(self, rows: list[Row]):
-        super().__init__()
-        self.rows = rows
-
-
 def bench(
     paths: Iterable[str | os.PathLike],
     *,
@@ -101,12 +94,14 @@ def bench(
     program: Program = Program(),
     rules: Mapping[str, Any] | None = None,
     on_row: Callable[[Row], None] | None = None,
+    deadline: Deadline | None = None,
 ) -> list[Row]:
     """Benchmark every puzzle under ``paths`` (``jobs`` runner processes, or this process for
     one): the time to the first solution, or with ``unique_verdict`` to the uniqueness verdict;
     rows sorted by file.  ``rules`` (``max_bridges=``, ``no_loops=``) replace each puzzle's own.
-    ``on_row`` is called as each puzzle is finished.  On Ctrl-C the runners are ended and
-    :class:`Interrupted` is raised with the rows finished."""
+    ``on_row`` is called as each puzzle is finished.  When ``deadline`` (the whole benchmark's)
+    is stopped, by a signal or Ctrl-C, the runners are ended and the rows finished are returned
+    (``deadline.stopped`` says why)."""
     from . import study
     from .files import read_text
     from .study.executors import Here, Processes
@@ -135,10 +130,7 @@ def bench(
         if record is not None:
             keep(Row.of(record))
 
-    try:
-        study.run(plan, executor, on_record=made)
-    except KeyboardInterrupt:
-        raise Interrupted(sorted(rows, key=lambda row: row.file)) from None
+    study.run(plan, executor, on_record=made, deadline=deadline)
     return sorted(rows, key=lambda row: row.file)
 
 

@@ -27,7 +27,10 @@ from .status import Status
 class Group(click.Group):
     """The commands of :mod:`.commands`, each made into a click command when it is asked for.
     Turns the library's errors and click's usage errors into one line on stderr and the exit
-    code of their status, and Ctrl-C and SIGTERM into a clean stop (see :mod:`.stopping`)."""
+    code of their status, and Ctrl-C and SIGTERM into a stop of the command's deadline: it
+    prints what it found so far (see :mod:`.stopping`).  It ends by raising ``SystemExit``
+    with the exit code, never ending the process itself: in-process callers (tests, programs
+    using click's runner) go on."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [*commands.NAMES, *super().list_commands(ctx)]
@@ -42,13 +45,15 @@ class Group(click.Group):
             try:
                 code = self._run(*args, **kwargs)
             except (KeyboardInterrupt, click.Abort):
-                # However late the signal came (only the first one raises), the stop is clean.
-                click.echo(f"hashi-asp: {stopping.stopped_by()}", err=True)
-                code = stopping.exit_code()
+                # A signal before the command's work began, or a second one insisting.
+                stop = stopping.signal_stop() or stopping.Stop.INTERRUPTED
+                click.echo(f"hashi-asp: {stop.value}", err=True)
+                code = stop.status(answered=False).exit_code
             except OutputLost as lost:  # while printing --help or --version
                 click.echo(f"hashi-asp: {lost}", err=True)
                 code = lost.status.exit_code
-            stopping.leave(_flushed(code))
+            code = _flushed(code)
+        raise SystemExit(code)
 
     def _run(self, *args: Any, **kwargs: Any) -> int:
         """The command's exit code; a usage error is one line on stderr."""
@@ -76,9 +81,10 @@ class Group(click.Group):
         except HashiError as error:
             click.echo(f"hashi-asp: {error}", err=True)
             ctx.exit(error.status.exit_code)
-        except KeyboardInterrupt:
-            click.echo(f"hashi-asp: {stopping.stopped_by()}", err=True)
-            ctx.exit(stopping.exit_code())
+        except KeyboardInterrupt:  # a second signal, insisting: at once
+            stop = stopping.signal_stop() or stopping.Stop.INTERRUPTED
+            click.echo(f"hashi-asp: {stop.value}", err=True)
+            ctx.exit(stop.status(answered=False).exit_code)
         except MemoryError:
             click.echo("hashi-asp: out of memory: the input is too large", err=True)
             ctx.exit(Status.BAD_INPUT.exit_code)
@@ -125,21 +131,25 @@ def command_of(unit: units.Command) -> click.Command:
         return click.Group(unit.name, commands=subcommands, help=unit.help)
 
     def callback(**values: Any) -> NoReturn:
-        deadline = stopping.Deadline(values.get("time_limit"), abandon_grounding=True)
-        if not any(option.kind == units.SECONDS for option in unit.options):
-            deadline = stopping.Deadline(None)
-        reader = units.Reader(deadline=deadline)  # reading counts towards the time limit
-        given = unit.given(values, deadline=deadline, hooks=HOOKS, reader=reader)
-        outcome = unit.run(given)
-        if values.get("format") == "json" and outcome.document is not None:
-            from .notations.json import dumps
+        # The command's deadline: its time limit (the whole command's), which a signal stops.
+        deadline = stopping.Deadline(values.get("time_limit") if unit.searches else None)
+        with stopping.watching(deadline):
+            reader = units.Reader(deadline=deadline)  # reading counts towards the time limit
+            given = unit.given(values, deadline=deadline, hooks=HOOKS, reader=reader)
+            outcome = unit.run(given)
+            if values.get("format") == "json" and outcome.document is not None:
+                from .notations.json import dumps
 
-            click.echo(dumps(outcome.document()))
-        elif outcome.printed is not None:
-            printed = outcome.printed()
-            click.echo(printed.out, nl=False)
-            click.echo(printed.err, nl=False, err=True)
-        sys.exit(outcome.status.exit_code)
+                click.echo(dumps(outcome.document()))
+            elif outcome.printed is not None:
+                printed = outcome.printed()
+                click.echo(printed.out, nl=False)
+                click.echo(printed.err, nl=False, err=True)
+        stop = stopping.signal_stop()
+        code = outcome.status if stop is None else stop.status(answered=True)
+        if stop is not None and code is not outcome.status:  # one its answer does not tell
+            click.echo(f"hashi-asp: {stop.value}", err=True)
+        sys.exit(code.exit_code)
 
     return click.Command(
         unit.name,

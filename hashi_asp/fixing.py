@@ -35,7 +35,7 @@ import itertools
 import time
 from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .asp import PLAIN
@@ -48,7 +48,7 @@ from .moves import Move, move, parts
 from .puzzle import Bridge, Cell, HashiError, Puzzle, Solution, bridge, cell_name
 from .solving import Result, unique
 from .status import Status
-from .stopping import Deadline, TimeLimitReached
+from .stopping import Deadline, Stop, Stopped
 
 if TYPE_CHECKING:
     import clingo
@@ -134,6 +134,7 @@ class Fix:
     seconds: float = 0.0
     keeping: str | None = None
     seen: int = field(default=0, compare=False)  # solutions or moves the master learnt
+    stopped: Stop | None = None  # why the search stopped short of a proof (if it did)
 
     @property
     def found(self) -> bool:
@@ -167,19 +168,16 @@ def fix(
     try:
         if first is None:
             first = unique(puzzle, time_limit=deadline)
-    except TimeLimitReached:
-        first = None
-    if first is None or first.interrupted:
-        if first is not None:
-            raise KeyboardInterrupt
-        return Fix(TIMED_OUT, free=free, seconds=time.perf_counter() - started)
+    except Stopped as stop:
+        return Fix(TIMED_OUT, free=free, seconds=time.perf_counter() - started, stopped=stop.why)
     if first.status == "unsolvable":
         return Fix(UNSOLVABLE, free=free, seconds=time.perf_counter() - started)
     if first.status == "unique" and (keep is None or free or first.solutions[0] == keep):
         only = first.solutions[0]
         return Fix(UNIQUE, (), True, 0, puzzle, only, only, free, 0, time.perf_counter() - started)
     if first.status not in ("unique", "multiple"):
-        return Fix(TIMED_OUT, free=free, seconds=time.perf_counter() - started)
+        seconds = time.perf_counter() - started
+        return Fix(TIMED_OUT, free=free, seconds=seconds, stopped=first.stopped)
     keeping, kept_fix = None, None
     work = deadline.part(1 - MARGIN)  # the rest: to confirm and return the last fix in time
     if not free:
@@ -189,20 +187,28 @@ def fix(
         share = work if keep is not None else work.part(KEEP_SHARE)
         found = _keep(puzzle, kept, first.solutions, share)
         if keep is not None or found["status"] == FIXED:
-            return Fix(**{**found, "seconds": time.perf_counter() - started})
+            return _cut(Fix(**{**found, "seconds": time.perf_counter() - started}), work)
         keeping = IMPOSSIBLE if found["status"] == NO_FIX else NOT_FOUND
     else:  # keep mode's fix, if found soon, is a first fix for free mode
         found = _keep(puzzle, first.solutions[0], first.solutions, work.part(KEEP_HINT))
         kept_fix = found if found["status"] == FIXED else None
     found = _free(puzzle, first.solutions, work, kept_fix)
-    return Fix(**{**found, "keeping": keeping, "seconds": time.perf_counter() - started})
+    fixed = Fix(**{**found, "keeping": keeping, "seconds": time.perf_counter() - started})
+    return _cut(fixed, work)
+
+
+def _cut(found: Fix, work: Deadline) -> Fix:
+    """The fix, saying why the search stopped short (the time limit, a signal) unless what it
+    found is proven: a fix of the fewest edits, or no fix at all."""
+    proven = found.fewest or found.status == NO_FIX
+    return found if proven else replace(found, stopped=work.stopped)
 
 
 def _keep(puzzle: Puzzle, kept: Solution, solutions: list[Solution], deadline: Deadline) -> dict:
     """Keep mode: the loop keeping ``kept``; the fields of the :class:`Fix`."""
     try:
         search = _Search(puzzle, kept, False, deadline)
-    except TimeLimitReached:
+    except Stopped:
         return {"status": TIMED_OUT, "kept": kept, "free": False, "lower_bound": 1}
     return search.run([s for s in solutions if s != kept])
 
@@ -218,7 +224,7 @@ def _free(
     mostly slower.  A proof that no fix has fewer edits makes the first fix the fewest."""
     try:
         upper = repaired_fix(puzzle, solutions, deadline)
-    except TimeLimitReached:
+    except Stopped:
         upper = None
     # A fix that keeps a solution is one that may change it, often a small one.
     if kept is not None and (upper is None or len(kept["edits"]) < len(upper["edits"])):
@@ -234,10 +240,10 @@ def _free(
             below = None if upper is None else upper["edits"]
             search = _Search(puzzle, solutions[0], True, deadline, fewer_than=below)
             found = search.run(solutions, lower, single)
-        except TimeLimitReached:
+        except Stopped:
             found = {**base, "status": TIMED_OUT, "lower_bound": _proven(single, lower)}
         finally:
-            proof.cancel()  # the single edits stop within a poll if still at work
+            proof.stop()  # the single edits stop at their next look if still at work
     one = _one(single)
     if one is not None:  # the single edits found a fix of one edit
         return {**base, **one, "fewest": True, "lower_bound": 1}
@@ -272,7 +278,7 @@ def _through(single: Future) -> bool:
     if not single.done():
         return False
     error = single.exception()
-    if error is not None and not isinstance(error, TimeLimitReached):
+    if error is not None and not isinstance(error, Stopped):
         raise error
     return error is None
 
@@ -288,13 +294,14 @@ def single_edit(
     :func:`merged`) is ruled out without a search, and so is a number above what the island's
     neighbours can give; the others are asked on one control (:class:`SingleEdits`), each
     edited puzzle searched for two solutions."""
+    doing = "trying single edits"
     known = []
-    for solution in solutions:
+    for solution in deadline.looking(solutions, doing, every=1):
         ends, over = merged(solution)
         known.append((ends, over, _wrong(puzzle, ends, over)))
     edits = [
         edit
-        for edit in _free_edits(puzzle, solutions[:2])
+        for edit in deadline.looking(_free_edits(puzzle, solutions[:2], deadline), doing)
         if sum(_stays(*one, edit) for one in known) <= 1
     ]
     if not edits:
@@ -336,7 +343,7 @@ class SingleEdits:
         self.known: dict[Edit, int] = {}
         removable = {e.cell for e in edits if e.kind == "remove"}
         added = {e.cell for e in edits if e.kind == "add"}
-        facts += _edited_pairs(puzzle, removable, added)
+        facts += _edited_pairs(puzzle, removable, added, deadline)
         program = Program(encoding=str(encoding_path(SINGLE_EDIT_ENCODING)), connectivity=PLAIN)
         self.grounded = ground(
             puzzle,
@@ -344,7 +351,7 @@ class SingleEdits:
             text="\n".join(facts) + "\n",
             models=0,  # as many as each question takes
             options=["--lookahead=no"],  # each search is short: lookahead made it 30x slower
-            deadline=deadline.part(1, abandon_grounding=True),
+            deadline=deadline,
         )
 
     def solutions(self, edit: Edit) -> int:
@@ -397,7 +404,9 @@ class SingleEdits:
         return self.grounded.count([literal], 2)
 
 
-def _edited_pairs(puzzle: Puzzle, removable: set[Cell], added: set[Cell]) -> list[str]:
+def _edited_pairs(
+    puzzle: Puzzle, removable: set[Cell], added: set[Cell], deadline: Deadline
+) -> list[str]:
     """The facts ``pair``, ``between``, ``crosses``, ``first`` and ``second`` of
     ``encodings/single_edit.lp``: every two cells in a row or column that see each other under
     one of the edits (islands with no island between; islands with one removable island
@@ -410,7 +419,7 @@ def _edited_pairs(puzzle: Puzzle, removable: set[Cell], added: set[Cell]) -> lis
         ("row", puzzle.rows, puzzle.cols),
         ("column", puzzle.cols, puzzle.rows),
     ):
-        for i in range(outer):
+        for i in deadline.looking(range(outer), "trying single edits", every=1):
             cells = [
                 cell
                 for j in range(inner)
@@ -450,14 +459,15 @@ def _edited_pairs(puzzle: Puzzle, removable: set[Cell], added: set[Cell]) -> lis
     return facts
 
 
-def _free_edits(puzzle: Puzzle, solutions: list[Solution]) -> list[Edit]:
+def _free_edits(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) -> list[Edit]:
     """Every single edit free mode allows whose number the island's neighbours can give (the
     most bridges times the islands it sees), nearest the bridges where ``solutions`` differ
     first."""
     top = puzzle.rules.max_bridges
     islands = puzzle.islands
     edits = []
-    for cell in itertools.product(range(puzzle.rows), range(puzzle.cols)):
+    cells = itertools.product(range(puzzle.rows), range(puzzle.cols))
+    for cell in deadline.looking(cells, "trying single edits"):
         most = top * _seen_from(puzzle, cell)
         if cell not in islands:
             edits += [Edit("add", cell, None, n) for n in range(1, most + 1)]
@@ -469,10 +479,11 @@ def _free_edits(puzzle: Puzzle, solutions: list[Solution]) -> list[Edit]:
     near = differing(solutions)
     if not near:
         return edits
-    return sorted(
-        edits,
-        key=lambda e: min(abs(e.cell[0] - r) + abs(e.cell[1] - c) for r, c in near),
-    )
+    distance = {
+        cell: min(abs(cell[0] - r) + abs(cell[1] - c) for r, c in near)
+        for cell in deadline.looking(dict.fromkeys(e.cell for e in edits), "trying single edits")
+    }
+    return sorted(edits, key=lambda e: distance[e.cell])
 
 
 def _seen_from(puzzle: Puzzle, cell: Cell) -> int:
@@ -550,7 +561,7 @@ def repaired_fix(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) 
                         edits, only, reverted = fewer, found, True
                         if len(edits) == 1:
                             break
-        except TimeLimitReached:
+        except Stopped:
             pass
         fixed = edited(puzzle, edits)
         return {"status": FIXED, "edits": tuple(edits), "puzzle": fixed, "solution": only}
@@ -561,9 +572,7 @@ def _only_solution(puzzle: Puzzle, deadline: Deadline) -> Solution | None:
     """The puzzle's only solution, proven by a fresh solve and passed by the checker; None if
     it has none or several."""
     result = unique(puzzle, time_limit=deadline)
-    if result.interrupted:
-        raise KeyboardInterrupt
-    if result.timed_out:
+    if result.stopped:
         raise deadline.reached("checking a fix")
     if result.status != "unique":
         return None
@@ -606,7 +615,7 @@ class _Search:
             text=text,
             models=0,
             options=["--opt-mode=opt", "--opt-strategy=usc", "--lookahead=no"],
-            deadline=deadline.part(1, abandon_grounding=True),
+            deadline=deadline,
         )
         self.seen: set[frozenset[Bridge]] = set()
         self.moves: set[Move] = set()
@@ -677,8 +686,6 @@ class _Search:
                 self.grounded.add_parts(self.waiting)
                 self.waiting.clear()
                 optimum = self.grounded.optimise(self.deadline)
-                if optimum.search.interrupted:
-                    raise KeyboardInterrupt
                 if optimum.symbols is None:
                     if optimum.search.exhausted:  # no edits of the kinds allowed will do
                         return {
@@ -717,7 +724,7 @@ class _Search:
                 learnt = self.block(fixed, meant, others) if self.free else self.see(others)
                 if not learnt:
                     raise FixFault("internal error: the fix search saw the same solution twice")
-        except TimeLimitReached:
+        except Stopped:
             pass
         if best is not None:
             return {**best, "lower_bound": lower, "seen": self.learnt}

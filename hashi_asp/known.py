@@ -77,7 +77,7 @@ class KnownSolution:
         """Up to ``limit`` solutions other than the known one under the current numbers (and
         ``assumptions``, program literals), as counts per pair, and whether the search was
         exhausted: then they are all there are.  ``limit`` must not exceed ``models``.  Raises
-        :class:`~hashi_asp.stopping.TimeLimitReached` or KeyboardInterrupt when cut short."""
+        :class:`~hashi_asp.stopping.Stopped` when the deadline ends first."""
         self._renumber()
         found: list[list[int]] = []
 
@@ -90,9 +90,7 @@ class KnownSolution:
             return len(found) < limit
 
         outcome = self.grounded.search(keep, assumptions=assumptions, deadline=self.deadline)
-        if outcome.interrupted:
-            raise KeyboardInterrupt
-        if outcome.timed_out:
+        if outcome.stopped:
             raise self.deadline.reached("looking for another solution")
         return found, outcome.exhausted
 

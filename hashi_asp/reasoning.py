@@ -21,7 +21,7 @@ from .asp.control import Grounded, ground, within
 from .asp.interface import Program
 from .checking import Violation, check
 from .puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge, cell_name, connected_groups
-from .stopping import Deadline
+from .stopping import Deadline, Stop, Stopped
 
 if TYPE_CHECKING:
     import clingo
@@ -58,9 +58,12 @@ class Hint:
     complete: bool = False  # ``given`` already solves the puzzle
     explanation: Explanation | None = None  # why the puzzle itself has no solution (if asked)
     exhausted: bool = False
-    timed_out: bool = False
-    interrupted: bool = False
+    stopped: Stop | None = None  # why the search ended early (the time limit, a signal)
     stats: dict = field(default_factory=dict)
+
+    @property
+    def timed_out(self) -> bool:
+        return self.stopped is Stop.TIME
 
     @property
     def cautious(self) -> list[Bridge]:
@@ -154,8 +157,7 @@ def _hint(puzzle: Puzzle, given: Solution | None, program: Program, deadline: De
         "given": given,
         "complete": complete,
         "exhausted": outcome.exhausted,
-        "timed_out": outcome.timed_out,
-        "interrupted": outcome.interrupted,
+        "stopped": outcome.stopped,
         "stats": grounded.statistics(outcome),
     }
     if witness and outcome.exhausted:
@@ -166,7 +168,7 @@ def _hint(puzzle: Puzzle, given: Solution | None, program: Program, deadline: De
     # No solution extends the given bridges: find a minimal set of them to blame.
     core = grounded.minimal_core(within(outcome.core, assumed), deadline)
     if core.cut is not None:
-        common.update(timed_out=core.cut.timed_out, interrupted=core.cut.interrupted)
+        common.update(stopped=core.cut.stopped)
     return Hint(
         "unsolvable",
         {},
@@ -205,8 +207,11 @@ class Explanation:
     checks: list[Violation] = field(default_factory=list)
     core: list[Cell] | None = None
     minimal: bool = False
-    timed_out: bool = False
-    interrupted: bool = False
+    stopped: Stop | None = None  # why the search ended early (the time limit, a signal)
+
+    @property
+    def timed_out(self) -> bool:
+        return self.stopped is Stop.TIME
 
 
 def explain(
@@ -221,8 +226,11 @@ def explain(
     search per island in it, each with the other numbers free).  ``time_limit`` bounds the
     searches together."""
     deadline = Deadline.of(time_limit)
-    grounded = ground(puzzle, program, extra=[interface.RELAX], deadline=deadline)
     checks = necessary_checks(puzzle)
+    try:
+        grounded = ground(puzzle, program, extra=[interface.RELAX], deadline=deadline)
+    except Stopped as stop:  # the checks are an explanation of their own
+        return Explanation(None, checks, stopped=stop.why)
     numbers = {}  # "island (R,C) keeps its number" -> (R,C)
     for symbol, literal in grounded.atoms("relax", 2):
         grounded.switch(symbol, None)  # free (number ignored) unless assumed
@@ -230,17 +238,14 @@ def explain(
     outcome = grounded.attempt(list(numbers), deadline)
     if not outcome.exhausted:
         solvable = None if outcome.cut_short else True
-        return Explanation(
-            solvable, checks, timed_out=outcome.timed_out, interrupted=outcome.interrupted
-        )
+        return Explanation(solvable, checks, stopped=outcome.stopped)
     core = grounded.minimal_core(within(outcome.core, list(numbers)), deadline)
     return Explanation(
         False,
         checks,
         sorted(numbers[literal] for literal in core.literals),
         core.minimal,
-        timed_out=core.cut is not None and core.cut.timed_out,
-        interrupted=core.cut is not None and core.cut.interrupted,
+        stopped=core.cut.stopped if core.cut is not None else None,
     )
 
 

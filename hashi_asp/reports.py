@@ -106,7 +106,7 @@ def solve_text(
         how = "search exhausted"
     elif result.timed_out:
         how = "time limit reached, search not exhausted"
-    elif result.interrupted:
+    elif result.stopped is not None:
         how = f"{look.signal}, search not exhausted"
     else:
         how = f"stopped after {models} as asked (-n 0 finds all)"

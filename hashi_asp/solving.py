@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from .asp.control import enumerate_solutions
 from .asp.interface import Program
 from .puzzle import Cell, Pair, Puzzle, Solution, connected_groups
-from .stopping import Deadline
+from .stopping import Deadline, Stop
 
 if TYPE_CHECKING:
     from .reasoning import Explanation
@@ -28,23 +28,29 @@ class Result:
 
     ``status`` is ``solved`` (a solution; uniqueness not asked or not decided), ``unique``,
     ``multiple``, ``unsolvable`` or ``unknown`` (stopped before any verdict).  ``exhausted`` says
-    the whole search space was explored, so the solutions found are all there are.  ``count``
-    is how many were found; ``solutions`` holds them (none for :func:`count`, which does not
-    keep them).  ``differences`` (from :func:`unique`) are the pairs where the two solutions
-    found differ.  ``stats``: grounding and search seconds, clingo's choices and conflicts.
-    ``explanation``: why there is no solution, when asked for and the verdict is unsolvable.
+    the whole search space was explored, so the solutions found are all there are; else
+    ``stopped`` may say why it ended early (:class:`~hashi_asp.stopping.Stop`: the time limit,
+    a signal).  ``count`` is how many were found; ``solutions`` holds them (none for
+    :func:`count`, which does not keep them).  ``differences`` (from :func:`unique`) are the
+    pairs where the two solutions found differ.  ``stats``: grounding and search seconds,
+    clingo's choices and conflicts.  ``explanation``: why there is no solution, when asked for
+    and the verdict is unsolvable.
     """
 
     status: str
     exhausted: bool
     solutions: list[Solution]
     count: int
-    timed_out: bool = False
-    interrupted: bool = False
+    stopped: Stop | None = None
     stats: dict = field(default_factory=dict)
     differences: list[Difference] = field(default_factory=list)
     explanation: Explanation | None = None
     puzzle: Puzzle | None = field(default=None, repr=False)  # the puzzle searched
+
+    @property
+    def timed_out(self) -> bool:
+        """The time limit ended the search (the ``timed_out`` of its documents)."""
+        return self.stopped is Stop.TIME
 
     def _repr_svg_(self) -> str | None:
         """A Jupyter notebook shows a result as the first solution's picture, with the pairs
@@ -210,8 +216,7 @@ def _enumerate(
         search.exhausted,
         found.solutions,
         found.found,
-        search.timed_out,
-        search.interrupted,
+        search.stopped,
         found.stats,
         puzzle=puzzle,
     )
@@ -245,8 +250,7 @@ def _raced(
         outcome.exhausted,
         outcome.solutions if keep else [],
         outcome.found,
-        outcome.timed_out,
-        raced.interrupted,
+        raced.stopped,
         outcome.stats,
         puzzle=puzzle,
     )

@@ -1,59 +1,100 @@
-"""Stopping cleanly: time limits, Ctrl-C (SIGINT) and SIGTERM, and work that cannot be
-interrupted.
+"""Stopping cleanly: one protocol for a time limit, Ctrl-C (SIGINT), SIGTERM and a caller that
+no longer wants the answer, and for work that cannot be interrupted.
 
-- :class:`Deadline`: one time limit shared by every step of a command.
-- Signals: Python turns Ctrl-C into ``KeyboardInterrupt``; every search catches it, stops clingo
-  and keeps what it found, and the command line prints that and exits with 130.  SIGTERM (what
-  ``kill``, ``timeout`` and service managers send) ends a Python process on the spot by default;
-  :func:`handling_signals`, which only the command line installs, makes it raise
-  ``KeyboardInterrupt`` as well.  Only the first signal raises: ``timeout`` signals the process
-  and then its group, and a second ``KeyboardInterrupt`` arriving while the first one is being
-  handled would break the clean stop it started (a half-released lock, a lost exit code).
+- A :class:`Deadline` is the time limit of one piece of work, shared by every step of it
+  (reading, grounding, each search, an explanation).  It ends when its time is up, or earlier
+  when it is :meth:`~Deadline.stop`\\ ped; :attr:`Deadline.stopped` says why (a :class:`Stop`).
+  Parts of it (:meth:`~Deadline.part`, :meth:`~Deadline.at_most`) end with it.
+- Everything that takes long looks at its deadline (clingo's searches within
+  :data:`POLL_SECONDS`, Python's own loops between steps).  At the end it hands back what it
+  found, saying why it stopped (``stopped``, a :class:`Stop`); with nothing to hand back it
+  raises :class:`Stopped`.  Whatever ended the deadline, the code path is the same: a Ctrl-C
+  is a time limit that came early.
+- Signals: :func:`handling_signals`, which the command line installs, turns the first SIGINT or
+  SIGTERM into a stop of the command's deadline (:func:`watching`), so that the command prints
+  what it found so far and exits with 130 or 143.  A second signal soon after is ignored (as
+  ``timeout`` signals the process and then its group); one that comes
+  :data:`INSISTING_SECONDS` later raises ``KeyboardInterrupt`` at once.  Without the handlers
+  (a program using the library), Ctrl-C raises ``KeyboardInterrupt`` as Python does; a search
+  that catches it stops its deadline the same way, and hands back what it found.
+- Work that cannot be interrupted (clingo grounding, clasp preparing a search, a blocking read)
+  runs in a thread of its own (:func:`uninterruptible`), and the wait for it ends with the
+  deadline: the caller gets its answer (or :class:`Stopped`) in time, and the work goes on in
+  its thread until it ends, its result dropped.  Nothing ends the process: only the ``hashi-asp``
+  script itself may end with such work still running (``os._exit``); a program that goes on
+  meanwhile pays for it in processor time, and its interpreter waits for it at exit
+  (:func:`abandoned` says whether any is left).
 - :func:`deferred` holds both signals back while a file is put in place.
-- :func:`uninterruptible` runs work that cannot be interrupted (clingo grounding) in a thread
-  and waits for it in short slices, so that a signal or a deadline stops the wait at once.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import enum
 import math
-import os
 import signal
-import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from typing import Any, NoReturn
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
 from .puzzle import HashiError
 from .status import Status
 
+T = TypeVar("T")
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 POLL_SECONDS = 0.1
-"""How often a wait for clingo looks at the clock (Ctrl-C arrives at once regardless)."""
+"""How often a wait for work that cannot be interrupted looks at its deadline."""
+INSISTING_SECONDS = 1.0
+"""A second signal this long after the first stops the command at once (``KeyboardInterrupt``),
+without waiting for its clean stop; closer together, it is the same stop sent twice."""
 
 
-class TimeLimitReached(HashiError):
-    """The time limit passed before the work could give any answer (while clingo was grounding,
-    or while a puzzle was being generated)."""
+class Stop(enum.Enum):
+    """Why work ended before it was done.  The value is the word messages use."""
 
-    status = Status.NO_ANSWER
+    TIME = "time limit reached"
+    INTERRUPTED = "interrupted"  # Ctrl-C, SIGINT
+    TERMINATED = "terminated"  # SIGTERM
+    CANCELLED = "cancelled"  # by its caller: a part no longer needed, a client gone away
+
+    @property
+    def by_signal(self) -> bool:
+        return self in (Stop.INTERRUPTED, Stop.TERMINATED)
+
+    def status(self, answered: bool) -> Status:
+        """How a command that stopped for this reason ended: with an answer to show (what was
+        found, ``answered``) or none."""
+        if self is Stop.INTERRUPTED:
+            return Status.INTERRUPTED
+        if self is Stop.TERMINATED:
+            return Status.TERMINATED
+        return Status.PARTIAL if answered else Status.NO_ANSWER
+
+
+class Stopped(HashiError):
+    """Work stopped (:class:`Stop`: time limit, signal, cancel) before it had anything to hand
+    back: the one exception for all of them."""
+
+    def __init__(self, message: str, why: Stop = Stop.TIME):
+        super().__init__(message)
+        self.why = why
+
+    @property
+    def status(self) -> Status:  # type: ignore[override]
+        return self.why.status(answered=False)
+
+    def __reduce__(self) -> tuple:  # sent whole from a worker process
+        return Stopped, (str(self), self.why)
 
 
 class Deadline:
-    """A time limit counted from when it is made.  One deadline shared by every step of a
-    command (reading, grounding, one or several searches, an explanation) makes the limit apply
-    to the command as a whole; a number of seconds given to a library function starts its own.
+    """A time limit counted from when it is made, which also ends when it is stopped.  One
+    deadline shared by every step of a piece of work makes the limit apply to the whole; a
+    number of seconds given to a library function starts a deadline of its own."""
 
-    Grounding cannot be interrupted.  By default it is waited for and the search gets what time
-    is left (none, if grounding took it all); with ``abandon_grounding`` (for a process about to
-    exit, such as the command line) the wait raises :class:`TimeLimitReached` at the deadline
-    and leaves clingo grounding in its thread.
-    """
-
-    def __init__(self, seconds: float | None, *, abandon_grounding: bool = False):
+    def __init__(self, seconds: float | None = None):
         if seconds is not None and not (
             isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds >= 0
         ):
@@ -62,105 +103,163 @@ class Deadline:
             )
         self.seconds = seconds
         self.end = None if seconds is None else time.perf_counter() + seconds
-        self.abandon_grounding = abandon_grounding
-        self.cancelled = False
         self.whole: Deadline | None = None  # the deadline this one is a part of
-
-    def part(self, fraction: float, *, abandon_grounding: bool | None = None) -> Deadline:
-        """A deadline for one step of the work: ``fraction`` of the time left (no limit
-        without one).  It ends too when this one ends or is cancelled.  ``abandon_grounding``
-        (by default this one's): a step whose grounding may be left behind at the deadline,
-        for a program of the whole grid, whose grounding alone can outlast the time left."""
-        left = self.remaining()
-        abandon = self.abandon_grounding if abandon_grounding is None else abandon_grounding
-        return self._step(None if left is None else left * fraction, abandon)
-
-    def at_most(self, seconds: float) -> Deadline:
-        """A deadline for one step of at most ``seconds`` (the time left, if less).  It ends
-        too when this one ends or is cancelled."""
-        left = self.remaining()
-        return self._step(seconds if left is None else min(seconds, left), self.abandon_grounding)
-
-    def _step(self, seconds: float | None, abandon_grounding: bool) -> Deadline:
-        """A deadline of ``seconds`` that ends too when this one ends or is cancelled."""
-        step = Deadline(seconds, abandon_grounding=abandon_grounding)
-        step.whole = self
-        return step
+        self._stopped: Stop | None = None
+        self._behind: list[threading.Event] = []  # work left running (see uninterruptible)
 
     @classmethod
     def of(cls, limit: float | Deadline | None) -> Deadline:
         return limit if isinstance(limit, Deadline) else cls(limit)
 
+    # ------------------------------------------------------------------ parts
+
+    def part(self, fraction: float) -> Deadline:
+        """A deadline for one step of the work: ``fraction`` of the time left (no limit
+        without one).  It ends too when this one ends."""
+        left = self.remaining()
+        return self._step(None if left is None else left * fraction)
+
+    def at_most(self, seconds: float | None) -> Deadline:
+        """A deadline for one step of at most ``seconds`` (the time left, if less; None: no
+        limit of its own).  It ends too when this one ends."""
+        left = self.remaining()
+        if seconds is None or left is None:
+            return self._step(left if seconds is None else seconds)
+        return self._step(min(seconds, left))
+
+    def _step(self, seconds: float | None) -> Deadline:
+        step = Deadline(seconds)
+        step.whole = self
+        return step
+
+    @property
+    def root(self) -> Deadline:
+        """The deadline of the whole work this one is a part of (itself if none)."""
+        deadline = self
+        while deadline.whole is not None:
+            deadline = deadline.whole
+        return deadline
+
+    # ------------------------------------------------------------------ time
+
     def remaining(self) -> float | None:
-        """Seconds left (0 once expired), or None without a limit."""
-        if self.whole is not None and self.whole.expired():
+        """Seconds left (0 once ended), or None without a limit."""
+        if self.stopped is not None:
             return 0.0
         return None if self.end is None else max(0.0, self.end - time.perf_counter())
 
     def expired(self) -> bool:
-        if self.whole is not None and self.whole.expired():
-            return True
-        return self.end is not None and time.perf_counter() >= self.end
+        """Whether the deadline has ended (time up, or stopped)."""
+        return self.stopped is not None
 
-    def reached(self, doing: str) -> TimeLimitReached:
-        """The error for this limit, reached while ``doing`` something."""
-        if self.cancelled or (self.whole is not None and self.whole.cancelled):
-            return TimeLimitReached(f"cancelled while {doing}")
-        return TimeLimitReached(f"time limit of {self.seconds:g} s reached while {doing}")
+    @property
+    def stopped(self) -> Stop | None:
+        """Why the deadline has ended, None while it runs: its own stop, else the whole's, else
+        :attr:`Stop.TIME` once its time is up."""
+        deadline: Deadline | None = self
+        while deadline is not None:
+            if deadline._stopped is not None:
+                return deadline._stopped
+            if deadline.end is not None and time.perf_counter() >= deadline.end:
+                return Stop.TIME
+            deadline = deadline.whole
+        return None
 
-    def cancel(self) -> None:
-        """End the time now: every search sharing this deadline stops at its next look at the
-        clock (within :data:`POLL_SECONDS`), as at a time limit.  A server cancels the work of
-        a request whose client went away."""
-        self.end = time.perf_counter()
-        self.cancelled = True
+    def interrupt(self) -> None:
+        """Python's own Ctrl-C (``KeyboardInterrupt``, in a program without the handlers of
+        :func:`handling_signals`) came while this work waited: the whole work stops as at a
+        SIGINT, and hands back what it found."""
+        self.root.stop(Stop.INTERRUPTED)
+
+    def stop(self, why: Stop = Stop.CANCELLED) -> None:
+        """End the deadline now, and every part of it: each search sharing it stops at its next
+        look (within :data:`POLL_SECONDS`) and hands back what it found, as at a time limit.
+        The first reason given is kept."""
+        if self._stopped is None:
+            self._stopped = why
+
+    def reached(self, doing: str) -> Stopped:
+        """The error for this deadline's end, reached while ``doing`` something (a signal's is
+        its word alone: the command says what it had)."""
+        why = self.stopped or Stop.TIME
+        if why is Stop.TIME:  # the limit that passed: the whole work's, or this part's own
+            now, deadline, limit = time.perf_counter(), self.root, self.seconds
+            if deadline.end is not None and now >= deadline.end:
+                limit = deadline.seconds
+            return Stopped(f"time limit of {limit or 0:g} s reached while {doing}", why)
+        if why is Stop.CANCELLED:
+            return Stopped(f"cancelled while {doing}", why)
+        return Stopped(why.value, why)
 
     def check(self, doing: str) -> None:
-        """Raise :class:`TimeLimitReached` if the deadline has passed."""
+        """Raise :class:`Stopped` if the deadline has ended."""
         if self.expired():
             raise self.reached(doing)
+
+    # ------------------------------------------------------------------ work left behind
+
+    def looking(self, items: Iterable[T], doing: str, every: int = 256) -> Iterator[T]:
+        """The items, this deadline looked at before every ``every`` of them (raising
+        :class:`Stopped` at its end): for Python's own long loops, which clingo does not
+        watch."""
+        for number, item in enumerate(items):
+            if number % every == 0:
+                self.check(doing)
+            yield item
+
+    def left_running(self) -> list[threading.Event]:
+        """The work this deadline's waits left running (:func:`uninterruptible`) and not yet
+        ended, each as the event set when it ends: a server holds the request's thread until
+        they have."""
+        return [done for done in self.root._behind if not done.is_set()]
 
 
 # ---------------------------------------------------------------------------- signals
 
-received: int | None = None
-"""The first signal :func:`handling_signals` turned into ``KeyboardInterrupt``."""
+_watched: list[Deadline] = []  # the deadlines a signal stops, innermost last
+_first: list[tuple[int, float]] = []  # the first signal handled, and when
 
 
 def _stop(signum: int, frame: Any) -> None:
-    global received
-    if received is not None:  # already stopping: a second signal must not break that
-        return
-    received = signum
-    raise KeyboardInterrupt
+    if _first:
+        if time.monotonic() - _first[0][1] < INSISTING_SECONDS:
+            return  # the same stop, sent twice (`timeout` signals the process, then its group)
+        raise KeyboardInterrupt  # the clean stop is taking too long: at once
+    _first.append((signum, time.monotonic()))
+    if not _watched:
+        raise KeyboardInterrupt  # nothing to stop cleanly yet (reading options, loading)
+    why = Stop.TERMINATED if signum == signal.SIGTERM else Stop.INTERRUPTED
+    for deadline in _watched:
+        deadline.stop(why)
 
 
 @contextlib.contextmanager
 def handling_signals() -> Iterator[None]:
-    """Within the block, the first SIGINT or SIGTERM raises ``KeyboardInterrupt`` in the main
-    thread and later ones are ignored; the previous handlers come back at the end.  (Elsewhere
-    than the main thread: no change.)"""
-    global received
-    received = None
+    """Within the block, the first SIGINT or SIGTERM stops the deadlines being watched
+    (:func:`watching`), or raises ``KeyboardInterrupt`` when there are none; the previous
+    handlers come back at the end.  (Elsewhere than the main thread: no change.)"""
+    _first.clear()
     with _handlers(_stop):
         yield
 
 
-def exit_code() -> int:
-    """The exit code for a stop by signal: 130 for Ctrl-C (also when no handler recorded one, as
-    for a ``KeyboardInterrupt`` raised by Python's own handler), 143 for SIGTERM."""
-    return stop_status().exit_code
+@contextlib.contextmanager
+def watching(deadline: Deadline) -> Iterator[Deadline]:
+    """Within the block, a signal handled by :func:`handling_signals` stops ``deadline``."""
+    _watched.append(deadline)
+    try:
+        if _first:  # a signal came before the work began
+            deadline.stop(Stop.TERMINATED if _first[0][0] == signal.SIGTERM else Stop.INTERRUPTED)
+        yield deadline
+    finally:
+        _watched.remove(deadline)
 
 
-def stop_status() -> Status:
-    """The status of a stop by signal: :attr:`Status.TERMINATED` for SIGTERM, else
-    :attr:`Status.INTERRUPTED`."""
-    return Status.TERMINATED if received == signal.SIGTERM else Status.INTERRUPTED
-
-
-def stopped_by() -> str:
-    """How the stop came, for messages: ``interrupted`` or ``terminated``."""
-    return "terminated" if received == signal.SIGTERM else "interrupted"
+def signal_stop() -> Stop | None:
+    """The stop of the signal :func:`handling_signals` handled (None if none came)."""
+    if not _first:
+        return None
+    return Stop.TERMINATED if _first[0][0] == signal.SIGTERM else Stop.INTERRUPTED
 
 
 @contextlib.contextmanager
@@ -207,16 +306,19 @@ _waits_at_exit = False  # whether the exit waits for _running (registered once, 
 
 def uninterruptible(work: Callable[[], None], deadline: Deadline, doing: str) -> None:
     """Run ``work``, a call that cannot be interrupted (clingo lets go of Python's lock while it
-    works), in a thread, and wait for it here in slices of :data:`POLL_SECONDS`, so that
-    ``KeyboardInterrupt`` arrives at once; with a deadline that may abandon grounding, the wait
-    also ends at the deadline with :class:`TimeLimitReached`.  Errors of ``work`` are raised
-    here.  Work the wait left behind goes on in its thread: see :func:`abandoned`."""
-    if deadline.abandon_grounding:
-        deadline.check(f"{doing}, before any search: status unknown")
-    done, failure = _started(work, doing)
-    while not done.wait(POLL_SECONDS):
-        if deadline.abandon_grounding and deadline.expired():
-            raise deadline.reached(f"{doing}, before any search: status unknown")
+    works), in a thread, and wait for it here in slices of :data:`POLL_SECONDS`: at the
+    deadline's end (or at Ctrl-C, which stops the deadline) the wait raises :class:`Stopped`,
+    and the work goes on in its thread, its result dropped.  Errors of ``work`` are raised
+    here."""
+    deadline.check(f"{doing}, before any search: status unknown")
+    done, failure = _started(work, doing, deadline)
+    try:
+        while not done.wait(POLL_SECONDS):
+            if deadline.expired():
+                raise deadline.reached(f"{doing}, before any search: status unknown")
+    except KeyboardInterrupt:
+        deadline.interrupt()
+        raise deadline.reached(doing) from None
     _running.discard(done)
     if failure:
         raise failure[0]
@@ -224,11 +326,8 @@ def uninterruptible(work: Callable[[], None], deadline: Deadline, doing: str) ->
 
 def left_behind(work: Callable[[], None], grace: float, doing: str) -> bool:
     """Run ``work``, a call that cannot be interrupted, in a thread and wait for it at most
-    ``grace`` seconds: whether it had to be left behind, still running (then :func:`abandoned`
-    says so, and the process should end soon).  For a process about to end at its time limit,
-    which must not wait for what clingo does not stop at once (it reads a request to stop a
-    search between its steps, not while it preprocesses a large program)."""
-    done, failure = _started(work, doing)
+    ``grace`` seconds: whether it had to be left behind, still running."""
+    done, failure = _started(work, doing, None)
     if not done.wait(grace):
         return True
     _running.discard(done)
@@ -237,7 +336,9 @@ def left_behind(work: Callable[[], None], grace: float, doing: str) -> bool:
     return False
 
 
-def _started(work: Callable[[], None], doing: str) -> tuple[threading.Event, list[BaseException]]:
+def _started(
+    work: Callable[[], None], doing: str, deadline: Deadline | None
+) -> tuple[threading.Event, list[BaseException]]:
     """``work`` started in a thread of its own: the event set when it ends, and its error."""
     failure: list[BaseException] = []
     done = threading.Event()
@@ -249,6 +350,9 @@ def _started(work: Callable[[], None], doing: str) -> tuple[threading.Event, lis
             failure.append(error)
         finally:
             done.set()
+            if deadline is not None:  # (a list's append and remove are atomic)
+                with contextlib.suppress(ValueError):
+                    deadline.root._behind.remove(done)
 
     # Registered before it starts, so that however the wait ends the work is accounted for.
     # (An Event, not Thread.join: a join cut short by KeyboardInterrupt marks the thread as
@@ -258,27 +362,17 @@ def _started(work: Callable[[], None], doing: str) -> tuple[threading.Event, lis
         atexit.register(_wait_for_abandoned)
         _waits_at_exit = True
     _running.add(done)
+    if deadline is not None:
+        deadline.root._behind.append(done)
     threading.Thread(target=run, name=f"hashi-asp: {doing}", daemon=True).start()
     return done, failure
 
 
 def abandoned() -> bool:
     """Whether work left behind by :func:`uninterruptible` is still running.  It cannot be
-    stopped, and the interpreter's shutdown may free what it works on: a process should then end
-    with ``os._exit`` (as the command line does); otherwise its exit waits for the work."""
+    stopped: the ``hashi-asp`` script ends with ``os._exit`` while it is; any other program's
+    interpreter waits for it at exit, since its shutdown could free what the work uses."""
     return any(not done.is_set() for done in _running)
-
-
-def leave(code: int) -> NoReturn:
-    """End the process with ``code``: output flushed, and at once (``os._exit``) if work left
-    behind is still running, which the interpreter's shutdown would wait for or cut down
-    mid-call."""
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):
-            stream.flush()
-    if abandoned():
-        os._exit(code)
-    sys.exit(code)
 
 
 def _wait_for_abandoned() -> None:

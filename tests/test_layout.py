@@ -272,7 +272,15 @@ FRONT_IMPORTS = {
         "notations.json",
     },
     "web.api": {"commands", "commands.unit", "puzzle", "status", "stopping"},
-    "web.app": {"web", "web.api", "web.admission", "web.clients", "notations.json", "puzzle"},
+    "web.app": {
+        "web",
+        "web.api",
+        "web.admission",
+        "web.clients",
+        "notations.json",
+        "puzzle",
+        "stopping",
+    },
     "web.admission": set(),
     "web.clients": set(),
 }

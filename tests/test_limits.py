@@ -18,7 +18,7 @@ import processes
 import pytest
 from conftest import MANY, PROLOG, SLOW_GROUNDING
 
-from hashi_asp import Deadline, Program, count, explain, hint, read, solve, unique
+from hashi_asp import Deadline, Program, Stop, Stopped, count, explain, hint, read, solve, unique
 
 
 @pytest.fixture
@@ -61,17 +61,19 @@ def test_solve_and_count_print_what_they_found_before_the_limit():
 def test_the_limit_is_for_the_whole_command_not_each_search(pigeons):
     """hint with drawn bridges no solution extends runs a search, then one per bridge to make
     the conflict minimal; unsolvable solve runs the explanation's searches after its own.  One
-    deadline covers them all: after the limit, a search gets no new time of its own."""
+    deadline covers them all: after the limit, a search gets no new time of its own, not even
+    to ground (Stopped: nothing to hand back), and an explanation has only its counting
+    checks."""
     clock = Deadline(0.5)
     puzzle = read(PROLOG)
     busy = Program(additions=[pigeons])
     first = solve(puzzle, program=busy, time_limit=clock)
-    assert first.timed_out and clock.expired()
+    assert first.timed_out and first.stopped is Stop.TIME and clock.expired()
     why = explain(puzzle, program=busy, time_limit=clock)
     assert why.timed_out and why.solvable is None and why.core is None
-    assert unique(puzzle, program=busy, time_limit=clock).timed_out
-    assert count(puzzle, program=busy, time_limit=clock).timed_out
-    assert hint(puzzle, program=busy, time_limit=clock).timed_out
+    for search in (unique, count, hint):
+        with pytest.raises(Stopped, match=r"time limit of 0\.5 s reached"):
+            search(puzzle, program=busy, time_limit=clock)
 
 
 def test_grounding_past_the_deadline_is_left_behind_on_the_command_line(slow_grounding):
@@ -84,18 +86,18 @@ def test_grounding_past_the_deadline_is_left_behind_on_the_command_line(slow_gro
         )
 
 
-def test_a_library_deadline_can_leave_grounding_behind_too(slow_grounding):
-    """In a process of its own: the grounding left behind runs on for minutes, and a process
-    holding it must end with os._exit (grounding_abandoned says so)."""
+def test_a_library_deadline_leaves_grounding_behind_too(slow_grounding):
+    """In a process of its own: the grounding left behind runs on for minutes, which this
+    program does not wait for at its end (abandoned() says it is still running)."""
     program = textwrap.dedent(f"""
         import os
         from hashi_asp import Program, read
         from hashi_asp.asp.control import ground
-        from hashi_asp.stopping import Deadline, TimeLimitReached, abandoned
+        from hashi_asp.stopping import Deadline, Stopped, abandoned
         try:
             ground(read({str(PROLOG)!r}), Program(additions=[{str(slow_grounding)!r}]),
-                   deadline=Deadline(0.3, abandon_grounding=True))
-        except TimeLimitReached as late:
+                   deadline=Deadline(0.3))
+        except Stopped as late:
             print(late, abandoned(), flush=True)
             os._exit(0)
         os._exit(1)
@@ -216,32 +218,23 @@ def test_a_limit_already_past_stops_every_time_with_exit_3(args, message):
 
 
 def test_a_part_of_a_deadline_ends_with_it():
-    """A step's part of the time ends at its own share, or when the whole is cancelled."""
+    """A step's part of the time ends at its own share, or when the whole is stopped."""
     whole = Deadline(1000)
     part = whole.part(0.5)
     assert not part.expired() and 499 < part.remaining() <= 500
     assert Deadline(None).part(0.5).remaining() is None
-    whole.cancel()
+    whole.stop()
     assert part.expired() and part.remaining() == 0
     assert "cancelled" in str(part.reached("testing"))
     assert Deadline(0).part(0.5).expired()
 
 
 def test_a_step_of_at_most_some_seconds_ends_with_the_whole():
-    """``at_most``: a step's own seconds, or the time left if less; cancelled with the whole."""
+    """``at_most``: a step's own seconds, or the time left if less; stopped with the whole."""
     whole = Deadline(1000)
     step = whole.at_most(2)
     assert not step.expired() and 1 < step.remaining() <= 2
     assert 0 < Deadline(1).at_most(5).remaining() <= 1
     assert Deadline(None).at_most(2).remaining() <= 2
-    whole.cancel()
+    whole.stop()
     assert step.expired() and "cancelled" in str(step.reached("testing"))
-
-
-def test_a_part_may_leave_its_grounding_behind():
-    """A part for a grounding that may be left behind at its deadline; by default a part
-    does what the whole does."""
-    whole = Deadline(1000)
-    assert not whole.part(0.5).abandon_grounding
-    assert whole.part(1, abandon_grounding=True).abandon_grounding
-    assert Deadline(10, abandon_grounding=True).part(0.5).abandon_grounding

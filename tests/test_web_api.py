@@ -473,12 +473,12 @@ def test_a_cancelled_request_stops_its_search_and_answers_what_it_found(monkeypa
     worker.start()
     assert found.wait(60), "the search found no solution"
     assert not answers  # still counting: thousands of solutions in a minute's limit
-    request.deadline.cancel()
+    request.deadline.stop()
     worker.join(60)
-    assert not worker.is_alive(), "the cancelled search went on"
+    assert not worker.is_alive(), "the stopped search went on"
     [document] = answers
-    assert document["timed_out"] is True and document["exhausted"] is False
-    assert document["count"] >= 1 and document["status"] == "multiple"
+    assert document["exhausted"] is False
+    assert document["count"] >= 1 and document["status"] in ("solved", "multiple")
 
 
 # ---------------------------------------------------------------------------- turns

@@ -24,7 +24,7 @@ import clingo
 
 from ..checking import Violation, check
 from ..puzzle import Puzzle, Solution
-from ..stopping import POLL_SECONDS, Deadline, TimeLimitReached, left_behind, uninterruptible
+from ..stopping import POLL_SECONDS, Deadline, Stop, Stopped, left_behind, uninterruptible
 from . import interface
 from .interface import EncodingError, InvalidAnswer, Program
 
@@ -40,29 +40,29 @@ from .interface import EncodingError, InvalidAnswer, Program
 # - one round of failed-literal detection before the first choice finds the bridges that are
 #   forced or impossible at the start; on 100 000 islands it cuts the choices tenfold (every
 #   such bridge found later by a conflict sends the search back to the start).
-CANCEL_SECONDS = 1.0
-"""How long a process about to end waits for clingo to stop a search at the time limit: a
-search stops within milliseconds, but clasp's preprocessing of a large program does not look
-(at 10 000 islands under ``--connectivity flow``, over a minute)."""
+CANCEL_SECONDS = 0.25
+"""How long a search's caller waits for clingo to stop it at the deadline's end: a search stops
+within milliseconds, but clasp's preprocessing of a large program does not look (at 10 000
+islands under ``--connectivity flow``, over a minute), and is then left behind."""
 
 SOLVER_OPTIONS = ("--configuration=trendy", "--sign-def=pos", "--lookahead=hybrid,1")
 
 
 @dataclass
 class Search:
-    """How a search ended: ``exhausted`` (nothing left to find), or stopped by the time limit,
-    by Ctrl-C, or because the callback asked to stop."""
+    """How a search ended: ``exhausted`` (nothing left to find), ``stopped`` at its deadline's
+    end (:class:`~hashi_asp.stopping.Stop`: the time limit, a signal, its caller), or neither:
+    the callback asked to stop."""
 
     exhausted: bool
-    timed_out: bool = False
-    interrupted: bool = False
+    stopped: Stop | None = None
     seconds: float = 0.0
     core: list[int] | None = None  # no model under the assumptions: the ones clingo blamed
 
     @property
     def cut_short(self) -> bool:
-        """Stopped by the time limit or a signal: what was found is not all there is."""
-        return self.timed_out or self.interrupted
+        """Stopped at the deadline's end: what was found is not all there is."""
+        return self.stopped is not None
 
 
 @dataclass
@@ -125,9 +125,8 @@ def ground(
     ``models`` answers to find per search (0 = all), ``project`` counts answers as sets of shown
     atoms (an encoding with helper choices cannot then report one solution twice), ``brave``
     enumerates brave consequences; the program's ``options`` and ``options`` are further clingo
-    options, replacing the defaults of the same name.  A deadline with ``abandon_grounding``
-    leaves grounding behind in its thread when it passes, raising
-    :class:`~hashi_asp.stopping.TimeLimitReached`."""
+    options, replacing the defaults of the same name.  At the deadline's end grounding is left
+    behind in its thread, and :class:`~hashi_asp.stopping.Stopped` raised."""
     deadline = Deadline.of(deadline)
     program = interface.chosen(program, puzzle)
     wanted = [
@@ -229,11 +228,13 @@ def enumerate_solutions(
         nonlocal found
         if verify or keep or on_solution is not None:
             solution = grounded.solution(model, found + 1)
+            found += 1
             if keep:
                 solutions.append(solution)
             if on_solution is not None:
                 on_solution(solution)
-        found += 1
+        else:
+            found += 1
         if on_count is not None:
             on_count(found)
         return models == 0 or found < models
@@ -269,69 +270,70 @@ class Grounded:
         deadline: Deadline | None = None,
     ) -> Search:
         """Run clingo's search, calling ``on_model`` for each model in this thread (it returns
-        False to stop); honour ``deadline`` and Ctrl-C, keeping whatever was already seen.
-        ``assumptions`` are program literals; when there is no model under them,
-        ``Search.core`` holds the ones clingo blamed."""
+        False to stop); at the deadline's end (its time, a signal, its caller's stop) hand back
+        what was seen, saying why (``Search.stopped``).  ``assumptions`` are program literals;
+        when there is no model under them, ``Search.core`` holds the ones clingo blamed."""
         started = time.perf_counter()
         deadline = Deadline.of(deadline)
-        expired = deadline.expired
         assumed = list(assumptions)
-        if expired():  # an expired deadline searches nothing, every time
-            return Search(False, timed_out=True)
-        timed_out = interrupted = stopped = False
+        if deadline.expired() or self.left_behind:  # an ended deadline searches nothing
+            return Search(False, deadline.stopped or Stop.CANCELLED)
+        stopped: Stop | None = None
+        asked_to_stop = False
         core = None
         # clingo searches in a thread of its own, watched from here: searching in this thread
         # would save a fraction of a millisecond, but Python runs no signal handler while clingo
         # works in it, and a KeyboardInterrupt raised inside one of clingo's callbacks (where a
         # handler would then run) makes clingo end the process.
         handle = self._open(assumed, deadline)
-        if handle is None:  # clingo still preparing the search at the time limit, or Ctrl-C
-            interrupted = not deadline.expired()
-            return Search(False, not interrupted, interrupted, time.perf_counter() - started)
+        if handle is None:  # clasp was still preparing the search when the deadline ended
+            return Search(False, deadline.stopped, time.perf_counter() - started)
         left = False
         try:
             try:
                 while True:
                     handle.resume()
-                    while not timed_out and not handle.wait(POLL_SECONDS):
-                        timed_out = expired()
-                    if timed_out:
+                    while not handle.wait(POLL_SECONDS):
+                        if deadline.expired():
+                            break
+                    stopped = deadline.stopped
+                    if stopped is not None:
                         break
                     model = handle.model()
                     if model is None:
                         break
                     if on_model(model) is False:
-                        stopped = True
+                        asked_to_stop = True
                         break
                     # A fast enumeration never waits, so the clock is read after each model too.
-                    if expired():
-                        timed_out = True
+                    stopped = deadline.stopped
+                    if stopped is not None:
                         break
             except KeyboardInterrupt:
-                interrupted = True
-            if (timed_out or interrupted) and deadline.abandon_grounding:
-                # A process about to end does not wait for a search that does not stop at
-                # once (clasp preprocessing a large program reads no request to stop).
+                deadline.interrupt()
+                stopped = deadline.stopped
+            if stopped is not None:
+                # The caller does not wait for a search that does not stop at once (clasp
+                # preprocessing a large program reads no request to stop): it is left to clingo,
+                # and this control takes no more searches.
                 left = left_behind(handle.cancel, CANCEL_SECONDS, "stopping the search")
                 self.left_behind = self.left_behind or left
-            elif timed_out or interrupted or stopped:
+            elif asked_to_stop:
                 handle.cancel()
             if left:
-                return Search(False, timed_out, interrupted, time.perf_counter() - started)
-            exhausted = not (timed_out or interrupted or stopped) and handle.get().exhausted
+                return Search(False, stopped, time.perf_counter() - started)
+            exhausted = stopped is None and not asked_to_stop and handle.get().exhausted
             if exhausted and assumed and handle.get().unsatisfiable:
                 core = list(handle.core())
         finally:
             if not left:
                 handle.__exit__(None, None, None)  # what `with` would do: the search ended
-        return Search(exhausted, timed_out, interrupted, time.perf_counter() - started, core)
+        return Search(exhausted, stopped, time.perf_counter() - started, core)
 
     def _open(self, assumed: list[int], deadline: Deadline) -> clingo.SolveHandle | None:
         """Start a search.  clasp prepares it (its preprocessing) before it returns, which takes
-        over a minute on some large programs and cannot be interrupted: a process about to end
-        at its time limit (or on Ctrl-C) leaves it behind (None)."""
-        if not deadline.abandon_grounding:
-            return self.control.solve(yield_=True, async_=True, assumptions=assumed)
+        over a minute on some large programs and cannot be interrupted: at the deadline's end it
+        is left behind (None), and this control takes no more searches."""
         opened: list[clingo.SolveHandle] = []
 
         def start() -> None:
@@ -339,7 +341,7 @@ class Grounded:
 
         try:
             uninterruptible(start, deadline, "preparing the search")
-        except (TimeLimitReached, KeyboardInterrupt):
+        except Stopped:
             self.left_behind = True
             return None
         return opened[0]
@@ -400,7 +402,7 @@ class Grounded:
             trial = kept[:i] + kept[i + 1 :]
             if quick:
                 if Deadline.of(deadline).expired():
-                    return Core(kept, False, Search(False, timed_out=True))
+                    return Core(kept, False, Search(False, Deadline.of(deadline).stopped))
                 blamed = self.settle([*fixed, *trial])
                 outcome = Search(blamed is not None, core=blamed)
             else:

@@ -19,8 +19,9 @@ then all of them run.
   on its own when the parent goes away (it watches a pipe only the parent holds), so none
   outlives a parent that was killed.
 - The time limit goes to every worker, which stops its search at the deadline and reports what
-  it found; Ctrl-C and SIGTERM reach the parent (workers ignore Ctrl-C, which the terminal sends
-  to the whole group), which ends the workers and reports the search as interrupted.
+  it found; a stop of the parent's deadline (Ctrl-C, SIGTERM, its caller) ends the workers at
+  once (they ignore Ctrl-C, which the terminal sends to the whole group), and the race reports
+  the best it had, saying why it stopped.
 - Workers are forked from the calling process only while it runs a single thread (so no lock
   can be held: the command line, which has not run clingo yet); otherwise they start from a
   fork server that has imported clingo once (``forkserver``).
@@ -39,7 +40,7 @@ from typing import Any
 
 from ..checking import check
 from ..puzzle import Puzzle, Solution
-from ..stopping import POLL_SECONDS, Deadline, TimeLimitReached
+from ..stopping import POLL_SECONDS, Deadline, Stop, Stopped
 from . import FORMULATIONS, Formulation, race_variants
 from .interface import EncodingError, InvalidAnswer, Program, chosen
 
@@ -51,15 +52,15 @@ GRACE_SECONDS = 2.0
 @dataclass
 class Outcome:
     """One worker's search: the solutions kept (or only counted), whether the search space was
-    exhausted, whether the deadline cut it short; clingo's statistics and the variant's name."""
+    exhausted, why the deadline cut it short (if it did); clingo's statistics and the variant's
+    name."""
 
     variant: str
     found: int
     solutions: list[Solution]
     exhausted: bool
-    timed_out: bool
+    stopped: Stop | None
     stats: dict = field(default_factory=dict)
-    interrupted: bool = False
 
     def decisive(self, models: int) -> bool:
         """Whether it gives what was asked: ``models`` solutions (0: all), or none left."""
@@ -69,10 +70,10 @@ class Outcome:
 @dataclass
 class Race:
     """What :func:`race` returns: the winner's outcome (or the best a cut-short race had:
-    the most solutions), and whether a signal stopped the race."""
+    the most solutions), and why the race stopped before a winner (if it did)."""
 
     outcome: Outcome
-    interrupted: bool = False
+    stopped: Stop | None = None
 
 
 def cores() -> int:
@@ -136,13 +137,12 @@ def race(
         # A worker of a pool (bench --jobs N) may not start processes: the jobs use the cores
         # already, so the first variant searches here alone.
         alone = _search(puzzle, models, raced[0], deadline, keep, verify)
-        return Race(alone, alone.interrupted)
+        return Race(alone, alone.stopped)
     context = _context()
     forked = context.get_start_method() == "fork"
     workers: list[tuple[Any, Any, Any]] = []  # process, its results, the parent's lifeline
     catalogue = dict(FORMULATIONS)  # with any formulation added at run time
     outcomes: list[Outcome] = []
-    interrupted = False
     try:
         for each in raced:
             results, sent = context.Pipe(duplex=False)
@@ -188,23 +188,26 @@ def race(
                 if value.decisive(models):
                     waiting.clear()
                     break
+            stopped = deadline.stopped
+            if stopped is not None and stopped is not Stop.TIME:
+                break  # a signal, or the caller: the workers are ended now
             if deadline.end is not None and time.perf_counter() > deadline.end + GRACE_SECONDS:
                 break
     except KeyboardInterrupt:
-        interrupted = True
+        deadline.interrupt()
     finally:
         _stop([process for process, _, _ in workers])
         for _, results, lifeline in workers:
             results.close()
             lifeline.close()
     outcome = _best(outcomes, models, raced)
-    if not (outcome.decisive(models) or interrupted):
-        outcome.timed_out = True  # every worker stopped at the deadline, or was ended there
+    if not outcome.decisive(models):  # every worker stopped at the deadline, or was ended there
+        outcome.stopped = deadline.stopped or Stop.TIME
     for number, solution in enumerate(outcome.solutions, 1):  # the parent's own check
         violations = check(puzzle, solution)
         if violations:
             raise InvalidAnswer(number, violations)
-    return Race(outcome, interrupted)
+    return Race(outcome, None if outcome.decisive(models) else outcome.stopped)
 
 
 def _best(outcomes: list[Outcome], models: int, raced: Sequence[Program]) -> Outcome:
@@ -214,7 +217,7 @@ def _best(outcomes: list[Outcome], models: int, raced: Sequence[Program]) -> Out
             return outcome
     if outcomes:
         return max(outcomes, key=lambda outcome: outcome.found)
-    return Outcome(", ".join(map(name_of, raced)), 0, [], False, False, _no_stats())
+    return Outcome(", ".join(map(name_of, raced)), 0, [], False, None, _no_stats())
 
 
 def _no_stats() -> dict:
@@ -281,7 +284,7 @@ def _work(
         with contextlib.suppress(OSError):
             os.close(descriptor)
     threading.Thread(target=_orphaned, args=(lifeline,), daemon=True).start()
-    deadline = Deadline(seconds, abandon_grounding=True)
+    deadline = Deadline(seconds)
     try:
         message: tuple[str, Any] = (
             "outcome",
@@ -318,15 +321,7 @@ def _search(
     name = name_of(program)
     try:
         found = enumerate_solutions(puzzle, program, models, deadline, keep=keep, verify=verify)
-    except TimeLimitReached:
-        return Outcome(name, 0, [], False, True, _no_stats())
+    except Stopped as stop:
+        return Outcome(name, 0, [], False, stop.why, _no_stats())
     search, stats = found.search, {**found.stats, "variant": name}
-    return Outcome(
-        name,
-        found.found,
-        found.solutions,
-        search.exhausted,
-        search.timed_out,
-        stats,
-        search.interrupted,
-    )
+    return Outcome(name, found.found, found.solutions, search.exhausted, search.stopped, stats)

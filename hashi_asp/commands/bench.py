@@ -12,7 +12,7 @@ from .unit import FLAG, INT, OUTPUT, PATHS, Command, Given, Option, Outcome, Pri
 
 
 def bench(given: Given) -> Outcome:
-    from .. import bench, stopping
+    from .. import bench
     from ..files import write_output
     from ..puzzle import PuzzleError
 
@@ -21,26 +21,29 @@ def bench(given: Given) -> Outcome:
     files = bench.puzzle_files(given.paths)
     if not files:
         raise PuzzleError("no puzzle files found", " ".join(given.paths))
-    stopped, started = False, time.perf_counter()
+    started = time.perf_counter()
     options = {"jobs": given.jobs, "unique_verdict": given.unique_verdict, "rules": rules}
-    try:
-        with given.hooks.progress(total=len(files), unit="puzzle") as progress:
-            tick = lambda row: progress.update()  # noqa: E731
-            rows = bench.bench(
-                files, program=program, time_limit=given.time_limit, on_row=tick, **options
-            )
-    except KeyboardInterrupt as cut:  # the rows finished, when the signal came while benching
-        rows, stopped = getattr(cut, "rows", []), True
+    with given.hooks.progress(total=len(files), unit="puzzle") as progress:
+        tick = lambda row: progress.update()  # noqa: E731
+        rows = bench.bench(
+            files,
+            program=program,
+            time_limit=given.time_limit,
+            on_row=tick,
+            deadline=given.deadline,
+            **options,
+        )
+    stopped = given.deadline.stopped  # a signal: the rows finished
     # The rows of the puzzles finished are reported and written, also after an interruption.
     for path, text in ((given.csv_file, bench.csv_text), (given.json_file, bench.json_text)):
         if path:
             write_output(path, text(rows).encode("utf-8"), force=given.force)
     elapsed = time.perf_counter() - started
     errors = "".join(f"hashi-asp: {row.file}: {row.error}\n" for row in rows if row.error)
-    if stopped:
+    if stopped is not None:
         finished = f"{len(rows)} of {len(files)} puzzles finished"
-        errors += f"hashi-asp: {stopping.stopped_by()}: {finished}\n"
-        status = stopping.stop_status()
+        errors += f"hashi-asp: {stopped.value}: {finished}\n"
+        status = stopped.status(answered=True)
     elif any(row.status in bench.FAILED for row in rows):
         status = Status.NO
     else:

@@ -56,13 +56,12 @@ def generate(given: Given) -> Outcome:
             if not given.quiet:
                 line = reports.generated_line(puzzle, name) + "\n"
                 given.hooks.note(line) if folder is None else given.hooks.show(line)
-    except stopping.TimeLimitReached as late:
+    except stopping.Stopped as stop:
         finished = f"{len(made)} of {count} puzzles finished"
-        raise stopping.TimeLimitReached(f"{late}: {finished}") from None
-    except KeyboardInterrupt:
-        finished = f"{len(made)} of {count} puzzles finished"
-        given.hooks.note(f"hashi-asp: {stopping.stopped_by()}: {finished}\n")
-        return Outcome(stopping.stop_status(), result=made)
+        if not stop.why.by_signal:
+            raise stopping.Stopped(f"{stop}: {finished}", stop.why) from None
+        given.hooks.note(f"hashi-asp: {stop.why.value}: {finished}\n")
+        return Outcome(stop.why.status(answered=True), result=made)
 
     def document() -> dict:
         name, puzzle, text = made[0]

@@ -51,10 +51,9 @@ def study(given: Given) -> Outcome:
 
 
 def run(given: Given) -> Outcome:
-    from .. import stopping
     from ..study import plan as plans
     from ..study import run as run_study
-    from ..study.database import Database, StudyError
+    from ..study.database import Database
     from ..study.executors import executor
 
     spec = _spec(given)
@@ -72,29 +71,26 @@ def run(given: Given) -> Outcome:
             f"hashi-asp: {given.db}: {plural(plan.cells, 'cell')}, {before} with a row already, "
             f"{pending} to run on {where.where}\n"
         )
-        try:
-            with given.hooks.progress(total=pending, unit="run", smoothing=0.05) as bar:
+        with given.hooks.progress(total=pending, unit="run", smoothing=0.05) as bar:
 
-                def tick(progress: Any, record: Any) -> None:
-                    if record is not None and not record.answered:
-                        failures.setdefault(f"{record.variant}: {record.status}", []).append(
-                            record.message or record.instance
-                        )
-                    bar.update()
-                    if (progress.failed or progress.lost) and hasattr(bar, "set_postfix"):
-                        bar.set_postfix(failed=progress.failed, lost=len(progress.lost))
+            def tick(progress: Any, record: Any) -> None:
+                if record is not None and not record.answered:
+                    failures.setdefault(f"{record.variant}: {record.status}", []).append(
+                        record.message or record.instance
+                    )
+                bar.update()
+                if (progress.failed or progress.lost) and hasattr(bar, "set_postfix"):
+                    bar.set_postfix(failed=progress.failed, lost=len(progress.lost))
 
-                progress = run_study(plan, where, db, on_record=tick)
-        except KeyboardInterrupt:
-            done = len(db.done())
+            progress = run_study(plan, where, db, on_record=tick, deadline=given.deadline)
+        done = len(db.done())
+        if progress.stopped is not None and done < plan.cells:
             said = (
-                f"hashi-asp: {stopping.stopped_by()}: {done} of {plural(plan.cells, 'cell')} "
+                f"hashi-asp: {progress.stopped.value}: {done} of {plural(plan.cells, 'cell')} "
                 f"{_have(done)} a row; `hashi-asp study run {given.db}` goes on from there\n"
             )
-            return Outcome(stopping.stop_status(), printed=lambda: Printed(err=said))
-        except StudyError:
-            raise
-        done = len(db.done())
+            status = progress.stopped.status(answered=True)
+            return Outcome(status, printed=lambda: Printed(err=said))
     said = "".join(
         f"hashi-asp: {what} {len(messages)}, first: {messages[0]}\n"
         for what, messages in sorted(failures.items())

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..puzzle import HashiError
 from ..status import Status
-from ..stopping import Deadline, stop_status, stopped_by
+from ..stopping import Deadline
 
 if TYPE_CHECKING:
     from ..reports import Look
@@ -207,7 +207,8 @@ class Given:
         if hooks.highlight and hooks.undecided:
             palette = Palette(hooks.highlight, hooks.undecided)
         style = "unicode" if self.values.get("format") == "unicode" else "text"
-        return Look(style, palette, stopped_by())
+        stop = self.deadline.stopped
+        return Look(style, palette, stop.value if stop and stop.by_signal else "interrupted")
 
 
 # ---------------------------------------------------------------------------- what came of it
@@ -237,8 +238,9 @@ class Outcome:
     message: str = ""
 
     def __post_init__(self) -> None:
-        if getattr(self.result, "interrupted", False):  # a signal stopped the search
-            self.status = stop_status()
+        stopped = getattr(self.result, "stopped", None)
+        if stopped is not None and stopped.by_signal:  # what was found, cut short by a signal
+            self.status = stopped.status(answered=True)
 
 
 def lines(text: str) -> str:
@@ -308,8 +310,8 @@ class Command:
 class Reader:
     """How a front reads what names a puzzle or bridges: the command line reads a path, '-'
     (standard input) or the text itself; the API (``files=False``) only the text.  With a
-    ``deadline`` that has an end, reading counts towards it: an input that never comes (a FIFO
-    nobody writes to, standard input kept open) ends at the time limit."""
+    ``deadline``, reading counts towards it: an input that never comes (a FIFO nobody writes
+    to, standard input kept open) ends at the time limit, or at a signal."""
 
     def __init__(self, *, files: bool = True, deadline: Deadline | None = None):
         self.files = files
@@ -331,7 +333,7 @@ class Reader:
         return notations.parse_solutions(argument, name)
 
     def _within(self, read: Callable[[], T], doing: str) -> T:
-        if self.deadline is None or self.deadline.end is None:
+        if self.deadline is None:
             return read()
         from ..stopping import uninterruptible
 

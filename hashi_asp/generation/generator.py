@@ -80,7 +80,7 @@ def generate(
     ``rules`` are the rules the puzzle is posed under: with ``max_bridges`` K a "double" bridge
     is 2..K, and ``no_loops`` builds a tree (``alpha`` must be 0).
     ``time_limit`` (seconds, or a :class:`Deadline`) bounds the whole generation.  Raises
-    :class:`GenerationError`, or :class:`TimeLimitReached` when the time limit comes first.
+    :class:`GenerationError`, or :class:`~hashi_asp.stopping.Stopped` when the deadline ends first.
     """
     started = time.perf_counter()
     deadline = Deadline.of(time_limit)

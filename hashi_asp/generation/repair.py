@@ -150,9 +150,7 @@ class Repair:
 def confirm_unique(puzzle: Puzzle, solution: Solution, deadline: Deadline) -> None:
     """An independent proof: a fresh solve of the finished puzzle finds this one solution only."""
     result = solve(puzzle, models=2, time_limit=deadline)
-    if result.interrupted:
-        raise KeyboardInterrupt
-    if result.timed_out:
+    if result.stopped:
         raise deadline.reached("confirming that the puzzle is unique")
     if result.status != "unique" or result.solutions[0] != solution:
         raise GenerationError(

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..stopping import Deadline, Stop
+
 if TYPE_CHECKING:
     from .database import Database
     from .executors import Cluster, Here, Lost, Processes
@@ -29,7 +31,8 @@ if TYPE_CHECKING:
 class Progress:
     """A study's runs so far: ``cells`` in the plan, ``before`` done by earlier runs of it,
     ``records`` made now (kept only without a database), ``made`` and ``failed`` counted
-    (failed: not solved), ``lost`` runs that could not be made (no row)."""
+    (failed: not solved), ``lost`` runs that could not be made (no row); ``stopped`` when the
+    study's deadline was stopped (a signal) before every run was made."""
 
     cells: int
     before: int
@@ -37,6 +40,7 @@ class Progress:
     failed: int = 0
     records: list[Record] = field(default_factory=list)
     lost: list[Lost] = field(default_factory=list)
+    stopped: Stop | None = None
 
     @property
     def missing(self) -> int:
@@ -50,18 +54,23 @@ def run(
     database: Database | None = None,
     *,
     on_record: Callable[[Progress, Record | None], None] | None = None,
+    deadline: Deadline | None = None,
 ) -> Progress:
     """Make every run of ``plan`` whose cell has no row in ``database`` yet, with
     ``executor``; each record is committed to the database as it comes (or kept in
-    :attr:`Progress.records` without one) and passed to ``on_record``.  Ctrl-C raises
-    ``KeyboardInterrupt`` with every record made so far committed; the executor's processes
-    are ended on the way out, however it ends."""
+    :attr:`Progress.records` without one) and passed to ``on_record``.  When ``deadline`` is
+    stopped (a signal; Ctrl-C without the command line's handlers stops it too) the study ends
+    there, every record made so far committed, and :attr:`Progress.stopped` says why; the
+    executor's processes are ended on the way out, however it ends."""
+    from ..stopping import Stopped
     from .executors import Lost
+
+    deadline = Deadline.of(deadline)
 
     done = database.done() if database is not None else set()
     planned = {task.key for task in plan.tasks(alone=executor.alone)} if done else set()
     progress = Progress(plan.cells, len(done & planned))
-    stream = executor.run(plan.tasks(done, alone=executor.alone))
+    stream = executor.run(plan.tasks(done, alone=executor.alone), deadline)
     try:
         for result in stream:
             if isinstance(result, Lost):
@@ -77,6 +86,11 @@ def run(
             progress.failed += not result.answered
             if on_record:
                 on_record(progress, result)
+    except KeyboardInterrupt:
+        deadline.interrupt()
+    except Stopped:  # a run cut by the study's stop (in this process): it has no row
+        pass
     finally:
         stream.close()  # type: ignore[attr-defined]
+    progress.stopped = deadline.stopped
     return progress

@@ -5,8 +5,10 @@ cluster (:class:`Cluster`, ``--scheduler tcp://HOST:PORT``, with the ``cluster``
 Each takes the runs to make and yields each one's :class:`~.runs.Record` as it completes, in
 whatever order they complete; a run that could not be made at all (Dask gave up on it after
 its workers died, ``distributed.scheduler.allowed-failures`` times) is a :class:`Lost`, and
-its cell stays without a row for the next ``study run``.  Closing the iterator (Ctrl-C, or an
-error writing a row) ends the runners or cancels the cluster's remaining tasks.
+its cell stays without a row for the next ``study run``.  The iterator ends when the study's
+deadline is stopped (a signal), looking at it within :data:`~hashi_asp.stopping.POLL_SECONDS`;
+closing it (at that stop, or at an error writing a row) ends the runners or cancels the
+cluster's remaining tasks.
 
 Dask reschedules the task of a worker that dies (a node lost, a Slurm job at its walltime):
 nothing here repeats it.  The instance's text travels with each task, so the workers need no
@@ -15,10 +17,12 @@ file system shared with the client, only hashi-asp installed.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..stopping import POLL_SECONDS, Deadline
 from .database import StudyError
 from .runs import Record, Runner, Task, perform
 
@@ -40,9 +44,11 @@ class Here:
     alone = False
     where = "this process"
 
-    def run(self, tasks: Iterable[Task]) -> Iterator[Outcome]:
+    def run(self, tasks: Iterable[Task], deadline: Deadline) -> Iterator[Outcome]:
         for task in tasks:
-            yield perform(task)
+            if deadline.expired():
+                return
+            yield perform(task, within=deadline)
 
 
 class Processes:
@@ -54,7 +60,7 @@ class Processes:
         self.alone = jobs > 1  # a race would compete with the other jobs for the cores
         self.where = f"{jobs} local process{'es' * (jobs != 1)}"
 
-    def run(self, tasks: Iterable[Task]) -> Iterator[Outcome]:
+    def run(self, tasks: Iterable[Task], deadline: Deadline) -> Iterator[Outcome]:
         from multiprocessing.connection import wait
 
         pending = iter(tasks)
@@ -70,7 +76,9 @@ class Processes:
                 runners.append(Runner())
                 feed(runners[-1])
             while busy := [runner for runner in runners if runner.queue]:
-                ready = wait(busy, timeout=1.0)  # type: ignore[arg-type]
+                ready = wait(busy, timeout=POLL_SECONDS)  # type: ignore[arg-type]
+                if deadline.expired():
+                    return
                 for runner in busy:
                     if runner in ready or runner.overdue():
                         record = runner.finish()
@@ -98,7 +106,7 @@ class Cluster:
         self.address = address
         self.where = f"the Dask cluster at {address}"
 
-    def run(self, tasks: Iterable[Task]) -> Iterator[Outcome]:
+    def run(self, tasks: Iterable[Task], deadline: Deadline) -> Iterator[Outcome]:
         from distributed import Client, as_completed
 
         from .runs import run_remote
@@ -135,8 +143,13 @@ class Cluster:
                 pass
             # The results that are in, gathered together: one request to the workers for
             # all of them, not one each.
-            for batch in completed.batches():
-                for future, result in batch:
+            while not completed.is_empty():
+                if deadline.expired():
+                    return
+                if not completed.has_ready():
+                    time.sleep(POLL_SECONDS / 4)
+                    continue
+                for future, result in completed.next_batch(block=False):
                     task = submitted.pop(future.key)
                     future.release()
                     if isinstance(result, BaseException):  # Dask gave up on the task

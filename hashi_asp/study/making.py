@@ -55,7 +55,7 @@ def in_order(
     made = (Made(making, i, deadline.remaining()) for i in range(len(making.names)))
     waiting: dict[int, Any] = {}
     following = 0
-    stream = executor.run(made)  # type: ignore[arg-type]
+    stream = executor.run(made, deadline)  # type: ignore[arg-type]
     try:
         for result in stream:
             if isinstance(result, Lost):
@@ -68,5 +68,6 @@ def in_order(
                     raise outcome
                 yield outcome
                 following += 1
+        deadline.check("making the puzzles")  # the executor ended early: at the deadline
     finally:
         stream.close()  # type: ignore[attr-defined]

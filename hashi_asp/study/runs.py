@@ -50,7 +50,7 @@ from typing import IO, TYPE_CHECKING, Any
 from .. import stopping
 from ..asp.interface import Program
 from ..puzzle import HashiError, Puzzle, Solution
-from ..stopping import Deadline, TimeLimitReached
+from ..stopping import Deadline, Stop, Stopped
 
 if TYPE_CHECKING:
     from .variants import Variant
@@ -150,9 +150,12 @@ def digest(text: str) -> str:
 # ---------------------------------------------------------------------------- one run, here
 
 
-def perform(task: Task, program: Program | None = None, *, abandon: bool = False) -> Record:
-    """Run ``task`` in this process (``program``: the variant's, where its files are here);
-    ``abandon`` leaves grounding behind at the time limit (for a process that ends after)."""
+def perform(
+    task: Task, program: Program | None = None, *, within: Deadline | None = None
+) -> Record:
+    """Run ``task`` in this process (``program``: the variant's, where its files are here) with
+    its time limit, a part of ``within`` (the whole study's, in this process): a stop of that
+    one (a signal) is no run's verdict and raises :class:`~hashi_asp.stopping.Stopped`."""
     import clingo
 
     from .. import __version__
@@ -162,9 +165,12 @@ def perform(task: Task, program: Program | None = None, *, abandon: bool = False
     record.host, record.hashi_asp = socket.gethostname(), __version__
     record.clingo, record.python = clingo.__version__, platform.python_version()
     program = task.variant.program if program is None else program
+    deadline = Deadline(task.time_limit) if within is None else within.at_most(task.time_limit)
     try:
-        _run(task, program, record, Deadline(task.time_limit, abandon_grounding=abandon))
-    except TimeLimitReached as late:
+        _run(task, program, record, deadline)
+    except Stopped as late:
+        if late.why is not Stop.TIME:  # the study stops: no row
+            raise
         record.status, record.message = "timeout", str(late)
     except MemoryError:
         limit = f" (the memory limit of {task.memory_limit} MB)" if task.memory_limit else ""
@@ -209,8 +215,8 @@ def _run(task: Task, program: Program, record: Record, deadline: Deadline) -> No
     except InvalidAnswer as wrong:
         record.answers, record.message = wrong.number, str(wrong)
         raise
-    if result.interrupted:  # Ctrl-C in this process (a runner ignores it): the run is cut
-        raise KeyboardInterrupt
+    if result.stopped not in (None, Stop.TIME):  # the study stops: the run is cut, no row
+        raise deadline.reached("a run")
     stats = result.stats
     if "variant" in stats:  # a race: which variant won
         record.detail = json.dumps({"won": stats["variant"]})
@@ -249,8 +255,8 @@ def _walk(task: Task, puzzle: Puzzle, record: Record, deadline: Deadline) -> Non
         record.status, record.detail = "solved", json.dumps(rated.to_json())
         return
     walk = steps(puzzle, time_limit=deadline)
-    if walk.interrupted:
-        raise KeyboardInterrupt
+    if walk.stopped not in (None, Stop.TIME):  # the study stops: the run is cut, no row
+        raise deadline.reached("a run")
     verdicts = {"solved": "solved", "stuck": "multiple", "contradiction": "unsolvable"}
     record.status = verdicts.get(walk.status, "timeout")
     if walk.solution is not None:  # the last state, checked by the independent checker
@@ -522,7 +528,7 @@ def _serve(task: Task, folder: Path, floor: float) -> Record:
         limit = task.memory_limit * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, unlimited[1]))
     try:
-        record = perform(task, program, abandon=True)
+        record = perform(task, program)
     finally:
         resource.setrlimit(resource.RLIMIT_AS, unlimited)
     record.memory = _peak()

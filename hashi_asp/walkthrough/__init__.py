@@ -31,9 +31,9 @@ from ..asp.interface import Program
 from ..checking import check
 from ..difficulty import Difficulty, rate
 from ..puzzle import Puzzle, Solution
-from ..stopping import Deadline
+from ..stopping import Deadline, Stopped
 from . import techniques
-from .board import Found, OutOfTime, single, starting_counts, values
+from .board import Found, single, starting_counts, values
 from .checker import Checker
 from .finding import Finder
 from .results import (
@@ -87,8 +87,7 @@ def steps(
     walk = Walkthrough(puzzle, [], "unknown", {}, given=given, checked=checked)
     try:
         while limit is None or len(walk.steps) < limit:
-            if deadline.expired():
-                raise OutOfTime
+            deadline.check("walking through the puzzle")
             found = board.next_step(checker, deadline)
             if found is None:
                 break
@@ -100,9 +99,10 @@ def steps(
             if not found.new:
                 break
     except KeyboardInterrupt:
-        walk.interrupted = True
-    except OutOfTime:
-        walk.timed_out = True
+        deadline.interrupt()
+        walk.stopped = deadline.stopped
+    except Stopped as stop:
+        walk.stopped = stop.why
     walk.possible = board.possible()
     walk.status = _status(walk, board, limit)
     if walk.status == "contradiction":
@@ -125,16 +125,14 @@ def difficulty(
     (:func:`steps`, every step checked), rated by the levels of its steps.  Only a puzzle with
     exactly one solution has a difficulty: raises :class:`Unsolvable` for none and
     :class:`SeveralSolutions` for more (both :class:`Unrated`, status ``CANNOT_ANSWER``), and
-    :class:`~hashi_asp.stopping.TimeLimitReached` at the time limit.  ``on_step`` hears the
+    :class:`~hashi_asp.stopping.Stopped` at the deadline's end.  ``on_step`` hears the
     :class:`Progress` after each step."""
     deadline = Deadline.of(time_limit)
     # First, as it takes a fraction of the walkthrough's time: a puzzle with several solutions
     # would be walked until it is stuck, only to be refused.
     _refuse_unless_unique(puzzle, deadline)
     walk = steps(puzzle, time_limit=deadline, on_step=on_step, rating=True)
-    if walk.interrupted:
-        raise KeyboardInterrupt
-    if walk.timed_out or walk.difficulty is None:
+    if walk.stopped or walk.difficulty is None:
         raise deadline.reached("rating the puzzle")
     return walk.difficulty
 
@@ -162,9 +160,7 @@ def _refuse_unless_unique(puzzle: Puzzle, deadline: Deadline) -> None:
     """Raise :class:`SeveralSolutions` or :class:`Unsolvable` unless clingo finds exactly one
     solution, searching for two."""
     found = enumerate_solutions(puzzle, Program(), 2, deadline, keep=False)
-    if found.search.interrupted:
-        raise KeyboardInterrupt
-    if found.search.timed_out:
+    if found.search.stopped:
         raise deadline.reached("deciding whether the puzzle has one solution")
     if found.found > 1:
         raise SeveralSolutions(
@@ -194,7 +190,7 @@ def _status(walk: Walkthrough, board: Finder, limit: int | None) -> str:
         return "contradiction"
     if board.solved():
         return "solved"
-    if walk.timed_out or walk.interrupted:
+    if walk.stopped:
         return "unknown"
     if limit is not None and len(walk.steps) >= limit:
         return "unfinished"

@@ -11,10 +11,6 @@ from ..graphs import connected_groups
 from ..puzzle import Cell, Pair, Puzzle, PuzzleError, Solution, cell_name
 
 
-class OutOfTime(Exception):
-    """The deadline came while finding or checking a step."""
-
-
 @dataclass(frozen=True)
 class Found:
     """A step as found: the islands of the reason (indices, reading order), connectivity, the

@@ -15,7 +15,7 @@ from ..asp.control import Grounded, ground
 from ..asp.interface import Program
 from ..puzzle import Puzzle, cell_name
 from ..stopping import Deadline
-from .board import Board, Found, OutOfTime, values
+from .board import Board, Found, values
 from .results import InvalidStep
 
 if TYPE_CHECKING:
@@ -106,10 +106,8 @@ class Checker:
             return False
 
         outcome = self.grounded.search(record, assumptions=assumed, deadline=deadline)
-        if outcome.interrupted:
-            raise KeyboardInterrupt
-        if outcome.timed_out:
-            raise OutOfTime
+        if outcome.stopped:
+            raise deadline.reached("checking a step")
         return not outcome.exhausted
 
     def blamed(
@@ -129,8 +127,7 @@ class Checker:
         ``only``: the pairs whose counts are assumed (default all)."""
         reason = list(reason)
         assumed = self._assumptions(domain, reason, connectivity, pair, keep, only)
-        if deadline.expired():
-            raise OutOfTime
+        deadline.check("checking a step")
         core = self.grounded.settle(assumed)
         if core is None:
             return None
@@ -212,7 +209,7 @@ class Checker:
         island = {literal: i for i in reason if (literal := self.clue[i]) is not None}
         core = self.grounded.minimal_core(list(island), deadline, fixed=base, quick=True)
         if not core.minimal:
-            raise OutOfTime
+            raise deadline.reached("making a step's reason minimal")
         return tuple(sorted(island[literal] for literal in core.literals))
 
     def _fault(self, found: Found, what: str) -> str:

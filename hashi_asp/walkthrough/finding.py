@@ -24,7 +24,7 @@ from ..graphs import connected_groups, cut_edges
 from ..puzzle import Puzzle
 from ..stopping import Deadline
 from . import techniques
-from .board import Board, Found, OutOfTime
+from .board import Board, Found
 from .board import low as _low
 from .board import single as _single
 
@@ -58,8 +58,7 @@ class Finder(Board):
         that clingo finds on the whole board (only with a ``checker``); None when no step
         follows (solved, or stuck)."""
         for stage in techniques.passes():
-            if deadline.expired():
-                raise OutOfTime
+            deadline.check("finding the next step")
             if stage.islands is None:
                 if self.solved() or checker is None:
                     return None

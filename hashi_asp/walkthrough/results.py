@@ -12,6 +12,7 @@ from ..difficulty import Difficulty
 from ..drawing import Picture, svg
 from ..puzzle import Cell, HashiError, Pair, Puzzle, PuzzleError, Solution, bridge
 from ..status import Status
+from ..stopping import Stop
 
 STATUSES = ("solved", "stuck", "contradiction", "unfinished", "unknown")
 """solved: every pair decided; stuck: no further step follows (several solutions, or the given
@@ -113,9 +114,12 @@ class Walkthrough:
     conflict: tuple[Cell, ...] | None = None
     difficulty: Difficulty | None = None
     checked: bool = False
-    timed_out: bool = False
-    interrupted: bool = False
+    stopped: Stop | None = None  # why it ended early (the time limit, a signal)
     stats: dict = field(default_factory=dict)
+
+    @property
+    def timed_out(self) -> bool:
+        return self.stopped is Stop.TIME
 
     @property
     def open(self) -> dict[Pair, tuple[int, ...]]:

@@ -122,6 +122,15 @@ class Admission:
             if not self.held[mine]:
                 del self.held[mine]
 
+    def hold(self, lane: str) -> float:
+        """Count one more thread of ``lane`` busy, for work a request left running in a thread
+        of its own (grounding that cannot be interrupted, past the request's deadline): the
+        request has its answer, but the core is not free until :meth:`release`."""
+        return self._start(lane, 0.0)
+
+    def release(self, lane: str, held: float) -> None:
+        self._finish(lane, held)
+
     def stop(self) -> None:
         """Refuse every request from now on, those waiting too (the server is stopping)."""
         self.stopping = True

@@ -14,7 +14,10 @@ Each answer is then worked out in a thread of a bounded pool, off the event loop
 search never holds up other requests; clingo lets go of Python's lock while it grounds and
 searches.  :mod:`.admission` decides which requests run, wait or are refused; a request's time
 limit (its ``time-limit``, at most the server's) starts when its work does, and a client that
-goes away cancels it: the search stops at its next look at the clock, as at a time limit.
+goes away stops it: the search stops at its next look at the clock, as at a time limit.  The
+answer comes at the deadline whatever clingo is doing (:mod:`hashi_asp.stopping`); grounding
+that cannot be interrupted goes on in a thread of its own, and the request's place among the
+server's threads stays taken until it ends, so that such work cannot pile up.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import contextlib
 import json
 import logging
 import os
+import signal
 import socket
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -33,6 +37,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
+from starlette.background import BackgroundTask
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
@@ -42,6 +47,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..notations.json import dumps
 from ..puzzle import HashiError
+from ..stopping import Stop
 from . import admission, api, clients
 
 STATIC = resources.files("hashi_asp.web") / "static"
@@ -148,29 +154,39 @@ def create_app(
         lane = admission.lane(wanted.unit.searches, islands, seconds, limits.time_limit)
         client = (request.client.host if request.client else "", request.headers.get(CLIENT_HEADER))
         answered: tuple[bytes, int] | admission.Busy | None = None
+        left: list[threading.Event] = []
+        held: tuple[str, float] | None = None
         async with anyio.create_task_group() as group:
             group.start_soon(_watch, request, wanted, group.cancel_scope)
             try:
                 async with turns.slot(lane, client, seconds):
                     wanted.start()  # the time limit counts from here, not from the arrival
                     if group.cancel_scope.cancel_called:  # gone as a thread came free
-                        wanted.deadline.cancel()
+                        wanted.deadline.stop()
                     running.add(wanted.deadline)
                     try:
                         answered = await anyio.to_thread.run_sync(_work, wanted, limiter=pool)
                     finally:
                         running.discard(wanted.deadline)
+                        left = wanted.deadline.left_running()
+                        if left:  # its thread is not free until that work ends
+                            held = (lane, turns.hold(lane))
             except admission.Busy as busy:
                 answered = busy
             finally:
                 group.cancel_scope.cancel()
+        after = None if held is None else BackgroundTask(_release_after, left, turns, held)
         if isinstance(answered, admission.Busy):
             headers = {**HEADERS, "Retry-After": str(answered.retry_after)}
             return JSONResponse({"error": str(answered)}, 503, headers=headers)
         if answered is None:  # the client went away: nobody reads this
-            return _error("the client went away", 400)
+            return JSONResponse(
+                {"error": "the client went away"}, 400, headers=HEADERS, background=after
+            )
         data, status = answered
-        return Response(data, status, media_type="application/json", headers=HEADERS)
+        return Response(
+            data, status, media_type="application/json", headers=HEADERS, background=after
+        )
 
     async def not_found(request: Request, error: Exception) -> Response:
         status = getattr(error, "status_code", 404)
@@ -180,11 +196,12 @@ def create_app(
     async def fault(request: Request, error: Exception) -> Response:
         return _error(f"internal error: {type(error).__name__}: {error}", 500)
 
-    def stop() -> None:
-        """The searches still running stop now; the requests waiting are refused."""
+    def stop(why: Stop = Stop.TERMINATED) -> None:
+        """The searches still running stop now (their requests get what was found, as at a
+        time limit, answered 503); the requests waiting are refused."""
         turns.stop()
         for deadline in list(running):
-            deadline.cancel()
+            deadline.stop(why)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -262,9 +279,22 @@ async def _watch(request: Request, wanted: api.Request, scope: anyio.CancelScope
     while True:
         message = await request.receive()
         if message["type"] == "http.disconnect":
-            wanted.deadline.cancel()
+            wanted.deadline.stop()
             scope.cancel()
             return
+
+
+async def _release_after(
+    left: list[threading.Event], turns: admission.Admission, held: tuple[str, float]
+) -> None:
+    """Once the work a request left running has ended (its answer is sent), its thread is
+    free again."""
+    try:
+        await anyio.to_thread.run_sync(
+            lambda: [done.wait() for done in left], abandon_on_cancel=True
+        )
+    finally:
+        turns.release(*held)
 
 
 # ---------------------------------------------------------------------------- serving
@@ -329,10 +359,14 @@ def serve(
 
                 threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            self.stop = Stop.TERMINATED if sig == signal.SIGTERM else Stop.INTERRUPTED
+            super().handle_exit(sig, frame)
+
         async def shutdown(self, sockets: Any = None) -> None:
             # The searches still running stop now, before uvicorn waits for their answers
             # (the lifespan's shutdown comes only after that wait).
-            application.state.stop()
+            application.state.stop(getattr(self, "stop", Stop.TERMINATED))
             await super().shutdown(sockets=sockets)
 
     Server(config).run(sockets=[sock])
