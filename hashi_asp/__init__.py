@@ -43,7 +43,8 @@ _HOMES = {
         "Solution",
         "bridge",
     ],
-    "stopping": ["Deadline", "Stop", "Stopped"],
+    "status": ["Question", "Status", "Stop", "Verdict"],
+    "stopping": ["Deadline", "Stopped"],
     "notations": ["parse", "read", "read_solutions", "write"],
     "checking": ["Violation", "check"],
     "drawing": ["draw", "png", "svg", "write_picture"],
@@ -75,13 +76,16 @@ __all__ = [
     "Program",
     "Puzzle",
     "PuzzleError",
+    "Question",
     "Result",
     "Row",
     "Rules",
     "Solution",
+    "Status",
     "Step",
     "Stop",
     "Stopped",
+    "Verdict",
     "Violation",
     "Walkthrough",
     "bridge",
@@ -142,5 +146,6 @@ if TYPE_CHECKING:
     )
     from .reasoning import Explanation, Hint, explain, hint
     from .solving import Difference, Result, count, solve, unique
-    from .stopping import Deadline, Stop, Stopped
+    from .status import Question, Status, Stop, Verdict
+    from .stopping import Deadline, Stopped
     from .walkthrough import Step, Walkthrough, steps

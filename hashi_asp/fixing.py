@@ -47,8 +47,8 @@ from .known import KnownSolution
 from .moves import Move, move, parts
 from .puzzle import Bridge, Cell, HashiError, Puzzle, Solution, bridge, cell_name
 from .solving import Result, unique
-from .status import Status
-from .stopping import Deadline, Stop, Stopped
+from .status import Status, Stop, Verdict
+from .stopping import Deadline, Stopped
 
 if TYPE_CHECKING:
     import clingo
@@ -60,12 +60,6 @@ ALTERNATIVES = 8  # keep mode: other solutions asked for per round: more per rou
 # loop alone on 8 generated 13x13 and 15x15 puzzles, 10 s: 3 proved the fewest for 4, 8 for 3,
 # 1 for 1)
 FREE_ALTERNATIVES = 3
-UNIQUE = "unique"
-FIXED = "fixed"
-NO_FIX = "no fix found"
-UNSOLVABLE = "unsolvable"
-TIMED_OUT = "timed out"
-STATUSES = (FIXED, UNIQUE, NO_FIX, UNSOLVABLE, TIMED_OUT)
 IMPOSSIBLE = "impossible"  # keeping: keep mode proved no fix keeps the first solution
 NOT_FOUND = "not found"  # keeping: keep mode found no such fix in its share of the time
 MARGIN = 0.05  # of the time left, kept back from the searches to finish in time
@@ -113,16 +107,18 @@ class Edit:
 @dataclass(frozen=True)
 class Fix:
     """What :func:`fix` found.  ``status``: ``fixed``, ``unique`` (nothing to fix), ``no fix
-    found`` (proven: no edits of the kinds allowed make it unique), ``unsolvable`` or ``timed
-    out`` (no fix found in time).  ``edits`` the fix's edits; ``fewest`` whether no fix with
-    fewer edits exists (proven); ``lower_bound`` the fewest edits any fix needs, as far as
-    proven.  ``puzzle`` is the fixed puzzle and ``solution`` its only solution, proven unique
-    and checked (for ``unique``: the puzzle and its solution; else None).  ``kept`` is the
-    solution kept (keep mode) or the first solution found (free mode).  ``keeping``, by default
-    when free mode followed keep mode: ``impossible`` (proven: no fix keeps the first solution)
-    or ``not found`` (keep mode found none in its share of the time); else None."""
+    found`` (proven: no edits of the kinds allowed make it unique), ``unsolvable`` or
+    ``unknown`` (no fix found before the time limit or a signal).  ``edits`` the fix's edits;
+    ``fewest`` whether no fix with fewer edits exists (proven); ``lower_bound`` the fewest
+    edits any fix needs, as far as proven; ``stopped``, why the search stopped short of a
+    proof (the time limit, a signal), if it did.  ``puzzle`` is the fixed puzzle and
+    ``solution`` its only solution, proven unique and checked (for ``unique``: the puzzle and
+    its solution; else None).  ``kept`` is the solution kept (keep mode) or the first solution
+    found (free mode).  ``keeping``, by default when free mode followed keep mode:
+    ``impossible`` (proven: no fix keeps the first solution) or ``not found`` (keep mode found
+    none in its share of the time); else None."""
 
-    status: str
+    status: Verdict
     edits: tuple[Edit, ...] = ()
     fewest: bool = False
     lower_bound: int = 0
@@ -139,7 +135,7 @@ class Fix:
     @property
     def found(self) -> bool:
         """The puzzle has one solution now (fixed, or unique already)."""
-        return self.status in (FIXED, UNIQUE)
+        return self.status in (Verdict.FIXED, Verdict.UNIQUE)
 
 
 def fix(
@@ -169,15 +165,19 @@ def fix(
         if first is None:
             first = unique(puzzle, time_limit=deadline)
     except Stopped as stop:
-        return Fix(TIMED_OUT, free=free, seconds=time.perf_counter() - started, stopped=stop.why)
-    if first.status == "unsolvable":
-        return Fix(UNSOLVABLE, free=free, seconds=time.perf_counter() - started)
-    if first.status == "unique" and (keep is None or free or first.solutions[0] == keep):
+        return Fix(
+            Verdict.UNKNOWN, free=free, seconds=time.perf_counter() - started, stopped=stop.why
+        )
+    if first.status is Verdict.UNSOLVABLE:
+        return Fix(Verdict.UNSOLVABLE, free=free, seconds=time.perf_counter() - started)
+    if first.status is Verdict.UNIQUE and (keep is None or free or first.solutions[0] == keep):
         only = first.solutions[0]
-        return Fix(UNIQUE, (), True, 0, puzzle, only, only, free, 0, time.perf_counter() - started)
-    if first.status not in ("unique", "multiple"):
+        return Fix(
+            Verdict.UNIQUE, (), True, 0, puzzle, only, only, free, 0, time.perf_counter() - started
+        )
+    if first.status not in (Verdict.UNIQUE, Verdict.MULTIPLE):
         seconds = time.perf_counter() - started
-        return Fix(TIMED_OUT, free=free, seconds=seconds, stopped=first.stopped)
+        return Fix(Verdict.UNKNOWN, free=free, seconds=seconds, stopped=first.stopped)
     keeping, kept_fix = None, None
     work = deadline.part(1 - MARGIN)  # the rest: to confirm and return the last fix in time
     if not free:
@@ -186,12 +186,12 @@ def fix(
         # default it gets half the time, so that free mode has the rest.
         share = work if keep is not None else work.part(KEEP_SHARE)
         found = _keep(puzzle, kept, first.solutions, share)
-        if keep is not None or found["status"] == FIXED:
+        if keep is not None or found["status"] == Verdict.FIXED:
             return _cut(Fix(**{**found, "seconds": time.perf_counter() - started}), work)
-        keeping = IMPOSSIBLE if found["status"] == NO_FIX else NOT_FOUND
+        keeping = IMPOSSIBLE if found["status"] == Verdict.NO_FIX else NOT_FOUND
     else:  # keep mode's fix, if found soon, is a first fix for free mode
         found = _keep(puzzle, first.solutions[0], first.solutions, work.part(KEEP_HINT))
-        kept_fix = found if found["status"] == FIXED else None
+        kept_fix = found if found["status"] == Verdict.FIXED else None
     found = _free(puzzle, first.solutions, work, kept_fix)
     fixed = Fix(**{**found, "keeping": keeping, "seconds": time.perf_counter() - started})
     return _cut(fixed, work)
@@ -200,7 +200,7 @@ def fix(
 def _cut(found: Fix, work: Deadline) -> Fix:
     """The fix, saying why the search stopped short (the time limit, a signal) unless what it
     found is proven: a fix of the fewest edits, or no fix at all."""
-    proven = found.fewest or found.status == NO_FIX
+    proven = found.fewest or found.status == Verdict.NO_FIX
     return found if proven else replace(found, stopped=work.stopped)
 
 
@@ -209,7 +209,7 @@ def _keep(puzzle: Puzzle, kept: Solution, solutions: list[Solution], deadline: D
     try:
         search = _Search(puzzle, kept, False, deadline)
     except Stopped:
-        return {"status": TIMED_OUT, "kept": kept, "free": False, "lower_bound": 1}
+        return {"status": Verdict.UNKNOWN, "kept": kept, "free": False, "lower_bound": 1}
     return search.run([s for s in solutions if s != kept])
 
 
@@ -241,20 +241,22 @@ def _free(
             search = _Search(puzzle, solutions[0], True, deadline, fewer_than=below)
             found = search.run(solutions, lower, single)
         except Stopped:
-            found = {**base, "status": TIMED_OUT, "lower_bound": _proven(single, lower)}
+            found = {**base, "status": Verdict.UNKNOWN, "lower_bound": _proven(single, lower)}
         finally:
             proof.stop()  # the single edits stop at their next look if still at work
     one = _one(single)
     if one is not None:  # the single edits found a fix of one edit
         return {**base, **one, "fewest": True, "lower_bound": 1}
     found = {**found, "lower_bound": _proven(single, found["lower_bound"])}
-    if found["status"] == FIXED and found["lower_bound"] >= len(found["edits"]):
+    if found["status"] == Verdict.FIXED and found["lower_bound"] >= len(found["edits"]):
         found["fewest"] = True
     if upper is None:
         return found
-    if found["status"] == NO_FIX:  # no fix with fewer edits than the repair's: it is the fewest
+    if (
+        found["status"] == Verdict.NO_FIX
+    ):  # no fix with fewer edits than the repair's: it is the fewest
         return {**found, **upper, "fewest": True, "lower_bound": len(upper["edits"])}
-    if found["status"] == FIXED and len(found["edits"]) < len(upper["edits"]):
+    if found["status"] == Verdict.FIXED and len(found["edits"]) < len(upper["edits"]):
         return found
     lower = max(lower, found["lower_bound"])
     return {**found, **upper, "fewest": lower >= len(upper["edits"]), "lower_bound": lower}
@@ -314,7 +316,7 @@ def single_edit(
             only = _only_solution(fixed, deadline)
             if only is None:
                 raise FixFault("internal error: a fresh solve disagrees about a single edit")
-            return {"status": FIXED, "edits": (edit,), "puzzle": fixed, "solution": only}
+            return {"status": Verdict.FIXED, "edits": (edit,), "puzzle": fixed, "solution": only}
     return None
 
 
@@ -564,7 +566,7 @@ def repaired_fix(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) 
         except Stopped:
             pass
         fixed = edited(puzzle, edits)
-        return {"status": FIXED, "edits": tuple(edits), "puzzle": fixed, "solution": only}
+        return {"status": Verdict.FIXED, "edits": tuple(edits), "puzzle": fixed, "solution": only}
     return None
 
 
@@ -574,7 +576,7 @@ def _only_solution(puzzle: Puzzle, deadline: Deadline) -> Solution | None:
     result = unique(puzzle, time_limit=deadline)
     if result.stopped:
         raise deadline.reached("checking a fix")
-    if result.status != "unique":
+    if result.status is not Verdict.UNIQUE:
         return None
     if check(puzzle, result.solutions[0]):
         raise FixFault("internal error: the checker refuses the fixed puzzle's solution")
@@ -678,7 +680,7 @@ class _Search:
                 rounds += 1
                 if single is not None and single.done():
                     if _one(single) is not None:  # a fix of one edit: the caller takes it
-                        return {**base, "status": FIXED, "lower_bound": 1, "rounds": rounds}
+                        return {**base, "status": Verdict.FIXED, "lower_bound": 1, "rounds": rounds}
                     if _proven(single, lower) > lower:
                         lower = _proven(single, lower)
                         self._needs(lower)
@@ -690,7 +692,7 @@ class _Search:
                     if optimum.search.exhausted:  # no edits of the kinds allowed will do
                         return {
                             **base,
-                            "status": NO_FIX,
+                            "status": Verdict.NO_FIX,
                             "fewest": False,
                             "lower_bound": lower,
                             "rounds": rounds,
@@ -710,7 +712,7 @@ class _Search:
                     made = self._confirmed(fixed, edits)
                     best = {
                         **base,
-                        "status": FIXED,
+                        "status": Verdict.FIXED,
                         "edits": tuple(edits),
                         "puzzle": fixed,
                         "solution": made,
@@ -730,7 +732,7 @@ class _Search:
             return {**best, "lower_bound": lower, "seen": self.learnt}
         return {
             **base,
-            "status": TIMED_OUT,
+            "status": Verdict.UNKNOWN,
             "lower_bound": lower,
             "rounds": rounds,
             "seen": self.learnt,

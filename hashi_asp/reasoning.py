@@ -21,7 +21,8 @@ from .asp.control import Grounded, ground, within
 from .asp.interface import Program
 from .checking import Violation, check
 from .puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge, cell_name, connected_groups
-from .stopping import Deadline, Stop, Stopped
+from .status import Stop, Verdict
+from .stopping import Deadline, Stopped
 
 if TYPE_CHECKING:
     import clingo
@@ -46,7 +47,7 @@ class Hint:
     certainly undecided but one with a single option may not be).
     """
 
-    status: str
+    status: Verdict
     options: dict[Pair, tuple[int, ...]]
     solution: Solution | None = None  # one of the solutions, checked
     given: Solution | None = None
@@ -112,7 +113,7 @@ def hint(
     a puzzle that has no solution at all gets its :func:`explain` as ``explanation``."""
     deadline = Deadline.of(time_limit)
     found = _hint(puzzle, given, program, deadline)
-    if explained and found.status == "unsolvable" and found.conflict == []:
+    if explained and found.status is Verdict.UNSOLVABLE and found.conflict == []:
         found.explanation = explain(puzzle, program=program, time_limit=deadline)
     return found
 
@@ -123,7 +124,7 @@ def _hint(puzzle: Puzzle, given: Solution | None, program: Program, deadline: De
         broken = check(puzzle, given)
         illegal = [v for v in broken if v.rule not in _PARTIAL_OK]
         if illegal:
-            return Hint("unsolvable", {}, given=given, illegal=illegal, exhausted=True)
+            return Hint(Verdict.UNSOLVABLE, {}, given=given, illegal=illegal, exhausted=True)
         complete = bool(given.bridges) and not broken
     parts = [("base", ()), *([(interface.GIVEN, ())] if given is not None else [])]
     grounded = ground(
@@ -138,8 +139,9 @@ def _hint(puzzle: Puzzle, given: Solution | None, program: Program, deadline: De
     )
     drawn = _drawn_literals(grounded, given)
     if None in drawn:  # a bridge the encoding has no atom for cannot be built
+        conflict = [drawn[None]]
         return Hint(
-            "unsolvable", {}, given=given, conflict=[drawn[None]], minimal=True, exhausted=True
+            Verdict.UNSOLVABLE, {}, given=given, conflict=conflict, minimal=True, exhausted=True
         )
 
     witness: list[Solution] = []
@@ -161,16 +163,16 @@ def _hint(puzzle: Puzzle, given: Solution | None, program: Program, deadline: De
         "stats": grounded.statistics(outcome),
     }
     if witness and outcome.exhausted:
-        status = "multiple" if any(len(ks) > 1 for ks in options.values()) else "unique"
-        return Hint(status, options, witness[0], **common)
+        several = any(len(ks) > 1 for ks in options.values())
+        return Hint(Verdict.MULTIPLE if several else Verdict.UNIQUE, options, witness[0], **common)
     if witness or not outcome.exhausted:
-        return Hint("unknown", options, witness[0] if witness else None, **common)
+        return Hint(Verdict.UNKNOWN, options, witness[0] if witness else None, **common)
     # No solution extends the given bridges: find a minimal set of them to blame.
     core = grounded.minimal_core(within(outcome.core, assumed), deadline)
     if core.cut is not None:
         common.update(stopped=core.cut.stopped)
     return Hint(
-        "unsolvable",
+        Verdict.UNSOLVABLE,
         {},
         conflict=[drawn[literal] for literal in core.literals],
         minimal=core.minimal,

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from .drawing import draw, svg
 from .puzzle import Puzzle, Solution, bridge, cell_name, pair_name, plural
+from .status import Stop
 
 if TYPE_CHECKING:
     # Only their types are needed here: a command imports the modules it runs (clingo, the
@@ -271,13 +272,15 @@ def fix_json(fix: Fix) -> dict:
     }
 
 
-def fix_verdict(fix: Fix) -> str:
+def fix_verdict(fix: Fix, look: Look = TEXT) -> str:
     """The last line of ``fix``."""
+    stopped = _stopped(fix.stopped is Stop.TIME, look.signal)
     if fix.status == "fixed":
         edits = plural(len(fix.edits), "edit")
         if fix.fewest:
             return f"fixed: {edits}, proven fewest"
-        return f"fixed: {edits}, fewest not proven (at least {fix.lower_bound})"
+        why = f"; {stopped}" if fix.stopped is not None else ""
+        return f"fixed: {edits}, fewest not proven (at least {fix.lower_bound}{why})"
     if fix.status == "unique":
         return "unique: exactly 1 solution already; nothing to fix"
     if fix.status == "no fix found":
@@ -285,9 +288,8 @@ def fix_verdict(fix: Fix) -> str:
         return f"no fix found: no {kinds} leave one solution"
     if fix.status == "unsolvable":
         return "unsolvable: no solution to keep; search exhausted"
-    return (
-        f"timed out: no fix found in time (a fix needs at least {plural(fix.lower_bound, 'edit')})"
-    )
+    needs = plural(fix.lower_bound, "edit")
+    return f"unknown: {stopped} before a fix was found (a fix needs at least {needs})"
 
 
 def fix_text(fix: Fix, written: str | None, look: Look = TEXT) -> str:
@@ -307,7 +309,7 @@ def fix_text(fix: Fix, written: str | None, look: Look = TEXT) -> str:
         marks = {edit.cell: look.palette.highlight for edit in fix.edits if edit.kind != "remove"}
         drawn = draw(fix.puzzle, fix.solution, look.style, marks=marks)
         blocks.append("Its only solution:\n" + drawn + "\n\n")  # edits in colour on a terminal
-    return "".join(blocks) + fix_verdict(fix)
+    return "".join(blocks) + fix_verdict(fix, look)
 
 
 # ---------------------------------------------------------------------------- count

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from .asp.control import enumerate_solutions
 from .asp.interface import Program
 from .puzzle import Cell, Pair, Puzzle, Solution, connected_groups
-from .stopping import Deadline, Stop
+from .status import Stop, Verdict
+from .stopping import Deadline
 
 if TYPE_CHECKING:
     from .reasoning import Explanation
@@ -37,7 +38,7 @@ class Result:
     and the verdict is unsolvable.
     """
 
-    status: str
+    status: Verdict
     exhausted: bool
     solutions: list[Solution]
     count: int
@@ -122,7 +123,7 @@ def unique(
 
 def _explain(result: Result, puzzle: Puzzle, program: Program, deadline: Deadline) -> Result:
     """The result with why there is no solution, when the verdict is unsolvable."""
-    if result.status == "unsolvable":
+    if result.status is Verdict.UNSOLVABLE:
         from .reasoning import explain  # only a puzzle without a solution needs it
 
         result.explanation = explain(puzzle, program=program, time_limit=deadline)
@@ -173,15 +174,15 @@ def region(found: list[Difference]) -> list[Difference]:
     return [found[i] for i in min(groups, key=len, default=[])]
 
 
-def status_of(found: int, exhausted: bool, models: int) -> str:
+def status_of(found: int, exhausted: bool, models: int) -> Verdict:
     """The verdict on ``found`` solutions when ``models`` were asked for (0 = all)."""
     if found == 0:
-        return "unsolvable" if exhausted else "unknown"
+        return Verdict.UNSOLVABLE if exhausted else Verdict.UNKNOWN
     if models == 1:
-        return "solved"
+        return Verdict.SOLVED
     if found >= 2:
-        return "multiple"
-    return "unique" if exhausted else "solved"
+        return Verdict.MULTIPLE
+    return Verdict.UNIQUE if exhausted else Verdict.SOLVED
 
 
 def _enumerate(

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import enum
 import math
 import signal
 import threading
@@ -40,7 +39,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from .puzzle import HashiError
-from .status import Status
+from .status import Status, Stop
 
 T = TypeVar("T")
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -49,28 +48,6 @@ POLL_SECONDS = 0.1
 INSISTING_SECONDS = 1.0
 """A second signal this long after the first stops the command at once (``KeyboardInterrupt``),
 without waiting for its clean stop; closer together, it is the same stop sent twice."""
-
-
-class Stop(enum.Enum):
-    """Why work ended before it was done.  The value is the word messages use."""
-
-    TIME = "time limit reached"
-    INTERRUPTED = "interrupted"  # Ctrl-C, SIGINT
-    TERMINATED = "terminated"  # SIGTERM
-    CANCELLED = "cancelled"  # by its caller: a part no longer needed, a client gone away
-
-    @property
-    def by_signal(self) -> bool:
-        return self in (Stop.INTERRUPTED, Stop.TERMINATED)
-
-    def status(self, answered: bool) -> Status:
-        """How a command that stopped for this reason ended: with an answer to show (what was
-        found, ``answered``) or none."""
-        if self is Stop.INTERRUPTED:
-            return Status.INTERRUPTED
-        if self is Stop.TERMINATED:
-            return Status.TERMINATED
-        return Status.PARTIAL if answered else Status.NO_ANSWER
 
 
 class Stopped(HashiError):

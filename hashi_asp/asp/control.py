@@ -24,7 +24,8 @@ import clingo
 
 from ..checking import Violation, check
 from ..puzzle import Puzzle, Solution
-from ..stopping import POLL_SECONDS, Deadline, Stop, Stopped, left_behind, uninterruptible
+from ..status import Stop
+from ..stopping import POLL_SECONDS, Deadline, Stopped, left_behind, uninterruptible
 from . import interface
 from .interface import EncodingError, InvalidAnswer, Program
 

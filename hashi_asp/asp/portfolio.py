@@ -40,7 +40,8 @@ from typing import Any
 
 from ..checking import check
 from ..puzzle import Puzzle, Solution
-from ..stopping import POLL_SECONDS, Deadline, Stop, Stopped
+from ..status import Stop
+from ..stopping import POLL_SECONDS, Deadline, Stopped
 from . import FORMULATIONS, Formulation, race_variants
 from .interface import EncodingError, InvalidAnswer, Program, chosen
 

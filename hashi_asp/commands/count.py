@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..status import Status
+from ..status import Question
 from .common import SEARCHING, formats, read_program
 from .unit import FLAG, Command, Given, Option, Outcome, Printed, lines
 
@@ -15,9 +15,10 @@ def count(given: Given) -> Outcome:
     with given.hooks.progress(desc="counting", unit=" solutions") as progress:
         search = {"program": given.program, "time_limit": given.deadline, "verify": verify}
         result = count(board, on_solution=lambda n: progress.update(), **search)
-    status = Status.PARTIAL if not result.exhausted else Status.OK if result.count else Status.NO
-    return Outcome(
-        status,
+    return Outcome.of(
+        result.status,
+        Question.FIND,
+        result.stopped,
         document=lambda: reports.count_json(board, result, checked=verify),
         printed=lambda: Printed(lines(reports.count_text(result, given.look))),
         result=result,

@@ -3,7 +3,7 @@ Tatham's levels."""
 
 from __future__ import annotations
 
-from ..status import Status
+from ..status import Question, Verdict
 from .common import READING, formats, read_puzzle, time_limit, walking
 from .unit import Command, Given, Outcome, Printed, lines
 
@@ -18,14 +18,18 @@ def difficulty(given: Given) -> Outcome:
             rated = difficulty(board, time_limit=given.deadline, on_step=show)
     except Unrated as refused:  # only a puzzle with exactly one solution has a difficulty
         verdict = refused.verdict
-        return Outcome(
-            refused.status,
+        return Outcome.of(
+            verdict,
+            Question.RATE,
+            None,
             document=lambda: reports.difficulty_json(board, None, verdict),
             printed=lambda: Printed(lines(reports.unrated_line(verdict))),
             message=str(refused),
         )
-    return Outcome(
-        Status.OK,
+    return Outcome.of(
+        Verdict.RATED,
+        Question.RATE,
+        None,
         document=lambda: reports.difficulty_json(board, rated),
         printed=lambda: Printed(lines(reports.difficulty_line(rated))),
         result=rated,

@@ -7,19 +7,11 @@ import os
 
 from .. import notations
 from ..puzzle import HashiError
-from ..status import Status
+from ..status import Question
 from .check import one_set
 from .common import READING, TIME_LIMIT, formats, read_puzzle
 from .convert import WRITABLE
 from .unit import BRIDGES, CHOICE, FLAG, Command, Given, Option, Outcome, Printed, Reader, lines
-
-VERDICTS = {
-    "fixed": Status.OK,
-    "unique": Status.OK,
-    "no fix found": Status.NO,
-    "unsolvable": Status.UNSOLVABLE,
-    "timed out": Status.PARTIAL,
-}
 
 
 def fix(given: Given) -> Outcome:
@@ -39,8 +31,10 @@ def fix(given: Given) -> Outcome:
                 written = notations.write(found.puzzle, "json")
         return Printed(lines(reports.fix_text(found, written, given.look)))
 
-    return Outcome(
-        VERDICTS[found.status],
+    return Outcome.of(
+        found.status,
+        Question.ONE,
+        found.stopped,
         document=lambda: reports.fix_json(found),
         printed=printed,
         result=found,

@@ -3,12 +3,10 @@ force."""
 
 from __future__ import annotations
 
-from ..status import Status
+from ..status import Question
 from .check import one_set
 from .common import SEARCHING, formats, read_program
 from .unit import BRIDGES, Command, Given, Option, Outcome, Printed, Reader, lines
-
-VERDICTS = {"unique": Status.OK, "multiple": Status.OK, "unsolvable": Status.NO}
 
 GIVEN = Option("given", BRIDGES, "Bridges drawn so far, as `check` reads them.", metavar="BRIDGES")
 """--given: the bridges a player has drawn (``hint``, ``steps``)."""
@@ -21,8 +19,10 @@ def hint(given: Given) -> Outcome:
     board = given.puzzle
     search = {"program": given.program, "time_limit": given.deadline, "explained": True}
     found = hint(board, given.drawn, **search)
-    return Outcome(
-        VERDICTS.get(found.status, Status.PARTIAL),
+    return Outcome.of(
+        found.status,
+        Question.FIND,
+        found.stopped,
         document=lambda: reports.hint_json(board, found),
         printed=lambda: Printed(lines(reports.hint_text(board, found, given.look))),
         result=found,

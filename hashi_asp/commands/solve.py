@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..status import Status
+from ..status import Question
 from .common import SEARCHING, formats, read_program
 from .unit import FLAG, INT, Command, Given, Option, Outcome, Printed, lines
 
@@ -38,9 +38,10 @@ def solve(given: Given) -> Outcome:
             text = "\n".join("% " + line if line else "%" for line in text.split("\n"))
         return Printed(out=out + lines(text), err="") if drawn else Printed(out, lines(text))
 
-    status = Status.NO if result.status == "unsolvable" else Status.OK
-    return Outcome(
-        Status.PARTIAL if result.timed_out and status is Status.OK else status,
+    return Outcome.of(
+        result.status,
+        Question.FIND,
+        result.stopped,
         document=lambda: reports.result_json(board, result, stats=given.stats),
         printed=printed,
         result=result,

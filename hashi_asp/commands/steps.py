@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..status import Status
+from ..status import Question
 from .check import one_set
 from .common import FORCE, OUT_FOLDER, READING, formats, read_puzzle, time_limit, walking
 from .hint import GIVEN
 from .unit import FLAG, INT, Command, Given, Option, Outcome, Printed, Reader, lines
-
-VERDICTS = {"solved": Status.OK, "unfinished": Status.OK, "stuck": Status.NO}
 
 
 def steps(given: Given) -> Outcome:
@@ -38,9 +36,10 @@ def steps(given: Given) -> Outcome:
             return Printed(lines(verdict + f"\n{written} pictures in {out}"))
         return Printed(lines(reports.steps_text(board, walk, given.look, brief=given.brief)))
 
-    timed_out = Status.PARTIAL if walk.timed_out else Status.NO
-    return Outcome(
-        VERDICTS.get(walk.status, timed_out),
+    return Outcome.of(
+        walk.status,
+        Question.FIND,
+        walk.stopped,
         document=lambda: reports.steps_json(board, walk),
         printed=printed,
         result=walk,

@@ -3,11 +3,9 @@ edit that leaves one; for none, why."""
 
 from __future__ import annotations
 
-from ..status import Status
+from ..status import Question
 from .common import SEARCHING, formats, read_program
 from .unit import FLAG, Command, Given, Option, Outcome, Printed, lines
-
-VERDICTS = {"unique": Status.OK, "multiple": Status.NO, "unsolvable": Status.UNSOLVABLE}
 
 
 def unique(given: Given) -> Outcome:
@@ -27,8 +25,10 @@ def unique(given: Given) -> Outcome:
         text = reports.unique_text(board, result, given.look, fix=found, sought=sought, rated=rated)
         return Printed(lines(text))
 
-    return Outcome(
-        VERDICTS.get(result.status, Status.PARTIAL),
+    return Outcome.of(
+        result.status,
+        Question.ONE,
+        result.stopped,
         document=lambda: reports.unique_json(board, result, fix=found, sought=sought, rated=rated),
         printed=printed,
         result=result,

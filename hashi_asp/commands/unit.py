@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..puzzle import HashiError
-from ..status import Status
+from ..status import Question, Status, Stop, Verdict
 from ..stopping import Deadline
 
 if TYPE_CHECKING:
@@ -237,10 +237,12 @@ class Outcome:
     result: Any = None
     message: str = ""
 
-    def __post_init__(self) -> None:
-        stopped = getattr(self.result, "stopped", None)
-        if stopped is not None and stopped.by_signal:  # what was found, cut short by a signal
-            self.status = stopped.status(answered=True)
+    @classmethod
+    def of(cls, verdict: Verdict, asked: Question, stopped: Stop | None, **rest: Any) -> Outcome:
+        """The outcome of a command asking ``asked`` whose search found ``verdict``, stopped
+        short (by the time limit, a signal) or not: its status by the one table
+        (:meth:`~hashi_asp.status.Verdict.status`)."""
+        return cls(verdict.status(asked, stopped), **rest)
 
 
 def lines(text: str) -> str:

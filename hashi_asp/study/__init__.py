@@ -18,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..stopping import Deadline, Stop
+from ..status import Stop
+from ..stopping import Deadline
 
 if TYPE_CHECKING:
     from .database import Database

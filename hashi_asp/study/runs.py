@@ -50,7 +50,8 @@ from typing import IO, TYPE_CHECKING, Any
 from .. import stopping
 from ..asp.interface import Program
 from ..puzzle import HashiError, Puzzle, Solution
-from ..stopping import Deadline, Stop, Stopped
+from ..status import Stop
+from ..stopping import Deadline, Stopped
 
 if TYPE_CHECKING:
     from .variants import Variant

@@ -31,6 +31,7 @@ from ..asp.interface import Program
 from ..checking import check
 from ..difficulty import Difficulty, rate
 from ..puzzle import Puzzle, Solution
+from ..status import Verdict
 from ..stopping import Deadline, Stopped
 from . import techniques
 from .board import Found, single, starting_counts, values
@@ -84,7 +85,7 @@ def steps(
     board = Finder(puzzle, list(start))
     told = _Teller(start, on_step, rating)
     checker = Checker(puzzle, deadline) if checked else None
-    walk = Walkthrough(puzzle, [], "unknown", {}, given=given, checked=checked)
+    walk = Walkthrough(puzzle, [], Verdict.UNKNOWN, {}, given=given, checked=checked)
     try:
         while limit is None or len(walk.steps) < limit:
             deadline.check("walking through the puzzle")
@@ -105,9 +106,11 @@ def steps(
         walk.stopped = stop.why
     walk.possible = board.possible()
     walk.status = _status(walk, board, limit)
-    if walk.status == "contradiction":
+    if walk.status is not Verdict.UNKNOWN:  # a stop after the last step takes nothing from it
+        walk.stopped = None
+    if walk.status is Verdict.CONTRADICTION:
         walk.conflict = walk.steps[-1].reason
-    if walk.status == "solved":
+    if walk.status is Verdict.SOLVED:
         walk.solution = walk.state()
         broken = check(puzzle, walk.solution)
         if broken:
@@ -185,13 +188,13 @@ class _Teller:
             self.on_step(Progress(steps, decided, self.pairs, self.rating))
 
 
-def _status(walk: Walkthrough, board: Finder, limit: int | None) -> str:
+def _status(walk: Walkthrough, board: Finder, limit: int | None) -> Verdict:
     if walk.steps and not walk.steps[-1].bridges:
-        return "contradiction"
+        return Verdict.CONTRADICTION
     if board.solved():
-        return "solved"
+        return Verdict.SOLVED
     if walk.stopped:
-        return "unknown"
+        return Verdict.UNKNOWN
     if limit is not None and len(walk.steps) >= limit:
-        return "unfinished"
-    return "stuck"
+        return Verdict.UNFINISHED
+    return Verdict.STUCK

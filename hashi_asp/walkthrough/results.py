@@ -11,13 +11,19 @@ from dataclasses import dataclass, field
 from ..difficulty import Difficulty
 from ..drawing import Picture, svg
 from ..puzzle import Cell, HashiError, Pair, Puzzle, PuzzleError, Solution, bridge
-from ..status import Status
-from ..stopping import Stop
+from ..status import Status, Stop, Verdict
 
-STATUSES = ("solved", "stuck", "contradiction", "unfinished", "unknown")
+STATUSES = (
+    Verdict.SOLVED,
+    Verdict.STUCK,
+    Verdict.CONTRADICTION,
+    Verdict.UNFINISHED,
+    Verdict.UNKNOWN,
+)
 """solved: every pair decided; stuck: no further step follows (several solutions, or the given
 bridges leave several); contradiction: the last step shows there is no solution; unfinished:
-stopped after the number of steps asked for; unknown: the time limit came first."""
+stopped after the number of steps asked for; unknown: stopped (the time limit, a signal)
+first."""
 
 
 class Unrated(PuzzleError):
@@ -26,19 +32,19 @@ class Unrated(PuzzleError):
     rated."""
 
     status = Status.CANNOT_ANSWER
-    verdict = "unknown"
+    verdict = Verdict.UNKNOWN
 
 
 class Unsolvable(Unrated):
     """A puzzle with no solution, where a rating was asked for."""
 
-    verdict = "unsolvable"
+    verdict = Verdict.UNSOLVABLE
 
 
 class SeveralSolutions(Unrated):
     """A puzzle with more than one solution, where a rating was asked for."""
 
-    verdict = "multiple"
+    verdict = Verdict.MULTIPLE
 
 
 class InvalidStep(HashiError):
@@ -107,7 +113,7 @@ class Walkthrough:
 
     puzzle: Puzzle
     steps: list[Step]
-    status: str
+    status: Verdict
     possible: dict[Pair, tuple[int, ...]]
     given: Solution | None = None  # the bridges the walkthrough started from
     solution: Solution | None = None

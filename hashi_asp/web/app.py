@@ -47,7 +47,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..notations.json import dumps
 from ..puzzle import HashiError
-from ..stopping import Stop
+from ..status import Stop
 from . import admission, api, clients
 
 STATIC = resources.files("hashi_asp.web") / "static"
