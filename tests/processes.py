@@ -77,6 +77,23 @@ def session(leader: int) -> dict[int, int]:
     return found
 
 
+def cpu_seconds(pid: int) -> float:
+    """Seconds of CPU the process has used, all its threads (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_for_work(process: subprocess.Popen, seconds: float, timeout: float = 120) -> None:
+    """Wait until the command has used ``seconds`` of CPU: an amount of work done, whatever
+    else the machine is doing."""
+    wait_until_working(process, settle=0, timeout=timeout)
+    started = time.monotonic()
+    while cpu_seconds(process.pid) < seconds:
+        assert process.poll() is None, "the command ended before it had done the work"
+        assert time.monotonic() - started < timeout, f"the command never used {seconds} s of CPU"
+        time.sleep(0.05)
+
+
 def wait_for(condition, what: str, timeout: float = 60) -> None:
     """Wait until ``condition()`` holds (looking every 50 ms), failing after ``timeout``."""
     started = time.monotonic()

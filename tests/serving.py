@@ -12,10 +12,9 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
-from processes import terminal_signals
+from processes import cpu_seconds, terminal_signals
 
 READY = re.compile(r"^hashi-asp: serving (http://\S+/) \(Ctrl-C stops\)$")
 BOUND = 120  # seconds: the most any one wait may take, on the slowest machine
@@ -81,8 +80,7 @@ class Server:
 
     def cpu(self) -> float:
         """Seconds of CPU the server has used (Linux)."""
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds(self.process.pid)
 
     def wait_until_searching(self, since: float) -> None:
         """Until the server has used a third of a second of CPU more than ``since``: the one

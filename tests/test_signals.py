@@ -13,10 +13,11 @@ import time
 
 import processes
 import pytest
-from conftest import MANY, PIGEONS, PROLOG, SLOW_GROUNDING
+from conftest import MANY, PIGEONS, PROLOG, PUZZLES, SLOW_GROUNDING
 
 from hashi_asp import read
 
+FOUR_HUNDRED = PUZZLES / "coelho" / "Hs_34_400_25_00_001.has"  # steps take seconds
 EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 WORD = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 
@@ -138,3 +139,53 @@ def test_two_signals_close_together_stop_cleanly_and_at_once(signum, command, bu
     else:  # stopped while searching: what was found, and the verdict saying why it stopped
         assert err == ""
         assert out.strip().splitlines()[-1].startswith(LAST_LINE[command].format(word=WORD[signum]))
+
+
+def test_fix_prints_its_best_fix_and_lower_bound_on_ctrl_c():
+    """Once it has worked a while (a fix of some edits comes within a second of work on this
+    puzzle), Ctrl-C ends the search for fewer edits: the best fix is printed, checked, with
+    the lower bound proven so far, not claimed fewest."""
+    process = processes.start("fix", MANY, "--format", "json", "--time-limit", "600")
+    try:
+        processes.wait_for_work(process, 2.0)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 130 and err == "", err
+    document = json.loads(out)
+    assert document["fewest"] is False and document["lower_bound"] >= 1
+    if document["status"] == "fixed":
+        fixed = processes.run("unique", json.dumps(document["puzzle"]), "--format", "json")
+        assert json.loads(fixed.stdout)["solutions"] == [document["solution"]]
+    else:
+        assert document["status"] == "unknown" and document["edits"] == []
+
+
+def test_steps_prints_the_steps_found_on_sigterm():
+    process = processes.start("steps", FOUR_HUNDRED, "--brief")
+    try:
+        processes.wait_for_work(process, 1.0)
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 143 and err == "", err
+    *shown, verdict = out.strip().splitlines()
+    assert verdict.startswith(f"unknown: terminated after {len(shown)} steps")
+    assert shown and all(line.lstrip().startswith(f"{n}. ") for n, line in enumerate(shown, 1))
+
+
+def test_difficulty_says_it_was_interrupted(tmp_path):
+    """A rating is all or nothing: the stop, one line."""
+    made = processes.run("generate", "-n", "400", "--unique", "--seed", "77", "-q")
+    puzzle = tmp_path / "unique.has"
+    puzzle.write_text(made.stdout)
+    process = processes.start("difficulty", puzzle)
+    try:
+        processes.wait_for_work(process, 1.0)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert (process.returncode, out, err) == (130, "", "hashi-asp: interrupted\n")
