@@ -404,12 +404,6 @@ def classify(board: Board, found: Found) -> Technique:
     raise AssertionError(f"no technique for a step of {size} islands")  # pragma: no cover
 
 
-def level_of(board: Board, found: Found) -> str:
-    """A step's level: its technique's, or for a contradiction the level of the pass that
-    found it."""
-    return classify(board, found).level or found.level
-
-
 def sentence(board: Board, found: Found) -> tuple[str, str, str]:
     """The technique, level and sentence of a step, said to a player (before it is applied)."""
     technique = classify(board, found)
