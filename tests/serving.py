@@ -84,6 +84,43 @@ class Server:
         fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def children(self) -> list[int]:
+        """The processes the server has started that still exist, zombies too (Linux: every
+        process whose parent it is, from /proc)."""
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except (FileNotFoundError, ProcessLookupError):  # ended meanwhile
+                continue
+            if int(fields[1]) == self.process.pid:
+                found.append(int(stat.parent.name))
+        return sorted(found)
+
+    def connections(self) -> list[str]:
+        """The server's TCP sockets other than its own port's (Linux: its descriptors matched
+        with /proc/net/tcp and tcp6): a connection it made, or a port it opened, as
+        ``local -> remote`` in hexadecimal, as the kernel lists them."""
+        inodes = set()
+        for descriptor in Path(f"/proc/{self.process.pid}/fd").iterdir():
+            try:
+                target = os.readlink(descriptor)
+            except FileNotFoundError:  # closed meanwhile
+                continue
+            if target.startswith("socket:["):
+                inodes.add(target[len("socket:[") : -1])
+        found = []
+        for table in ("tcp", "tcp6"):
+            path = Path(f"/proc/{self.process.pid}/net/{table}")
+            if not path.exists():
+                continue
+            for row in path.read_text().splitlines()[1:]:
+                fields = row.split()
+                local, remote, inode = fields[1], fields[2], fields[9]
+                if inode in inodes and int(local.rsplit(":", 1)[1], 16) != self.port:
+                    found.append(f"{local} -> {remote}")
+        return found
+
     def wait_until_searching(self, since: float) -> None:
         """Until the server has used a third of a second of CPU more than ``since``: the one
         request sent is being worked on (an idle server uses next to none)."""

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from hashi_asp import check, commands, notations, solving
+from hashi_asp import check, notations, solving
 from hashi_asp.cli import main
 from hashi_asp.status import Status
 from hashi_asp.web import api
@@ -311,6 +311,67 @@ def test_options_may_be_spelled_with_underscores(client):
     assert dashed == underscored and dashed["status"] == "unsolvable"
 
 
+READING = {"puzzle", "notation", "max-bridges", "no-loops"}
+SEARCHING = READING | {"connectivity", "time-limit"}
+REVIEWED = {
+    "solve": SEARCHING | {"models", "stats"},
+    "check": READING | {"solution"},
+    "render": READING | {"solution", "cell-size"},
+    "convert": READING | {"to"},
+    "unique": SEARCHING | {"difficulty"},
+    "fix": READING | {"keep", "free", "to", "time-limit"},
+    "count": SEARCHING | {"check"},
+    "hint": SEARCHING | {"given"},
+    "steps": READING | {"given", "steps", "brief", "time-limit"},
+    "difficulty": READING | {"time-limit"},
+    "generate": {"islands", "size", "alpha", "beta", "seed", "format", "unique", "difficulty"}
+    | {"max-bridges", "no-loops", "attempts", "time-limit"},
+}
+"""What the API serves, reviewed: an option a command declares later is not served until it is
+added to hashi_asp/web/served.py, and here."""
+STARTING_PROCESSES = {"jobs", "scheduler", "workers", "host", "port", "allow-host", "race"}
+FILE_WORDS = re.compile(r"file|folder|path|dir|output|^out$|^db$|csv|^json$|force")
+CLINGOS_OWN = {"clingo", "const", "variant", "encoding", "add"}
+"""Strings clingo reads as it likes (its options, constants, variants of them, programs)."""
+
+
+def test_the_api_serves_the_reviewed_options_and_none_that_reach_files_processes_or_clingo():
+    from hashi_asp.commands import unit as units
+
+    assert {name: set(options) for name, options in api.OPTIONS.items()} == REVIEWED
+    assert set(api.UNITS) == set(REVIEWED)
+    for command, options in api.OPTIONS.items():
+        for name, option in options.items():
+            where = f"{command} {name}"
+            assert option.kind not in units.NAMING_FILES, where
+            assert not FILE_WORDS.search(name), where
+            assert name not in STARTING_PROCESSES | CLINGOS_OWN, where
+            assert option.key not in {"solver_options", "constants", "variants", "additions"}
+            assert "race" not in option.choices, where
+            assert option == api.UNITS[command].option(name) or option.name == "connectivity"
+    declared = api.UNITS["solve"].option("connectivity")
+    assert "race" in declared.choices  # the command line's, not the API's
+    assert list(api.OPTIONS["solve"]["connectivity"].choices) == [
+        choice for choice in declared.choices if choice != "race"
+    ]
+
+
+def test_an_option_a_command_declares_later_is_not_served():
+    from dataclasses import replace
+
+    from hashi_asp.commands.unit import INT, TEXT, Option
+    from hashi_asp.web import served
+
+    solve = api.UNITS["solve"]
+    grown = replace(
+        solve, options=(*solve.options, Option("threads", INT, low=1), Option("peer", TEXT))
+    )
+    assert [option.name for option in served.options(grown)] == list(api.OPTIONS["solve"])
+    shrunk = replace(solve, options=tuple(o for o in solve.options if o.name != "models"))
+    with pytest.raises(LookupError, match="models"):
+        served.options(shrunk)
+
+
 @pytest.mark.parametrize(
     "content, words",
     [
@@ -319,6 +380,7 @@ def test_options_may_be_spelled_with_underscores(client):
         (b'{"puzzle": ', "body is not JSON"),
         (b"puzzle=7x7", "body is not JSON"),
         (b'{"puzzle": "\xff"}', "not UTF-8"),
+        (b'{"models": ' + b"1" * 5000 + b"}", "body is not JSON this server reads: Exceeds"),
     ],
 )
 def test_a_body_that_is_not_json_is_400(client, content, words):
@@ -380,7 +442,7 @@ JSON = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
     max_leaves=12,
 )
-OPTION_NAMES = sorted({o.name for unit in api.UNITS.values() for o in unit.served_options})
+OPTION_NAMES = sorted({name for options in api.OPTIONS.values() for name in options})
 PUZZLE_TEXT = st.sampled_from([WALK, PROLOG, UNSOLVABLE, "2 . 1\n", "{", "3x3:a"]) | st.text(
     max_size=40
 )
@@ -531,7 +593,7 @@ def test_waiting_requests_start_small_ones_first_then_clients_in_turn():
 def test_the_lanes():
     from hashi_asp.web.admission import LARGE, SMALL, lane
 
-    searches = {unit.name: unit.searches for unit in commands.served()}
+    searches = {unit.name: unit.searches for unit in api.UNITS.values()}
     assert not searches["convert"] and not searches["render"] and not searches["check"]
     assert searches["solve"] and searches["count"] and searches["generate"]
     assert lane(False, 5000, 0, 10) == lane(False, 5000, 60, 10) == SMALL

@@ -73,5 +73,4 @@ COMMAND = Command(
         *PROGRAM,
     ),
     bench,
-    served=False,
 )

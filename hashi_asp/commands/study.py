@@ -183,7 +183,6 @@ RUN = Command(
         SCHEDULER,
     ),
     run,
-    served=False,
 )
 
 
@@ -220,7 +219,6 @@ REPORT = Command(
         ),
     ),
     report,
-    served=False,
 )
 
 
@@ -263,7 +261,6 @@ PLOT = Command(
         replace(FORCE, help="Replace figures that exist."),
     ),
     plot,
-    served=False,
 )
 
 
@@ -274,6 +271,5 @@ COMMAND = Command(
     docs/studies.md.""",
     (),
     study,
-    served=False,
     commands=(RUN, REPORT, PLOT),
 )
