@@ -612,9 +612,16 @@ def test_a_string_that_is_not_unicode_is_400_naming_its_key(start):
 
 
 def test_a_number_too_long_for_python_is_400(server):
+    """Python reads no integer of more than 4300 digits: in the body, or in a size."""
     body = b'{"puzzle": "3x3:1a1", "models": ' + b"9" * 5000 + b"}"
     status, _, document = server.ask("POST", "/api/solve", JSON, body)
     assert status == 400 and document["error"].startswith("body is not JSON this server reads")
+    status, document = post(server.url, "generate", {"islands": 10, "size": "7" * 5000})
+    assert status == 400, document
+    assert (
+        document["error"]
+        == "size '777777777777777777777777777777777777'...: a side of more than 9 digits"
+    )
 
 
 def test_a_key_given_twice_is_400_naming_it(server):
