@@ -554,6 +554,7 @@ def test_no_request_starts_a_process_or_reaches_another_machine(server):
         ("solve", {"puzzle": WALK, "encoding": "/etc/passwd"}, "no option 'encoding'"),
         ("unique", {"puzzle": WALK, "add": ["/etc/passwd"]}, "no option 'add'"),
     ]
+    ended = server.children_cpu()  # (grows with any child process that ran, however short)
     try:
         for command, body, said in refused:
             status, document = post(server.url, command, body)
@@ -569,6 +570,7 @@ def test_no_request_starts_a_process_or_reaches_another_machine(server):
     status, document = post(server.url, "generate", {"islands": 10, "seed": 3})
     assert status == 200 and document["islands"] == 10
     assert server.children() == [] and server.connections() == []
+    assert server.children_cpu() == ended
 
 
 def surrogate_bodies() -> list[tuple[str, dict, str]]:
