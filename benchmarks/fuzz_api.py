@@ -325,7 +325,7 @@ def main() -> int:
     tried_options: Counter[tuple[str, str]] = Counter()
     families: Counter[str] = Counter()
     failures: Counter[str] = Counter()
-    over: list[tuple[float, float, str]] = []  # (seconds over, limit, the request)
+    over: list[tuple[float, float, str]] = []  # (seconds, limit, the request in short)
     turns = dict.fromkeys(api.OPTIONS, 0)
     started = time.monotonic()
     end = started + 60 * arguments.minutes
@@ -367,7 +367,8 @@ def main() -> int:
                 elif status >= 400 and not (isinstance(document, dict) and "error" in document):
                     fail("a 4xx without an error", shown)
                 if seconds > limit + 1:
-                    over.append((seconds - limit, limit, shown))
+                    short = f"{command} -> {status}, a body of {len(body)} bytes: {body[:50]!r}"
+                    over.append((seconds, limit, short))
                 if server.process.poll() is not None:
                     fail("the server ended", "".join(server.err)[-2000:])
                     return 1
@@ -411,8 +412,11 @@ def main() -> int:
     print(f"FIFO opened: {failures['the FIFO opened']}")
     print(f"tracebacks in the server's log: {tracebacks}")
     print(f"answers over their time limit + 1 s: {len(over)}")
-    for late, limit, shown in sorted(over, reverse=True)[:10]:
-        print(f"  {late + limit:.2f} s for a limit of {limit:g} s: {shown[:160]}")
+    kinds = Counter(short.split(", a body")[0] for _, _, short in over)
+    if kinds:
+        print("  " + ", ".join(f"{kind}: {n}" for kind, n in kinds.most_common()))
+    for took, limit, short in sorted(over, key=lambda late: late[1] - late[0])[:10]:
+        print(f"  {took:.2f} s for a limit of {limit:g} s: {short}")
     print(f"failures: {sum(failures.values())}")
     for kind, count in failures.items():
         print(f"  {kind}: {count}")

@@ -111,7 +111,8 @@ def _unicode_only(document: Any) -> None:
             _text(value, f"the string at {where or 'the top'}")
         elif isinstance(value, dict):
             for key, item in reversed(value.items()):
-                shown = json.dumps(key)  # (escaped: the key may be the string refused)
+                # (Escaped, as the key may be the string refused; its start, as it may be long.)
+                shown = json.dumps(key[:36]) + ("..." if len(key) > 36 else "")
                 _text(key, f"the key {shown}" + (f" at {where}" if where else ""))
                 places.append((item, f"{where}.{shown}" if where else shown))
         elif isinstance(value, list):
