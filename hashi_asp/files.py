@@ -336,12 +336,15 @@ def guarded_standard_error() -> Iterator[None]:
     except (OSError, ValueError):
         yield
         return
-    sys.stderr = _over(_StandardError(descriptor, "w", closefd=False), stream)
+    guarded = sys.stderr = _over(_StandardError(descriptor, "w", closefd=False), stream)
     try:
         yield
     finally:
-        sys.stderr.flush()  # (its writes never fail)
         sys.stderr = stream
+        if guarded.closed:  # closed within, to say nothing more (a reader gone): so is stderr
+            stream.close()
+        else:
+            guarded.flush()  # (its writes never fail)
 
 
 def _over(raw: io.FileIO, stream: io.TextIOWrapper) -> io.TextIOWrapper:
