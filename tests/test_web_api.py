@@ -311,67 +311,6 @@ def test_options_may_be_spelled_with_underscores(client):
     assert dashed == underscored and dashed["status"] == "unsolvable"
 
 
-READING = {"puzzle", "notation", "max-bridges", "no-loops"}
-SEARCHING = READING | {"connectivity", "time-limit"}
-REVIEWED = {
-    "solve": SEARCHING | {"models", "stats"},
-    "check": READING | {"solution"},
-    "render": READING | {"solution", "cell-size"},
-    "convert": READING | {"to"},
-    "unique": SEARCHING | {"difficulty"},
-    "fix": READING | {"keep", "free", "to", "time-limit"},
-    "count": SEARCHING | {"check"},
-    "hint": SEARCHING | {"given"},
-    "steps": READING | {"given", "steps", "brief", "time-limit"},
-    "difficulty": READING | {"time-limit"},
-    "generate": {"islands", "size", "alpha", "beta", "seed", "format", "unique", "difficulty"}
-    | {"max-bridges", "no-loops", "attempts", "time-limit"},
-}
-"""What the API serves, reviewed: an option a command declares later is not served until it is
-added to hashi_asp/web/served.py, and here."""
-STARTING_PROCESSES = {"jobs", "scheduler", "workers", "host", "port", "allow-host", "race"}
-FILE_WORDS = re.compile(r"file|folder|path|dir|output|^out$|^db$|csv|^json$|force")
-CLINGOS_OWN = {"clingo", "const", "variant", "encoding", "add"}
-"""Strings clingo reads as it likes (its options, constants, variants of them, programs)."""
-
-
-def test_the_api_serves_the_reviewed_options_and_none_that_reach_files_processes_or_clingo():
-    from hashi_asp.commands import unit as units
-
-    assert {name: set(options) for name, options in api.OPTIONS.items()} == REVIEWED
-    assert set(api.UNITS) == set(REVIEWED)
-    for command, options in api.OPTIONS.items():
-        for name, option in options.items():
-            where = f"{command} {name}"
-            assert option.kind not in units.NAMING_FILES, where
-            assert not FILE_WORDS.search(name), where
-            assert name not in STARTING_PROCESSES | CLINGOS_OWN, where
-            assert option.key not in {"solver_options", "constants", "variants", "additions"}
-            assert "race" not in option.choices, where
-            assert option == api.UNITS[command].option(name) or option.name == "connectivity"
-    declared = api.UNITS["solve"].option("connectivity")
-    assert "race" in declared.choices  # the command line's, not the API's
-    assert list(api.OPTIONS["solve"]["connectivity"].choices) == [
-        choice for choice in declared.choices if choice != "race"
-    ]
-
-
-def test_an_option_a_command_declares_later_is_not_served():
-    from dataclasses import replace
-
-    from hashi_asp.commands.unit import INT, TEXT, Option
-    from hashi_asp.web import served
-
-    solve = api.UNITS["solve"]
-    grown = replace(
-        solve, options=(*solve.options, Option("threads", INT, low=1), Option("peer", TEXT))
-    )
-    assert [option.name for option in served.options(grown)] == list(api.OPTIONS["solve"])
-    shrunk = replace(solve, options=tuple(o for o in solve.options if o.name != "models"))
-    with pytest.raises(LookupError, match="models"):
-        served.options(shrunk)
-
-
 @pytest.mark.parametrize(
     "content, words",
     [
