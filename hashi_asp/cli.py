@@ -19,7 +19,7 @@ import click
 from . import commands, stopping
 from .commands import line
 from .commands import unit as units
-from .files import OutputLost, guarded_standard_output
+from .files import OutputLost, guarded_standard_error, guarded_standard_output
 from .puzzle import HashiError
 from .status import Status
 
@@ -41,7 +41,7 @@ class Group(click.Group):
         return super().get_command(ctx, name)
 
     def main(self, *args: Any, **kwargs: Any) -> NoReturn:
-        with stopping.handling_signals(), guarded_standard_output():
+        with stopping.handling_signals(), guarded_standard_error(), guarded_standard_output():
             try:
                 code = self._run(*args, **kwargs)
             except (KeyboardInterrupt, click.Abort):

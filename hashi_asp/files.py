@@ -1,7 +1,8 @@
 """Reading and writing whole files safely: input read up to a size limit and decoded with a
 precise error; output written so that a failure or a signal never leaves half a file behind,
 nothing but a file is ever replaced, and a file only when the user says so; standard output
-whose writes fail says so instead of ending as if all was well."""
+whose writes fail says so instead of ending as if all was well, and standard error whose writes
+fail leaves the exit code as it was."""
 
 from __future__ import annotations
 
@@ -298,13 +299,7 @@ def guarded_standard_output() -> Iterator[None]:
         yield
         return
     raw = _StandardOutput(descriptor, "w", closefd=False)
-    sys.stdout = io.TextIOWrapper(
-        io.BufferedWriter(raw),
-        encoding=stream.encoding,
-        errors=stream.errors,
-        line_buffering=stream.line_buffering,
-        write_through=stream.write_through,
-    )
+    sys.stdout = _over(raw, stream)
     try:
         yield
     finally:
@@ -312,3 +307,52 @@ def guarded_standard_output() -> Iterator[None]:
             sys.stdout.flush()
         raw.lost = True  # what a closed pipe left in the buffer goes nowhere, quietly
         sys.stdout = stream
+
+
+class _StandardError(io.FileIO):
+    """File descriptor 2, whose failed writes are dropped: a message that cannot be written
+    anywhere is lost, and nothing more can be said about it."""
+
+    def write(self, data: Any) -> int:
+        try:
+            return super().write(data)
+        except OSError:
+            return len(data)
+
+
+@contextlib.contextmanager
+def guarded_standard_error() -> Iterator[None]:
+    """Within the block, a write to the process's standard error that fails (a full disk,
+    /dev/full, a reader gone) is dropped, so that the exit code stays the one of what happened:
+    an error raised while saying another would end the command with 1, which means "no
+    solution".  A stand-in for it (a test's captured output) is left alone."""
+    stream = sys.stderr
+    if stream is not sys.__stderr__ or not isinstance(stream, io.TextIOWrapper):
+        yield
+        return
+    try:
+        stream.flush()
+        descriptor = stream.fileno()
+    except (OSError, ValueError):
+        yield
+        return
+    guarded = sys.stderr = _over(_StandardError(descriptor, "w", closefd=False), stream)
+    try:
+        yield
+    finally:
+        sys.stderr = stream
+        if guarded.closed:  # closed within, to say nothing more (a reader gone): so is stderr
+            stream.close()
+        else:
+            guarded.flush()  # (its writes never fail)
+
+
+def _over(raw: io.FileIO, stream: io.TextIOWrapper) -> io.TextIOWrapper:
+    """A text stream over ``raw`` that encodes and buffers as ``stream`` does."""
+    return io.TextIOWrapper(
+        io.BufferedWriter(raw),
+        encoding=stream.encoding,
+        errors=stream.errors,
+        line_buffering=stream.line_buffering,
+        write_through=stream.write_through,
+    )

@@ -68,12 +68,15 @@ def parse_size(text: str) -> tuple[int, int]:
     (rows, cols)."""
     import re
 
+    shown = repr(text) if len(text) <= 40 else repr(text[:36]) + "..."
     match = re.fullmatch(r"\s*(\d+)\s*(?:[xX]\s*(\d+)\s*)?", text)
     if not match:
-        raise PuzzleError(f"size {text!r}: expected WxH (e.g. 16x16) or a single side")
+        raise PuzzleError(f"size {shown}: expected WxH (e.g. 16x16) or a single side")
+    if any(len(side) > 9 for side in match.groups() if side):  # (beyond any board's limit)
+        raise PuzzleError(f"size {shown}: a side of more than 9 digits")
     cols, rows = int(match.group(1)), int(match.group(2) or match.group(1))
     if rows < 1 or cols < 1:
-        raise PuzzleError(f"size {text!r}: width and height must be at least 1")
+        raise PuzzleError(f"size {shown}: width and height must be at least 1")
     return rows, cols
 
 

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from processes import cpu_seconds, terminal_signals
@@ -81,6 +82,48 @@ class Server:
     def cpu(self) -> float:
         """Seconds of CPU the server has used (Linux)."""
         return cpu_seconds(self.process.pid)
+
+    def children(self) -> list[int]:
+        """The processes the server has started that still exist, zombies too (Linux: the
+        children of each of its threads, from /proc)."""
+        found = []
+        for task in Path(f"/proc/{self.process.pid}/task").iterdir():
+            try:
+                found += (task / "children").read_text().split()
+            except (FileNotFoundError, ProcessLookupError):  # a thread ended meanwhile
+                continue
+        return sorted(map(int, found))
+
+    def children_cpu(self) -> float:
+        """Seconds of CPU used by the processes the server has started, ended and waited for
+        (Linux): grows when a child process ran, however soon it ended (a Python process takes
+        more than the clock's tick to start)."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+    def connections(self) -> list[str]:
+        """The server's TCP sockets other than its own port's (Linux: its descriptors matched
+        with /proc/net/tcp and tcp6): a connection it made, or a port it opened, as
+        ``local -> remote`` in hexadecimal, as the kernel lists them."""
+        inodes = set()
+        for descriptor in Path(f"/proc/{self.process.pid}/fd").iterdir():
+            try:
+                target = os.readlink(descriptor)
+            except FileNotFoundError:  # closed meanwhile
+                continue
+            if target.startswith("socket:["):
+                inodes.add(target[len("socket:[") : -1])
+        found = []
+        for table in ("tcp", "tcp6"):
+            path = Path(f"/proc/{self.process.pid}/net/{table}")
+            if not path.exists():
+                continue
+            for row in path.read_text().splitlines()[1:]:
+                fields = row.split()
+                local, remote, inode = fields[1], fields[2], fields[9]
+                if inode in inodes and int(local.rsplit(":", 1)[1], 16) != self.port:
+                    found.append(f"{local} -> {remote}")
+        return found
 
     def wait_until_searching(self, since: float) -> None:
         """Until the server has used a third of a second of CPU more than ``since``: the one

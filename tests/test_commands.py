@@ -50,7 +50,7 @@ def test_the_click_command_is_the_declaration(name):
             assert (param.type.min, param.type.max) == (option.low, option.high)
 
 
-@pytest.mark.parametrize("unit", commands.served(), ids=lambda unit: unit.name)
+@pytest.mark.parametrize("unit", api.UNITS.values(), ids=lambda unit: unit.name)
 def test_the_api_reads_every_served_option_and_no_other(unit):
     limits = api.Limits()
     body = {"puzzle": PROLOG} if any(o.name == "puzzle" for o in unit.options) else {}
@@ -61,16 +61,16 @@ def test_the_api_reads_every_served_option_and_no_other(unit):
         body["solution"] = {"bridges": []}
     request = api.read_request(unit.name, body, limits)
     assert set(request.values) == {option.key for option in unit.options}
+    offered = api.OPTIONS[unit.name]
     for option in unit.options:
-        if option.served:
+        if option.name in offered:
             continue
         with pytest.raises(api.RequestError, match=f"no option '{option.name}'"):
             api.read_request(unit.name, {**body, option.name: option.default}, limits)
 
 
 def test_the_api_checks_ranges_and_choices_by_the_declaration():
-    solve = commands.command("solve")
-    for option in solve.served_options:
+    for option in api.OPTIONS["solve"].values():
         if option.kind in (units.INT, units.SECONDS) and option.low is not None:
             with pytest.raises(api.RequestError, match=f"option '{option.name}'"):
                 api.read_request(

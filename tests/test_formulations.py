@@ -181,7 +181,7 @@ def test_menus_help_and_the_race_are_derived_from_the_catalogue():
     names = list(asp.FORMULATIONS)
     option = next(o for o in common.PROGRAM if o.name == "connectivity")
     assert list(option.choices) == ["auto", *names, "race"]
-    assert list(option.served_choices) == ["auto", *names]
+    assert list(api.OPTIONS["solve"]["connectivity"].choices) == ["auto", *names]
     assert all(name in option.help for name in names)
     shown = CliRunner().invoke(main, ["solve", "--help"]).stdout
     assert "[" + "|".join(["auto", *names, "race"]) + "]" in " ".join(shown.split())

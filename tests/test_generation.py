@@ -468,6 +468,7 @@ def test_generated_rules_travel_with_the_puzzle(tmp_path):
             "hashi-asp: no puzzle with difficulty easy",
         ),
         (["-n", 10, "--size", "ax3"], 2, "hashi-asp: size 'ax3': expected WxH (e.g. 16x16)"),
+        (["-n", 10, "--size", "7" * 5000], 2, "...: a side of more than 9 digits"),
         (["-n", 10, "--difficulty", "2"], 2, "hashi-asp: difficulty '2': scores go from 0 to 1"),
         (["-n", 10, "--solution"], 2, "--solution needs --out"),
         (

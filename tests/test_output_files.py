@@ -300,6 +300,39 @@ def test_output_lost_at_the_final_flush_is_not_success(tmp_path):
     assert completed.stderr == "hashi-asp: cannot write standard output: No space left on device\n"
 
 
+# ---------------------------------------------------------------------------- standard error
+
+
+@full_device
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (["solve", "missing.txt"], 2),  # the error's code, not 1 ("no solution")
+        (["solve", "--no-such-option"], 2),
+        (["solve", "-"], 1),  # read from standard input: "1.2", which has no solution
+        (["solve", PROLOG, "--time-limit", "0"], 2),
+        (["solve", PROLOG], 0),
+        (["check", PROLOG, '{"bridges": []}'], 1),
+    ],
+)
+def test_a_full_standard_error_leaves_the_exit_code_as_it_was(args, code):
+    """With `2> /dev/full` what is said on standard error is lost, but the exit code is the one
+    the command ends with when it can say it: never the 1 of an error raised while saying it."""
+    said = processes.run(*args, input="1.2\n")
+    assert said.returncode == code and "Traceback" not in said.stderr, said.stderr
+    with open("/dev/full", "w") as full:
+        completed = subprocess.run(
+            [processes.script(), *map(str, args)],
+            stdout=subprocess.PIPE,
+            stderr=full,
+            input="1.2\n",
+            text=True,
+            timeout=300,
+        )
+    assert completed.returncode == code
+    assert completed.stdout == said.stdout
+
+
 def test_a_closed_pipe_ends_the_command_quietly():
     process = processes.start("solve", MANY, "-n", 0)
     first = process.stdout.readline()

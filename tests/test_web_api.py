@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from hashi_asp import check, commands, notations, solving
+from hashi_asp import check, notations, solving
 from hashi_asp.cli import main
 from hashi_asp.status import Status
 from hashi_asp.web import api
@@ -319,6 +319,7 @@ def test_options_may_be_spelled_with_underscores(client):
         (b'{"puzzle": ', "body is not JSON"),
         (b"puzzle=7x7", "body is not JSON"),
         (b'{"puzzle": "\xff"}', "not UTF-8"),
+        (b'{"models": ' + b"1" * 5000 + b"}", "body is not JSON this server reads: Exceeds"),
     ],
 )
 def test_a_body_that_is_not_json_is_400(client, content, words):
@@ -380,7 +381,7 @@ JSON = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
     max_leaves=12,
 )
-OPTION_NAMES = sorted({o.name for unit in api.UNITS.values() for o in unit.served_options})
+OPTION_NAMES = sorted({name for options in api.OPTIONS.values() for name in options})
 PUZZLE_TEXT = st.sampled_from([WALK, PROLOG, UNSOLVABLE, "2 . 1\n", "{", "3x3:a"]) | st.text(
     max_size=40
 )
@@ -531,7 +532,7 @@ def test_waiting_requests_start_small_ones_first_then_clients_in_turn():
 def test_the_lanes():
     from hashi_asp.web.admission import LARGE, SMALL, lane
 
-    searches = {unit.name: unit.searches for unit in commands.served()}
+    searches = {unit.name: unit.searches for unit in api.UNITS.values()}
     assert not searches["convert"] and not searches["render"] and not searches["check"]
     assert searches["solve"] and searches["count"] and searches["generate"]
     assert lane(False, 5000, 0, 10) == lane(False, 5000, 60, 10) == SMALL

@@ -41,8 +41,3 @@ def command(name: str) -> Command:
         raise KeyError(name)
     unit: Command = importlib.import_module(f".{name}", __name__).COMMAND
     return unit
-
-
-def served() -> list[Command]:
-    """The commands the JSON API offers, in the table's order."""
-    return [unit for unit in map(command, NAMES) if unit.served]

@@ -76,5 +76,4 @@ COMMAND = Command(
         *PROGRAM,
     ),
     bench,
-    served=False,
 )

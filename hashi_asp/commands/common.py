@@ -57,17 +57,13 @@ PROGRAM = (
         dest="constants",
         metavar="NAME=VALUE",
         multiple=True,
-        served=False,
     ),
     Option(
         "connectivity",
         CHOICE,
         asp.help_text(),
         default=asp.AUTO,
-        # The catalogue's names, read when they are looked at; not race over the API: a request
-        # may not start a process per core.
-        choices=asp.CONNECTIVITY,
-        served_choices=asp.Names(race=False),
+        choices=asp.CONNECTIVITY,  # the catalogue's names, read when they are looked at
     ),
     Option(
         "clingo",
@@ -75,7 +71,6 @@ PROGRAM = (
         "clingo's options, e.g. '--configuration=handy -t 2'.",
         dest="solver_options",
         metavar="OPTIONS",
-        served=False,
     ),
     Option(
         "variant",
@@ -84,7 +79,6 @@ PROGRAM = (
         dest="variants",
         metavar="VARIANT",
         multiple=True,
-        served=False,
     ),
 )
 """The searching commands' program: a study variant is these and :data:`RULES`."""
@@ -121,9 +115,7 @@ OUTPUT_FILE = Option("output", OUTPUT, "File to write [default: standard output]
 """-o: the file a command writes instead of printing."""
 OUT_FOLDER = Option("out", FOLDER, "Folder to write.")
 """--out: the folder a command writes its files into."""
-FORCE = Option(
-    "force", FLAG, "Replace the file -o names if it exists.", default=False, served=False
-)
+FORCE = Option("force", FLAG, "Replace the file -o names if it exists.", default=False)
 """--force: replace a file that exists (never without it)."""
 
 
@@ -169,15 +161,14 @@ def time_limit(help: str) -> Option:
 
 
 def formats(*choices: str, help: str = "Drawing style, or one JSON document.") -> Option:
-    """``--format``: the first choice is the default.  The JSON API always answers with the
-    JSON document, so it does not offer this."""
+    """``--format``: the first choice is the default.  (The JSON API always answers with the
+    JSON document.)"""
     return Option(
         "format",
         CHOICE,
         f"{help}  [default: {choices[0]}]",
         default=choices[0],
         choices=choices,
-        served=False,
     )
 
 

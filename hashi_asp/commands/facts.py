@@ -25,6 +25,5 @@ COMMAND = Command(
     which -c options to add).""",
     READING,
     facts,
-    served=False,
     prepare=read_puzzle,
 )

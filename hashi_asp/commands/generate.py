@@ -114,7 +114,7 @@ COMMAND = Command(
             "beta", FLOAT, "Chance a bridge is double [0.5; 0 if --max-bridges 1].", low=0, high=1
         ),
         Option("seed", INT, "Random seed [default: 1].", default=1, low=0),
-        Option("count", INT, "Puzzles [default: 1].", default=1, low=1, served=False),
+        Option("count", INT, "Puzzles [default: 1].", default=1, low=1),
         OUT_FOLDER,
         Option("format", CHOICE, "Notation.", default="has", choices=WRITABLE, dest="notation"),
         replace(FORCE, help="Replace files that exist in --out."),
@@ -124,7 +124,6 @@ COMMAND = Command(
             "Also NAME.solution.json.",
             default=False,
             dest="with_solution",
-            served=False,
         ),
         Option("unique", FLAG, "Repair each puzzle until it has one solution.", default=False),
         Option("difficulty", TEXT, "easy, medium, hard, or scores.", metavar="BAND|X|X-Y"),
@@ -144,9 +143,7 @@ COMMAND = Command(
             default=DEFAULT_ATTEMPTS,
             low=1,
         ),
-        Option(
-            "quiet", FLAG, "No summary line per puzzle.", short="-q", default=False, served=False
-        ),
+        Option("quiet", FLAG, "No summary line per puzzle.", short="-q", default=False),
         time_limit("Stop after this long (all puzzles together), keeping the puzzles finished."),
         replace(JOBS, help="Make the puzzles in N local processes [this one]."),
         SCHEDULER,

@@ -56,5 +56,4 @@ COMMAND = Command(
         Option("client-timeout", FLOAT, "Head, body [10 s].", default=10, low=0.1, high=3600),
     ),
     serve,
-    served=False,
 )

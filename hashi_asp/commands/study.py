@@ -179,7 +179,6 @@ RUN = Command(
         SCHEDULER,
     ),
     run,
-    served=False,
 )
 
 
@@ -216,7 +215,6 @@ REPORT = Command(
         ),
     ),
     report,
-    served=False,
 )
 
 
@@ -259,7 +257,6 @@ PLOT = Command(
         replace(FORCE, help="Replace figures that exist."),
     ),
     plot,
-    served=False,
 )
 
 
@@ -270,6 +267,5 @@ COMMAND = Command(
     docs/studies.md.""",
     (),
     study,
-    served=False,
     commands=(RUN, REPORT, PLOT),
 )

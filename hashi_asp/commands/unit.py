@@ -7,7 +7,9 @@ The fronts derive everything else from the declaration:
 - the command line (:mod:`hashi_asp.cli`) makes a click command of it, each option a click
   option or argument with its type, range, default and help;
 - the JSON API (:mod:`hashi_asp.web.api`) reads a request body by it, every value checked for
-  its type and range, and only the options that name no file (``served``);
+  its type and range, for the commands and options its own reviewed list names
+  (:mod:`hashi_asp.web.served`: none that names a file, starts a process or reaches another
+  machine);
 - a study variant (:mod:`hashi_asp.study`) reads its option string by the searching commands'
   declaration, through the command line's own parser.
 
@@ -53,8 +55,8 @@ class Option:
     ``help``.  ``short`` is the one-letter form (``-n``), ``negative`` the name of a flag's
     opposite (``loops`` for ``--no-loops/--loops``, whose default None means "the puzzle's
     own"), ``multiple`` takes the option again and again, ``nargs`` takes that many values at
-    once.  ``served``: offered by the JSON API (never for an option that names a file);
-    ``served_choices`` narrows the choices there."""
+    once.  (Which options the JSON API offers is not said here: see
+    :mod:`hashi_asp.web.served`.)"""
 
     name: str
     kind: str
@@ -71,25 +73,20 @@ class Option:
     multiple: bool = False
     required: bool = False
     argument: bool = False
-    served: bool = True
-    served_choices: Sequence[str] | None = None
     nargs: int = 1
 
     def __post_init__(self) -> None:
         assert self.kind in KINDS, self.kind
-        if self.kind in NAMING_FILES:
-            object.__setattr__(self, "served", False)
 
     @property
     def key(self) -> str:
         """The Python name of the value (``max_bridges``)."""
         return self.dest or self.name.replace("-", "_")
 
-    def expected(self, choices: Sequence[str] | None = None) -> str:
+    def expected(self) -> str:
         """What the option takes, in words, for messages."""
-        choices = self.choices if choices is None else choices
         if self.kind == CHOICE:
-            return "one of " + ", ".join(choices)
+            return "one of " + ", ".join(self.choices)
         if self.kind == FLAG:
             return "true or false"
         if self.kind == BRIDGES:
@@ -109,8 +106,7 @@ class Option:
         :class:`OptionError` naming the option."""
         import json  # (only a server reads JSON requests: the command line's start-up is spared it)
 
-        choices = self.choices if self.served_choices is None else self.served_choices
-        wrong = f"option {self.name!r}: expected {self.expected(choices)}"
+        wrong = f"option {self.name!r}: expected {self.expected()}"
         wrong += f", got {json.dumps(value)[:40]}"
         if self.kind == FLAG:
             if not isinstance(value, bool):
@@ -126,7 +122,7 @@ class Option:
             return int(value) if self.kind == INT else float(value)
         if self.kind == BRIDGES:  # bridges as JSON, or as the text `check` reads
             return value if isinstance(value, str) else json.dumps(value)
-        if not isinstance(value, str) or (self.kind == CHOICE and value not in choices):
+        if not isinstance(value, str) or (self.kind == CHOICE and value not in self.choices):
             raise OptionError(wrong)
         return value
 
@@ -256,16 +252,14 @@ def lines(text: str) -> str:
 @dataclass(frozen=True)
 class Command:
     """A command: its ``name``, ``help`` (the first sentence is its summary), ``options`` in the
-    order the command line shows them, the function that ``run``s it, and ``served`` (whether
-    the JSON API offers it).  ``prepare`` turns the values given into a :class:`Given` (the
-    puzzle read, the program built: :mod:`.common`).  A group of ``commands`` runs one of
-    them."""
+    order the command line shows them, and the function that ``run``s it.  ``prepare`` turns
+    the values given into a :class:`Given` (the puzzle read, the program built:
+    :mod:`.common`).  A group of ``commands`` runs one of them."""
 
     name: str
     help: str
     options: tuple[Option, ...]
     run: Callable[[Given], Outcome]
-    served: bool = True
     prepare: Callable[[Given, Reader], None] | None = None
     commands: tuple[Command, ...] = ()
     """A command of commands (``study run``, ``study report``...): its own are these."""
@@ -279,10 +273,6 @@ class Command:
         has a time limit for the whole command.  Those without one (check, convert, render)
         answer in about the time it takes to read the puzzle."""
         return any(option.kind == SECONDS for option in self.options)
-
-    @property
-    def served_options(self) -> tuple[Option, ...]:
-        return tuple(option for option in self.options if option.served)
 
     def given(
         self,

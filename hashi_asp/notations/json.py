@@ -220,9 +220,9 @@ def _load(text: str) -> tuple[object, Fail]:
     import json
 
     try:
-        data = json.loads(text, object_pairs_hook=_unique_keys)
-    except _DuplicateKey:
-        raise _duplicate_key(text) from None
+        data = loads(text)
+    except Problem as duplicate:
+        raise Problem(f"invalid JSON: {duplicate}", duplicate.line, duplicate.column) from None
     except json.JSONDecodeError as error:
         raise Problem(f"invalid JSON: {error.msg}", error.lineno, error.colno) from None
     except (ValueError, RecursionError) as error:  # too many digits, nested too deep
@@ -236,13 +236,26 @@ def _load(text: str) -> tuple[object, Fail]:
     return data, fail
 
 
+def loads(text: str) -> object:
+    """``text`` parsed as JSON, as :func:`json.loads` does, but an object that has a key twice
+    is refused: :class:`Problem` saying which, located at the second (json.loads would keep the
+    last value and silently drop the first).  JSON's own errors are json's."""
+    import json
+
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey:
+        raise _duplicate_key(text) from None
+
+
 class _DuplicateKey(Exception):
     """An object of the document has a key twice (located afterwards by :func:`_duplicate_key`)."""
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
     """An object of the document, refused if it has a key twice: json.loads would keep the
-    last value and silently drop the first, a puzzle other than the one written."""
+    last value and silently drop the first, a puzzle (or a request) other than the one
+    written."""
     found = dict(pairs)
     if len(found) != len(pairs):
         raise _DuplicateKey
@@ -276,7 +289,7 @@ def _duplicate_key(text: str) -> Problem:
                 line, column = line_column(text, keys[key])
                 shown = value if len(value) <= 40 else value[:36] + '..."'
                 return Problem(
-                    f"invalid JSON: duplicate key {shown} (first at line {line}, column {column})",
+                    f"duplicate key {shown} (first at line {line}, column {column})",
                     *line_column(text, token.start()),
                 )
             keys[key] = token.start()

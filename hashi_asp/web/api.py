@@ -4,26 +4,31 @@ and gives its options as a JSON object; the answer is the document the command p
 options a request may give, their types and ranges, and the function that answers.
 
 A body is ``{"puzzle": "<any notation the command line reads, as text>", ...}`` with the
-command's options by their long names (``"max-bridges"``; ``"max_bridges"`` is read the same).
-Each option is checked before any work starts; a mistake raises :class:`RequestError` with the
-message the command line would print and the HTTP status of its
-:class:`~hashi_asp.status.Status`.  Nothing here touches the file system: the options that name
-a file are not offered, and a puzzle, a solution or bridges drawn so far come as text or JSON.
-What this module adds to the commands is the server's own limits (:class:`Limits`).
+command's options by their long names (``"max-bridges"``; ``"max_bridges"`` is read the same,
+but not both).  The body is read strictly (:func:`read_body`: UTF-8, JSON, no key twice, no
+string that is not Unicode text), and each option is checked before any work starts; a mistake
+raises :class:`RequestError` with the message the command line would print and the HTTP status
+of its :class:`~hashi_asp.status.Status`.  Only the commands and options of :mod:`.served` are
+offered: nothing here touches the file system, starts a process or reaches another machine,
+and a puzzle, a solution or bridges drawn so far come as text or JSON.  What this module adds
+to the commands is the server's own limits (:class:`Limits`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import commands
-from ..commands.unit import Command, Given, Hooks, Reader
+from ..commands.unit import Command, Given, Hooks, Option, Reader
+from ..notations import json as json_notation
+from ..notations.lexing import Problem
 from ..puzzle import HashiError, parse_size
 from ..status import Status
 from ..stopping import Deadline
+from . import served
 
 
 class RequestError(HashiError):
@@ -54,8 +59,75 @@ by 8, on a line of its own): a solution of N islands, which joins them all, list
 bridges."""
 
 
-UNITS: dict[str, Command] = {unit.name: unit for unit in commands.served()}
+UNITS: dict[str, Command] = served.units()
 COMMANDS = tuple(UNITS)
+OPTIONS: dict[str, dict[str, Option]] = {
+    name: {option.name: option for option in served.options(unit)} for name, unit in UNITS.items()
+}
+"""Per command served, the options a request may give, by their long names."""
+
+
+def read_body(data: bytes) -> Any:
+    """The JSON document of a request body, read strictly: UTF-8, JSON, each object's keys
+    once (a key given twice would leave one of the two values unread), and every string, key or
+    value, Unicode text; anything else raises :class:`RequestError` saying what and where."""
+    import json
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise RequestError(f"body is not UTF-8 (byte {error.start})") from None
+    try:
+        document = json_notation.loads(text)
+    except Problem as duplicate:
+        raise RequestError(str(duplicate.error("body"))) from None
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno}, column {error.colno}"
+        raise RequestError(f"body is not JSON: {error.msg} ({where})") from None
+    except RecursionError:
+        raise RequestError("body is not JSON this server reads: nested too deeply") from None
+    except ValueError as error:  # an integer of too many digits: Python's words, to the colon
+        said = str(error).split(":")[0]
+        raise RequestError(f"body is not JSON this server reads: {said}") from None
+    if _ESCAPED_SURROGATE.search(text):  # (the only way one comes in: UTF-8 cannot hold one)
+        _unicode_only(document)
+    return document
+
+
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+
+
+def _unicode_only(document: Any) -> None:
+    """Refuse a string of the document that is not Unicode text: a lone surrogate, which JSON's
+    ``\\ud800`` escape writes but no UTF-8 holds, so that every later use of the string (its
+    size in bytes, a puzzle's program, an error naming it) would fail on it.  (A pair of them
+    is one character: json has joined it.)"""
+    import json
+
+    places: list[tuple[Any, str]] = [(document, "")]
+    while places:
+        value, where = places.pop()
+        if isinstance(value, str):
+            _text(value, f"the string at {where or 'the top'}")
+        elif isinstance(value, dict):
+            for key, item in reversed(value.items()):
+                # (Escaped, as the key may be the string refused; its start, as it may be long.)
+                shown = json.dumps(key[:36]) + ("..." if len(key) > 36 else "")
+                _text(key, f"the key {shown}" + (f" at {where}" if where else ""))
+                places.append((item, f"{where}.{shown}" if where else shown))
+        elif isinstance(value, list):
+            places.extend((item, f"{where}[{i}]") for i, item in reversed(list(enumerate(value))))
+
+
+def _text(value: str, what: str) -> None:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        surrogate = f"\\u{ord(value[error.start]):04x}"
+        raise RequestError(
+            f"body: {what} is not Unicode text: a lone surrogate ({surrogate}) at character "
+            f"{error.start + 1}"
+        ) from None
 
 
 @dataclass
@@ -118,8 +190,16 @@ def read_request(command: str, body: Any, limits: Limits) -> Request:
         raise RequestError(f"no such command {command!r}; the API has {', '.join(COMMANDS)}", 404)
     if not isinstance(body, dict):
         raise RequestError('the body must be a JSON object, such as {"puzzle": "..."}')
-    options = {option.name: option for option in unit.served_options}
-    given = {str(name).replace("_", "-"): value for name, value in body.items()}
+    options = OPTIONS[command]
+    given: dict[str, Any] = {}
+    spelled: dict[str, str] = {}
+    for key, value in body.items():
+        name = str(key).replace("_", "-")
+        if name in given:
+            raise RequestError(
+                f"{command}: option {name!r} given twice (as {spelled[name]!r} and {key!r})"
+            )
+        given[name], spelled[name] = value, key
     unknown = sorted(set(given) - set(options))
     if unknown:
         raise RequestError(

@@ -23,7 +23,6 @@ server's threads stays taken until it ends, so that such work cannot pile up.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import signal
@@ -229,7 +228,8 @@ def _error(message: str, status: int, **headers: str) -> Response:
 
 
 async def _body(request: Request, limit: int, seconds: float) -> Any:
-    """The request's JSON body, read up to ``limit`` bytes within ``seconds``."""
+    """The request's JSON body (:func:`.api.read_body`), read up to ``limit`` bytes within
+    ``seconds``."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise api.RequestError(f"request body is {declared} bytes; the limit is {limit}", 413)
@@ -247,15 +247,7 @@ async def _body(request: Request, limit: int, seconds: float) -> Any:
     data = b"".join(chunks)
     if not data.strip():
         raise api.RequestError('empty body: send a JSON object, such as {"puzzle": "..."}')
-    try:
-        return json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as error:
-        raise api.RequestError(f"body is not UTF-8 (byte {error.start})") from None
-    except json.JSONDecodeError as error:
-        where = f"line {error.lineno}, column {error.colno}"
-        raise api.RequestError(f"body is not JSON: {error.msg} ({where})") from None
-    except RecursionError:
-        raise api.RequestError("body is not JSON this server reads: nested too deeply") from None
+    return api.read_body(data)
 
 
 def _work(wanted: api.Request) -> tuple[bytes, int]:
