@@ -3,6 +3,7 @@ from pathlib import Path
 import pytest
 from bruteforce import neighbour_pairs
 from hypothesis import strategies as st
+from serving import Server
 
 REPO = Path(__file__).resolve().parent.parent
 PUZZLES = REPO / "puzzles"
@@ -74,3 +75,29 @@ def small_puzzles(draw, max_side: int = 5, max_islands: int = 8):
             degree[b] += k
     islands = {cell: degree[cell] or draw(st.integers(1, 4)) for cell in sorted(cells)}
     return rows, cols, islands
+
+
+@pytest.fixture
+def start():
+    """Start servers; each is killed and waited for at the end, whatever happened."""
+    servers = []
+
+    def starting(*args: str) -> Server:
+        server = Server(*args)
+        servers.append(server)
+        return server
+
+    try:
+        yield starting
+    finally:
+        for server in servers:
+            server.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    running = Server()
+    try:
+        yield running
+    finally:
+        running.close()

@@ -7,11 +7,14 @@ import json
 import os
 import queue
 import re
+import select
 import socket
 import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -182,3 +185,49 @@ def answer(data: bytes) -> tuple[int, dict[str, str], Any]:
         name, _, value = field.partition(":")
         headers[name.strip().lower()] = value.strip()
     return int(status_line.split()[1]), headers, json.loads(body) if body else None
+
+
+# ---------------------------------------------------------------------------- requests
+
+
+def lattice(side: int) -> str:
+    """Islands on every other cell, each a 4: solutions beyond counting in a test's time."""
+    cells = [[2 * r, 2 * c, 4] for r in range(side) for c in range(side)]
+    return json.dumps({"rows": 2 * side - 1, "cols": 2 * side - 1, "islands": cells})
+
+
+ENDLESS = lattice(8)
+
+
+def post(
+    base: str, command: str, body: dict, timeout: float = BOUND, client: str | None = None
+) -> tuple[int, dict]:
+    """POST a command's request; its status and document.  ``client``: the Hashi-Client
+    header, by which programs on one machine are told apart."""
+    headers = {"Content-Type": "application/json", **({"Hashi-Client": client} if client else {})}
+    request = urllib.request.Request(
+        f"{base}api/{command}", data=json.dumps(body).encode(), headers=headers, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def send_raw(port: int, command: str, body: dict, client: str | None = None) -> socket.socket:
+    """A request sent over a socket left open: its answer waits there until read."""
+    data = json.dumps(body).encode()
+    named = f"Hashi-Client: {client}\r\n" if client else ""
+    head = (
+        f"POST /api/{command} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"{named}Content-Length: {len(data)}\r\nConnection: close\r\n\r\n"
+    )
+    connection = socket.create_connection(("127.0.0.1", port), timeout=BOUND)
+    connection.sendall(head.encode() + data)
+    return connection
+
+
+def answered(connection: socket.socket) -> bool:
+    readable, _, _ = select.select([connection], [], [], 0)
+    return bool(readable)

@@ -132,11 +132,13 @@ def test_the_exit_code_is_the_status_table_s(args, status):
     assert result.exit_code == status.exit_code, result.output
 
 
-def test_an_error_s_http_status_is_the_status_table_s():
+def test_an_answer_s_http_status_is_the_status_table_s():
+    """A question without an answer (the difficulty of a puzzle with no solution) is the
+    command line's document, with the status the table gives it."""
     request = api.read_request("difficulty", {"puzzle": "1 . 2\n"}, api.Limits())
-    with pytest.raises(api.RequestError) as caught:
-        api.answer(request)
-    assert caught.value.http == Status.CANNOT_ANSWER.http == 422
+    document, status = api.answer(request)
+    assert status == Status.CANNOT_ANSWER.http == 422
+    assert document["status"] == "unsolvable" and document["score"] is None
 
 
 def test_only_the_format_asked_for_is_made(monkeypatch):

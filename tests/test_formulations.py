@@ -269,7 +269,7 @@ def test_an_added_formulation_is_offered_by_the_command_line_the_api_and_study_v
     cli = CliRunner().invoke(main, ["count", str(PROLOG), "--connectivity", LEVELS])
     assert cli.exit_code == 0 and "2 solutions; search exhausted" in cli.stdout, cli.stderr
     request = api.read_request("count", {"puzzle": prolog, "connectivity": LEVELS}, api.Limits())
-    assert api.answer(request)["count"] == 2
+    assert api.answer(request)[0]["count"] == 2
     with pytest.raises(api.RequestError, match=f"one of auto, reach, .*{LEVELS}"):
         api.read_request("count", {"puzzle": prolog, "connectivity": "race"}, api.Limits())
     program, rules = line.variant(f"--connectivity {LEVELS} --max-bridges 1")

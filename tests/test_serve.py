@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from conftest import PUZZLES
-from serving import BOUND, READY, Server, answer, received
+from serving import BOUND, ENDLESS, READY, answer, answered, post, received, send_raw
 
 from hashi_asp import check, notations
 
@@ -30,75 +30,6 @@ WALK = "7x7m2:4a4a2a2w2k4c3a1"  # ten islands, one solution
 JSON = {"Content-Type": "application/json"}
 EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 WORD = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
-
-
-def lattice(side: int) -> str:
-    """Islands on every other cell, each a 4: solutions beyond counting in a test's time."""
-    cells = [[2 * r, 2 * c, 4] for r in range(side) for c in range(side)]
-    return json.dumps({"rows": 2 * side - 1, "cols": 2 * side - 1, "islands": cells})
-
-
-ENDLESS = lattice(8)
-
-
-@pytest.fixture
-def start():
-    """Start servers; each is killed and waited for at the end, whatever happened."""
-    servers = []
-
-    def starting(*args: str) -> Server:
-        server = Server(*args)
-        servers.append(server)
-        return server
-
-    try:
-        yield starting
-    finally:
-        for server in servers:
-            server.close()
-
-
-@pytest.fixture(scope="module")
-def server():
-    running = Server()
-    try:
-        yield running
-    finally:
-        running.close()
-
-
-def post(
-    base: str, command: str, body: dict, timeout: float = BOUND, client: str | None = None
-) -> tuple[int, dict]:
-    """POST a command's request; its status and document.  ``client``: the Hashi-Client
-    header, by which programs on one machine are told apart."""
-    headers = {"Content-Type": "application/json", **({"Hashi-Client": client} if client else {})}
-    request = urllib.request.Request(
-        f"{base}api/{command}", data=json.dumps(body).encode(), headers=headers, method="POST"
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
-def send_raw(port: int, command: str, body: dict, client: str | None = None) -> socket.socket:
-    """A request sent over a socket left open: its answer waits there until read."""
-    data = json.dumps(body).encode()
-    named = f"Hashi-Client: {client}\r\n" if client else ""
-    head = (
-        f"POST /api/{command} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-        f"{named}Content-Length: {len(data)}\r\nConnection: close\r\n\r\n"
-    )
-    connection = socket.create_connection(("127.0.0.1", port), timeout=BOUND)
-    connection.sendall(head.encode() + data)
-    return connection
-
-
-def answered(connection: socket.socket) -> bool:
-    readable, _, _ = select.select([connection], [], [], 0)
-    return bool(readable)
 
 
 def valid(puzzle: str, solution: dict) -> bool:
@@ -218,43 +149,6 @@ def test_a_client_that_goes_away_frees_the_worker_for_the_next_request(start):
         long.close()
     assert status == 200 and document["status"] == "unique"
     assert server.process.poll() is None
-
-
-# ---------------------------------------------------------------------------- stopping
-
-
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_stops_the_server_with_its_exit_code(start, signum):
-    server = start()
-    assert post(server.url, "unique", {"puzzle": "7x7m2:4a4a2a2w2k4c3a1"})[0] == 200
-    code, err = server.stop(signum)
-    assert code == EXIT[signum]
-    assert err.splitlines() == [err.splitlines()[0], f"hashi-asp: {WORD[signum]}"], err
-    assert READY.match(err.splitlines()[0])
-
-
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_as_soon_as_the_server_says_it_is_ready(start, signum):
-    """Ctrl-C at once after the readiness line: the same clean stop, nothing else on stderr."""
-    server = start()
-    code, err = server.stop(signum)
-    assert code == EXIT[signum]
-    assert err.splitlines()[1:] == [f"hashi-asp: {WORD[signum]}"], err
-
-
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-def test_ctrl_c_during_a_long_search_stops_the_server_cleanly(start):
-    server = start("--max-time-limit", "3600")
-    assert post(server.url, "solve", {"puzzle": "7x7m2:4a4a2a2w2k4c3a1"})[0] == 200
-    idle = server.cpu()
-    long = send_raw(server.port, "count", {"puzzle": ENDLESS, "time-limit": 3600})
-    try:
-        server.wait_until_searching(idle)
-        code, err = server.stop(signal.SIGINT)
-    finally:
-        long.close()
-    assert code == 130 and "Traceback" not in err
-    assert err.splitlines()[-1] == "hashi-asp: interrupted", err
 
 
 def test_a_port_in_use_is_one_line_and_exit_2():

@@ -20,32 +20,6 @@ WALK = "7x7m2:4a4a2a2w2k4c3a1"  # ten islands, one solution
 JSON = {"Content-Type": "application/json"}
 
 
-@pytest.fixture
-def start():
-    """Start servers; each is killed and waited for at the end, whatever happened."""
-    servers = []
-
-    def starting(*args: str) -> Server:
-        server = Server(*args)
-        servers.append(server)
-        return server
-
-    try:
-        yield starting
-    finally:
-        for server in servers:
-            server.close()
-
-
-@pytest.fixture(scope="module")
-def server():
-    running = Server()
-    try:
-        yield running
-    finally:
-        running.close()
-
-
 def post(server: Server, command: str, body: dict) -> tuple[int, dict]:
     """A command's request as JSON: the status and document of its answer."""
     status, _, document = server.ask("POST", f"/api/{command}", JSON, json.dumps(body).encode())

@@ -58,16 +58,18 @@ def generate(given: Given) -> Outcome:
                 given.hooks.note(line) if folder is None else given.hooks.show(line)
     except stopping.Stopped as stop:
         finished = f"{len(made)} of {count} puzzles finished"
-        if not stop.why.by_signal:
+        if not made or not stop.why.by_signal:
             raise stopping.Stopped(f"{stop}: {finished}", stop.why) from None
         given.hooks.note(f"hashi-asp: {stop.why.value}: {finished}\n")
-        return Outcome(stop.why.status(answered=True), result=made)
+        status = stop.why.status(answered=True)
+    else:
+        status = Status.OK
 
     def document() -> dict:
         name, puzzle, text = made[0]
         return reports.generated_json(puzzle, name, notations.named(given.notation).name, text)
 
-    return Outcome(Status.OK, document=document, result=made)
+    return Outcome(status, document=document, result=made)
 
 
 def _elsewhere(given: Given, rules: Any, options: dict[str, Any]) -> tuple[list[str], Any]:

@@ -267,18 +267,20 @@ def _within_answer(given: Given, limits: Limits) -> None:
             )
 
 
-def answer(request: Request) -> dict:
-    """The command's JSON document; the library's errors become :class:`RequestError` with the
-    command line's message and the HTTP status of their :class:`~hashi_asp.status.Status`."""
+def answer(request: Request) -> tuple[dict, int]:
+    """The command's JSON document, the one the command line prints with ``--format json``
+    for the same verdict, and its HTTP status from the one table (:mod:`hashi_asp.status`):
+    200 for an answer, 422 for a question without one (the difficulty of a puzzle without
+    exactly one solution), 503 for what a server that is stopping had found.  The library's
+    errors, which leave no document, become :class:`RequestError` with the command line's
+    message and the HTTP status of their :class:`~hashi_asp.status.Status`."""
     given = request.prepared()
     _within_answer(given, request.limits)
     with refusals():
         outcome = request.unit.run(given)
-        if outcome.status.http >= 400:  # no answer to send: the error saying why
-            raise RequestError(outcome.message or outcome.status.name, outcome.status.http)
         if outcome.document is None:  # (every served command has one: a fault if not)
             raise RequestError(f"{request.command} has no JSON document", Status.FAULT.http)
-        return outcome.document()
+        return outcome.document(), outcome.status.http
 
 
 @contextlib.contextmanager

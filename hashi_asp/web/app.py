@@ -47,6 +47,7 @@ from starlette.staticfiles import StaticFiles
 from ..notations.json import dumps
 from ..puzzle import HashiError
 from ..status import Stop
+from ..stopping import POLL_SECONDS
 from . import admission, api, clients
 
 STATIC = resources.files("hashi_asp.web") / "static"
@@ -254,7 +255,8 @@ def _work(wanted: api.Request) -> tuple[bytes, int]:
     """The answer as JSON with its status (in a worker thread); 413 for an answer over the
     server's limit of bytes."""
     try:
-        data = dumps(api.answer(wanted)).encode("utf-8")
+        document, status = api.answer(wanted)
+        data = dumps(document).encode("utf-8")
     except api.RequestError as error:  # (raised from here, it would come wrapped in a group)
         return dumps({"error": str(error)}).encode("utf-8"), error.http
     if len(data) > wanted.limits.answer_bytes:
@@ -263,7 +265,7 @@ def _work(wanted: api.Request) -> tuple[bytes, int]:
             f"{wanted.limits.answer_bytes}"
         )
         return dumps({"error": message}).encode("utf-8"), 413
-    return data, 200
+    return data, status
 
 
 async def _watch(request: Request, wanted: api.Request, scope: anyio.CancelScope) -> None:
@@ -280,11 +282,10 @@ async def _release_after(
     left: list[threading.Event], turns: admission.Admission, held: tuple[str, float]
 ) -> None:
     """Once the work a request left running has ended (its answer is sent), its thread is
-    free again."""
+    free again; a server that is stopping waits for none of it (the process ends with it)."""
     try:
-        await anyio.to_thread.run_sync(
-            lambda: [done.wait() for done in left], abandon_on_cancel=True
-        )
+        while not turns.stopping and not all(done.is_set() for done in left):
+            await anyio.sleep(POLL_SECONDS)
     finally:
         turns.release(*held)
 

@@ -204,7 +204,9 @@ function draw() {
 // ask (all of them come from 127.0.0.1): random, new with each page load.
 const CLIENT = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
 
-// POST /api/<command>; resolves to the document, or rejects with the server's message.
+// POST /api/<command>; resolves to the document, or rejects with the server's message.  A
+// document can come with an error status too (the command line's exit code, as HTTP: 422 for
+// a question without an answer, 503 for what a stopping server had found); an error has none.
 async function api(command, body, signal) {
   const response = await fetch(`/api/${command}`, {
     method: "POST", headers: { "Content-Type": "application/json", "Hashi-Client": CLIENT },
@@ -212,7 +214,9 @@ async function api(command, body, signal) {
   });
   let doc;
   try { doc = await response.json(); } catch { throw new Error(`${command}: HTTP ${response.status}`); }
-  if (!response.ok) throw new Error(doc.error || `${command}: HTTP ${response.status}`);
+  if (!response.ok && (doc.error !== undefined || doc.status === undefined)) {
+    throw new Error(doc.error || `${command}: HTTP ${response.status}`);
+  }
   return doc;
 }
 
