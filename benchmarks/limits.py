@@ -35,8 +35,9 @@ wall time over ``--runs``, the overshoot, the exit code or HTTP status, and what
 (its ``status``, ``timed out`` when the limit cut it, and the last line on stderr, or the API's
 error).  The summary line counts the cells answered later than the limit plus 0.5 s.
 ``--stacks DIR`` writes, for every run still going 0.5 s after its limit, the stacks of the
-process (``py-spy dump --native``, which pauses it for a moment: take the figures from a run
-without it).  Not a test: the times depend on the machine and its load, printed with them.
+process (``py-spy dump --native``, after ``pip install py-spy``; it pauses the process for a
+moment: take the figures from a run without it).  The API front needs the web extra.  Not a
+test: the times depend on the machine and its load, printed with them.
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ COMMANDS = [
         None,
     ),
 ]
-PROBES = [  # (command's name, islands, limit): the cases the limits were found broken on
+PROBES = [  # (command's name, islands, limit): further cells beside the grid
     ("fix", 3000, 1.0),
     ("fix", 3000, 3.0),
     ("fix", 3000, 5.0),
@@ -247,7 +248,9 @@ class Stacks:
                         done = subprocess.run(
                             [spy, "dump", "--pid", str(pid)], capture_output=True, text=True
                         )
-                    out.write(f"# {name}: at {at:.2f} s (limit {limit:g} s)\n{done.stdout}\n")
+                    # No stacks: the process is ending (its interpreter gone, its memory freed).
+                    said = done.stdout or f"no stacks: {done.stderr.strip().splitlines()[:1]}\n"
+                    out.write(f"# {name}: at {at:.2f} s (limit {limit:g} s)\n{said}\n")
                     out.flush()
                     ended.wait(self.EVERY)
 
