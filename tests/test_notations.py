@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import hashi_asp
 from hashi_asp import Puzzle, PuzzleError
 from hashi_asp.notations import NOTATIONS, detect, grid, has, parse, parse_solutions
+from hashi_asp.notations.json import dumps
 from hashi_asp.puzzle import MAX_CELLS
 
 PROLOG = {(0, 0): 2, (0, 2): 1, (2, 0): 4, (2, 2): 3, (2, 4): 1, (4, 0): 3, (4, 4): 2}
@@ -330,3 +331,35 @@ def test_writers_produce_the_documented_text():
     puzzle = Puzzle(2, 3, {(0, 0): 1, (1, 2): 8})
     assert has.write(puzzle) == "2 3 2\n 1  0  0\n 0  0  8\n"
     assert grid.write(puzzle) == "2 3\n1 . .\n. . 8\n"
+
+
+def joined_the_old_way(document) -> str:
+    """``json.dumps(indent=2)`` with each list of integers joined onto one line again: the
+    layout ``dumps`` gives, the slow way it was first made."""
+    import re
+
+    text = json.dumps(document, indent=2)
+    return re.sub(
+        r"\[\s*(-?\d+(?:,\s*-?\d+)*)\s*\]",
+        lambda m: "[" + re.sub(r"\s+", "", m.group(1)).replace(",", ", ") + "]",
+        text,
+    )
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=5), inner, max_size=5)
+    ),
+    max_leaves=30,
+)
+
+
+@given(JSON_VALUES.filter(lambda value: isinstance(value, (dict, list))))
+def test_dumps_lays_out_a_document_as_indented_json_with_integer_lists_on_one_line(document):
+    assert dumps(document) == joined_the_old_way(document)
+    assert json.loads(dumps(document)) == document

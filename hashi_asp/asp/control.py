@@ -15,6 +15,8 @@ as a capability needs, with one deadline, Ctrl-C, and every model checked before
 from __future__ import annotations
 
 import importlib
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -260,6 +262,16 @@ class Grounded:
         self.ground_seconds = ground_seconds
         self.propagator = propagator
         self.left_behind = False  # a search that did not stop at once was left to clingo
+        if not _freeing_started.is_set():
+            _freeing_started.set()
+            threading.Thread(
+                target=_free, name="hashi-asp: freeing groundings", daemon=True
+            ).start()
+
+    def __del__(self) -> None:
+        # clingo frees a large grounding slowly (a walkthrough's of 10 000 islands: 0.7 s), and
+        # the caller has its answer: the control is freed in a thread of its own.
+        _freeing.put(self.__dict__.pop("control", None))
 
     # ------------------------------------------------------------------ searching
 
@@ -289,7 +301,7 @@ class Grounded:
         handle = self._open(assumed, deadline)
         if handle is None:  # clasp was still preparing the search when the deadline ended
             return Search(False, deadline.stopped, time.perf_counter() - started)
-        left = False
+        closed = False
         try:
             try:
                 while True:
@@ -316,18 +328,18 @@ class Grounded:
             if stopped is not None:
                 # The caller does not wait for a search that does not stop at once (clasp
                 # preprocessing a large program reads no request to stop): it is left to clingo,
-                # and this control takes no more searches.
-                left = left_behind(handle.cancel, CANCEL_SECONDS, "stopping the search")
+                # which closes it when it stops, and this control takes no more searches.
+                closed = True
+                left = left_behind(lambda: _close(handle), CANCEL_SECONDS, "stopping the search")
                 self.left_behind = self.left_behind or left
-            elif asked_to_stop:
-                handle.cancel()
-            if left:
                 return Search(False, stopped, time.perf_counter() - started)
-            exhausted = stopped is None and not asked_to_stop and handle.get().exhausted
+            if asked_to_stop:
+                handle.cancel()
+            exhausted = not asked_to_stop and handle.get().exhausted
             if exhausted and assumed and handle.get().unsatisfiable:
                 core = list(handle.core())
         finally:
-            if not left:
+            if not closed:
                 handle.__exit__(None, None, None)  # what `with` would do: the search ended
         return Search(exhausted, stopped, time.perf_counter() - started, core)
 
@@ -506,6 +518,24 @@ class Grounded:
     def ground_part(self, parts: Sequence[tuple[str, Sequence[clingo.Symbol]]]) -> None:
         """Ground further parts of the program (small ones: in this thread)."""
         self.control.ground(list(parts))
+
+
+def _close(handle: clingo.SolveHandle) -> None:
+    """Stop a search and close it, as leaving its ``with`` block would."""
+    handle.cancel()
+    handle.__exit__(None, None, None)
+
+
+def _free() -> None:
+    """Free the controls of the groundings no longer used, one after the other, for ever."""
+    while True:
+        control = _freeing.get()
+        del control
+
+
+_freeing: queue.SimpleQueue[clingo.Control | None] = queue.SimpleQueue()
+_freeing_started = threading.Event()  # the thread starts with the first grounding (a process
+# with a single thread forks its race's workers at once: see portfolio._context)
 
 
 def within(core: list[int] | None, assumptions: list[int]) -> list[int]:
