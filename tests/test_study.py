@@ -251,7 +251,7 @@ def test_a_plan_file_with_generated_instances_and_seeds(tmp_path):
         ('task = "solve"\n', "plan.toml: expected [[instances]] with paths or generate"),
         ('[[instances]]\npaths = ["nowhere"]\n', "nowhere: no such file or directory"),
         ('task = "race"\n[[instances]]\npaths = ["."]\n', "task 'race': expected one of solve,"),
-        ("[[instances]]\ngenerate = {islands = 1}\n", "plan.toml: generate: "),
+        ("[[instances]]\ngenerate = {islands = 1}\n", "plan.toml: instances 1: generate: islands"),
         ('[[instances]]\npaths = ["."]\n[variants]\nx = "--seed"\n', "No such option '--seed'"),
         ('[[instances]]\npaths = ["."]\n[variants]\nx = "--clingo --seed=2"\n', "--seed is the"),
     ],
