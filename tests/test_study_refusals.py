@@ -64,6 +64,14 @@ def test_a_generate_table_is_checked_by_the_generate_commands_options(tmp_path, 
     assert not (tmp_path / "s.db").exists()
 
 
+def test_every_key_of_a_generate_table_is_an_option_of_generate():
+    from hashi_asp.commands import generate
+    from hashi_asp.study.plan import GENERATE_KEYS
+
+    options = {option.name for option in generate.COMMAND.options}
+    assert {key.replace("_", "-") for key in GENERATE_KEYS} <= options
+
+
 @pytest.mark.parametrize(
     "head, message",
     [

@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -338,42 +339,41 @@ def resolve(spec: dict, *, where: str | None = None) -> Plan:
 RUN_OPTIONS = ("--models=0", "--project=show", "--seed=1")
 """clingo options a run sets itself: the answers its task asks for, how they are counted, and
 the study's seed.  A variant giving one of them (by any of clingo's names for it) would make
-every run an error ("multiple occurrences")."""
+every run an error (clingo: "multiple occurrences")."""
+
+_TWICE = re.compile(r"multiple occurrences: '([\w-]+)'")
 
 
 def _suits(variant: Variant, task: str, where: str) -> None:
     """A variant's options must mean something for the task, and leave clingo's options that a
-    run sets itself to the run."""
+    run sets itself to the run: clingo judges them beside the run's own."""
     if task in ("steps", "difficulty") and variant.program != Program():
         raise StudyError(
             f"{where}: variant {variant.name}: the {task} task takes no program options "
             "(only --max-bridges, --no-loops)"
         )
+    from ..asp import portfolio
     from ..asp.control import judge_options, judge_program
 
+    program = variant.program  # and each variant a race runs, as the race gives it options
+    searches = [program.options, *(portfolio.variant(program, v).options for v in program.variants)]
     try:
-        judge_program(variant.program)
+        judge_program(program)
+        for options in searches:
+            judge_options([*RUN_OPTIONS, *options])
     except HashiError as error:
-        raise StudyError(f"{where}: variant {variant.name}: {error}") from None
-    program = variant.program
-    searches = [program.options, *((*v.split()[1:], *program.options) for v in program.variants)]
-    for options in searches:
-        for own in RUN_OPTIONS:
-            try:
-                judge_options([own, *options])
-            except HashiError as error:
-                name = own.split("=")[0]
-                if "multiple occurrences" not in str(error):  # the two do not go together
-                    raise StudyError(f"{where}: variant {variant.name}: {error}") from None
-                if name == "--seed":
-                    raise StudyError(
-                        f"{where}: variant {variant.name}: --seed is the study's "
-                        "(repeat, or seeds in a plan)"
-                    ) from None
-                raise StudyError(
-                    f"{where}: variant {variant.name}: clingo's {name} is set by each run "
-                    f"(its task decides it): leave it out of the variant's options"
-                ) from None
+        twice = _TWICE.search(str(error))
+        if twice is None or f"--{twice[1]}" not in {own.split("=")[0] for own in RUN_OPTIONS}:
+            raise StudyError(f"{where}: variant {variant.name}: {error}") from None
+        if twice[1] == "seed":
+            raise StudyError(
+                f"{where}: variant {variant.name}: --seed is the study's "
+                "(repeat, or seeds in a plan)"
+            ) from None
+        raise StudyError(
+            f"{where}: variant {variant.name}: clingo's --{twice[1]} is set by each run "
+            "(its task decides it): leave it out of the variant's options"
+        ) from None
 
 
 def _read(base: Path, name: str) -> str:
