@@ -114,20 +114,26 @@ def test_the_memory_limit_on_the_command_line_has_the_same_bound(tmp_path):
 
 def test_a_study_reads_only_regular_files_within_the_size_limit(tmp_path):
     """A device would be read until memory runs out, a FIFO would hold the study forever: each
-    is refused as a study reads it, as is a file over the limit every reader has."""
+    is refused where a study reads one (an instance, a variant's file, the plan, the database),
+    as is a file over the limit every reader has."""
     fifo = tmp_path / "waiting.has"
     os.mkfifo(fifo)
     large = tmp_path / "large.lp"
     with large.open("wb") as out:
         out.truncate(MAX_FILE_BYTES + 1)  # sparse: no memory or disk taken
+    database = tmp_path / "s.db"
     for args, message in [
-        ([PROLOG, "--variant", "zero=--encoding /dev/zero"], "variant zero: /dev/zero: not a "),
-        ([PROLOG, "--variant", f"large=--add {large}"], f"variant large: {large}: file is "),
-        ([fifo], f"{fifo}: not a regular file"),
+        ([database, PROLOG, "--variant", "zero=--encoding /dev/zero"], "variant zero: /dev/zero"),
+        ([database, PROLOG, "--variant", f"large=--add {large}"], f"variant large: {large}: file"),
+        ([database, fifo], f"{fifo}: not a regular file"),
+        ([database, "--plan", "/dev/zero"], "/dev/zero: not a regular file"),
+        ([database, "--plan", fifo], f"{fifo}: not a regular file"),
+        ([fifo, PROLOG], f"{fifo}: not a regular file, not a study database"),
+        (["report", "/dev/zero"], "/dev/zero: not a regular file, not a study database"),
     ]:
-        done = study(tmp_path / "s.db", *args, timeout=120)
+        done = study(*args, timeout=120)
         one_line(done, message)
-        assert not (tmp_path / "s.db").exists()
+        assert not database.exists()
 
 
 # ---------------------------------------------------------------------------- the database

@@ -69,6 +69,8 @@ class Database:
             raise StudyError(f"{self.path}: no such study database")
         if self.path.is_dir():
             raise StudyError(f"{self.path}: is a directory, not a study database")
+        if self.path.exists() and not self.path.is_file():  # a device, a FIFO: never a database
+            raise StudyError(f"{self.path}: not a regular file, not a study database")
         self._held: int | None = None
         if alone:
             self._hold()
@@ -101,7 +103,7 @@ class Database:
         import fcntl
 
         try:
-            self._held = os.open(self.path, os.O_RDONLY | os.O_CREAT, 0o666)
+            self._held = os.open(self.path, os.O_RDONLY | os.O_CREAT | os.O_NONBLOCK, 0o666)
         except OSError as error:
             raise StudyError(f"{self.path}: cannot open: {error.strerror or error}") from None
         try:

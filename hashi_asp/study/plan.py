@@ -166,13 +166,15 @@ def load(path: str | os.PathLike) -> dict:
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
 
+    from ..files import read_text
+
     path = Path(path)
+    if not path.exists():
+        raise StudyError(f"{path}: no such plan file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise StudyError(f"{path}: no such plan file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise StudyError(f"{path}: cannot read the plan: {error}") from None
+        text = read_text(path, regular=True, what="plan file")
+    except PuzzleError as error:
+        raise StudyError(str(error)) from None
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
