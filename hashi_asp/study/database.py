@@ -168,7 +168,7 @@ class Database:
                 if before is None:
                     for key, value in (("plan", spec), ("fingerprint", fingerprint)):
                         self.connection.execute(
-                            "INSERT INTO study VALUES (?, ?)", (key, json.dumps(value))
+                            "INSERT OR REPLACE INTO study VALUES (?, ?)", (key, json.dumps(value))
                         )
                     return
         except sqlite3.Error as error:
