@@ -184,10 +184,10 @@ def prepare_output(given: Given, *paths: Any) -> None:
     whatever name), one that exists without --force, or one that cannot be written."""
     from ..files import prepare_output
 
-    read = reads(given)
-    for path in paths:
-        if path is not None:
-            prepare_output(path, force=given.values.get("force", False), reads=read)
+    written = [path for path in paths if path is not None]
+    read = reads(given) if written else []  # (nothing is looked up for a command writing none)
+    for path in written:
+        prepare_output(path, force=given.values.get("force", False), reads=read)
 
 
 def prepare_folder(given: Given, folder: Path, names: list[str]) -> None:
