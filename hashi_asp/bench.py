@@ -80,9 +80,9 @@ class Row:
 
 def puzzle_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
     """The files given, with directories searched recursively for puzzle files, sorted."""
-    from .study.plan import instance_names
+    from .files import puzzle_files as found
 
-    return sorted({Path(name) for name in instance_names([str(p) for p in paths], Path("."))})
+    return sorted({Path(name) for name in found([str(p) for p in paths])})
 
 
 def bench(

@@ -12,7 +12,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -29,18 +29,26 @@ parsed whole, stays around 1 GB of memory at worst."""
 # ---------------------------------------------------------------------------- reading
 
 
-def read_text(path: str | os.PathLike) -> str:
-    """The UTF-8 text of a file, with one-line errors for everything that can go wrong."""
+def read_text(path: str | os.PathLike, *, regular: bool = False, what: str = "puzzle file") -> str:
+    """The UTF-8 text of a file, with one-line errors for everything that can go wrong.
+    ``regular``: only a regular file, for what is read again and again or sent elsewhere (a
+    study's instances and rule files): a FIFO or a device is refused without waiting for a
+    writer or reading on.  ``what`` names the file in the message for a directory."""
     path = Path(path)
     try:
         if path.is_dir():
-            raise PuzzleError("is a directory, not a puzzle file", str(path))
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise PuzzleError(
-                f"file is {size} bytes; the limit is {MAX_FILE_BYTES} (64 MiB)", str(path)
-            )
-        with path.open("rb") as stream:
+            raise PuzzleError(f"is a directory, not a {what}", str(path))
+        # Opened without waiting: a FIFO with no writer would hold the open itself.
+        flags = os.O_RDONLY | (os.O_NONBLOCK if regular else 0)
+        with open(os.open(path, flags), "rb") as stream:
+            found = os.fstat(stream.fileno())
+            if regular and not stat.S_ISREG(found.st_mode):
+                raise PuzzleError("not a regular file", str(path))
+            if found.st_size > MAX_FILE_BYTES:
+                raise PuzzleError(
+                    f"file is {found.st_size} bytes; the limit is {MAX_FILE_BYTES} (64 MiB)",
+                    str(path),
+                )
             return read_stream(stream, str(path))
     except FileNotFoundError:
         raise PuzzleError("no such file", str(path)) from None
@@ -77,6 +85,41 @@ def decode(data: bytes, source: str) -> str:
         ) from None
 
 
+PUZZLE_SUFFIXES = {".has", ".txt", ".json"}
+"""What a folder of puzzles is searched for."""
+
+
+def puzzle_files(paths: Iterable[str], base: str | os.PathLike = ".") -> list[str]:
+    """The puzzle files under ``paths`` (files, folders searched with their subfolders for
+    :data:`PUZZLE_SUFFIXES`, globs), relative to ``base``, each named by its path as given,
+    sorted within each path; a path that names nothing is a :class:`PuzzleError`."""
+    import glob
+
+    base = Path(base)
+    names: list[str] = []
+    for given in paths:
+        place = base / given
+        if any(mark in given for mark in "*?["):
+            matches = sorted(glob.glob(str(place), recursive=True))
+            absolute = Path(given).is_absolute()
+            found = [m if absolute else os.path.relpath(m, base) for m in matches]
+            found = [name for name in found if (base / name).is_file()]
+            if not found:
+                raise PuzzleError("no file matches", given)
+        elif place.is_dir():
+            found = sorted(
+                str(Path(given) / path.relative_to(place))
+                for path in place.rglob("*")
+                if path.suffix in PUZZLE_SUFFIXES and path.is_file()
+            )
+        elif place.exists():
+            found = [given]
+        else:
+            raise PuzzleError("no such file or directory", given)
+        names.extend(found)
+    return list(dict.fromkeys(names))
+
+
 # ---------------------------------------------------------------------------- writing files
 
 LINKS_FOLLOWED = 40
@@ -92,23 +135,33 @@ class FileExists(HashiError):
     status = Status.BAD_INPUT
 
 
-def not_the_input(path: str | os.PathLike, source: str | os.PathLike) -> None:
-    """Refuse to write ``path`` when it is the file ``source`` was read from (``-``: the file
-    standard input comes from), by whatever name: nothing the user gave is overwritten."""
+def not_the_input(path: str | os.PathLike, reads: Iterable[tuple[str, str]]) -> None:
+    """Refuse to write ``path`` when it is a file being read, by whatever name (a symbolic or a
+    hard link, another relative path: the same file of the same device), so that nothing the
+    user gave is overwritten.  ``reads``: each file read (``-``: the file standard input comes
+    from), with what it is, for the message (``the puzzle``)."""
     try:
         written = os.stat(path)
-        read = os.fstat(sys.stdin.fileno()) if source == "-" else os.stat(source)
-    except (OSError, ValueError, AttributeError):  # nothing there yet, or no file read
+    except (OSError, ValueError):  # nothing there yet
         return
-    same = (written.st_dev, written.st_ino) == (read.st_dev, read.st_ino)
-    if same and stat.S_ISREG(written.st_mode):
-        raise HashiError(f"{path}: is the puzzle being read; choose another output file")
+    if not stat.S_ISREG(written.st_mode):  # a device or a FIFO is written into, not replaced
+        return
+    for source, what in reads:
+        try:
+            read = os.fstat(sys.stdin.fileno()) if source == "-" else os.stat(source)
+        except (OSError, ValueError, AttributeError):  # not a file (a puzzle's text), or gone
+            continue
+        if (written.st_dev, written.st_ino) == (read.st_dev, read.st_ino):
+            raise FileExists(f"{path}: is {what} being read; choose another output file")
 
 
-def prepare_output(path: str | os.PathLike, *, force: bool = False) -> None:
-    """Refuse, before any time is spent, what :func:`write_output` would refuse at the end: an
-    existing file (unless ``force``), a directory, a block device or a socket, a missing
-    folder."""
+def prepare_output(
+    path: str | os.PathLike, *, force: bool = False, reads: Iterable[tuple[str, str]] = ()
+) -> None:
+    """Refuse, before any time is spent, what :func:`write_output` would refuse at the end: a
+    file being read (``reads``, as :func:`not_the_input` takes them), an existing file (unless
+    ``force``), a directory, a block device or a socket, a missing folder."""
+    not_the_input(path, reads)
     place, kind = _destination(path)
     if kind == "file" and not force:
         raise FileExists(f"{path}: file exists (use --force to replace it)")
@@ -116,12 +169,15 @@ def prepare_output(path: str | os.PathLike, *, force: bool = False) -> None:
         raise FileExists(f"{path}: cannot write: no folder {place.parent}")
 
 
-def prepare_folder(folder: Path, names: list[str], *, force: bool = False) -> None:
+def prepare_folder(
+    folder: Path, names: list[str], *, force: bool = False, reads: Iterable[tuple[str, str]] = ()
+) -> None:
     """Create ``folder`` if missing; refuse, before any time is spent, if a file to be written
-    there already exists (unless ``force``), or what cannot be written has its name."""
+    there is one being read (``reads``) or already exists (unless ``force``), or what cannot be
+    written has its name."""
     if folder.is_dir():
         for name in names:
-            prepare_output(folder / name, force=force)
+            prepare_output(folder / name, force=force, reads=reads)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:

@@ -1,18 +1,28 @@
-"""What the study tests share: reading a study's database as the tests see it (plain sqlite3,
-not the package), and the process table (Linux /proc) to find the runner processes and those
-at work."""
+"""What the study tests share: running ``hashi-asp study`` as a process, reading a study's
+database as the tests see it (plain sqlite3, not the package), the process table (Linux /proc)
+to find the runner processes and those at work, and a process that adopts a plan at the same
+moment as another."""
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import subprocess
 from pathlib import Path
+from typing import Any
 
 from conftest import PROGRAMS, PUZZLES
+from processes import run as run_command
 
 COELHO = PUZZLES / "coelho"
 HOG = PROGRAMS / "memory_hog.lp"
 RUNNER = "-m hashi_asp.study.runs"
+
+
+def study(*args, **kwargs) -> subprocess.CompletedProcess:
+    """``hashi-asp study run ARGS`` (or ``study report``/``plot`` when the first says so)."""
+    command = [] if args and args[0] in ("report", "plot") else ["run"]
+    return run_command("study", *command, *args, **kwargs)
 
 
 def rows(database: Path, columns: str = "*") -> list[dict]:
@@ -77,3 +87,26 @@ def descendants(root: int) -> set[int]:
         frontier = {pid for pid, (parent, _, _) in table.items() if parent in frontier} - found
         found |= frontier
     return found
+
+
+def adopt_at_once(path: str, name: str, fingerprint: dict, barrier: Any, answers: Any) -> None:
+    """In a process of its own: adopt the plan ``name`` (with ``fingerprint``) into the study
+    database at ``path``, having waited at ``barrier`` for the other process as the transaction
+    begins, so that each has done all it does before its transaction when either begins it.
+    Puts (name, "adopted" or the refusal) into ``answers``."""
+    from hashi_asp.study.database import Database, StudyError
+
+    class AtOnce(sqlite3.Connection):
+        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+            if sql.lstrip().upper().startswith("BEGIN"):
+                barrier.wait(60)
+            return super().execute(sql, *args)
+
+    connect = sqlite3.connect
+    sqlite3.connect = lambda *args, **kwargs: connect(*args, factory=AtOnce, **kwargs)  # type: ignore[assignment]
+    with Database(path) as database:
+        try:
+            database.adopt({"base": "/", "variants": {name: ""}}, fingerprint)
+            answers.put((name, "adopted"))
+        except StudyError as refused:
+            answers.put((name, str(refused)))

@@ -291,6 +291,7 @@ FRONT_IMPORTS = {
         "notations.json",
         "puzzle",
         "status",
+        "stopping",
     },
     "web.admission": set(),
     "web.clients": set(),

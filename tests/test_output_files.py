@@ -342,3 +342,51 @@ def test_a_closed_pipe_ends_the_command_quietly():
     process.stderr.close()
     assert first == "Solution 1:\n"
     assert stderr == "" and process.returncode == 0
+
+
+@pytest.fixture
+def read_files(tmp_path, monkeypatch):
+    """In a folder of its own: a puzzle, a folder of puzzles, bridges, a rules file and a study
+    database, each with a name that leads to it from where a command writes (a symbolic link,
+    a hard link)."""
+    monkeypatch.chdir(tmp_path)
+    files = {name: tmp_path / name for name in ("puzzle.txt", "solution.json", "extra.lp")}
+    files["puzzle.txt"].write_bytes(PROLOG.read_bytes())
+    files["solution.json"].write_text('{"bridges": []}\n')
+    files["extra.lp"].write_text("")
+    (tmp_path / "set").mkdir()
+    files["set/one.has"] = tmp_path / "set" / "one.has"
+    files["set/one.has"].write_bytes(MANY.read_bytes())
+    files["victim.db"] = tmp_path / "victim.db"
+    assert run("study", "run", "victim.db", "puzzle.txt", "--jobs", "1").exit_code == 0
+    os.symlink(files["victim.db"], "figure.svg")
+    os.link(files["solution.json"], "picture.svg")
+    os.symlink(files["set/one.has"], "rows.csv")
+    os.link(files["extra.lp"], "rows.json")
+    (tmp_path / "steps").mkdir()
+    os.symlink(files["puzzle.txt"], tmp_path / "steps" / "step-001.svg")
+    return files
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["study", "plot", "victim.db", "--cactus", "figure.svg", "--force"], "victim.db (DB)"),
+        (["render", "puzzle.txt", "solution.json", "-o", "picture.svg", "--force"], "(SOLUTION)"),
+        (["convert", "puzzle.txt", "--to", "has", "-o", "set/../puzzle.txt", "--force"], "puzzle"),
+        (["bench", "set", "--csv", "rows.csv", "--force"], "is set/one.has (PATHS)"),
+        (["bench", "set", "--add", "extra.lp", "--json", "rows.json", "--force"], "(--add)"),
+        (["steps", "puzzle.txt", "--format", "svg", "--out", "steps", "--force"], "the puzzle"),
+        (["study", "run", "extra.lp", "puzzle.txt", "--variant", "a=--add extra.lp"], "variant a"),
+    ],
+)
+def test_no_command_writes_over_a_file_it_reads_by_any_name(read_files, args, message):
+    """Every file a command reads (its puzzle, bridges, files, the puzzle files under PATHS, a
+    study's database and its variants' files), reached by a symbolic link, a hard link or
+    another relative path, is refused as an output: not even --force replaces it."""
+    before = {name: path.read_bytes() for name, path in read_files.items()}
+    result = run(*args)
+    assert result.exit_code == 2, result.stderr
+    one_line(result.stderr, message, " being read; choose another output file")
+    assert {name: path.read_bytes() for name, path in read_files.items()} == before
+    assert os.path.islink("figure.svg") and os.path.islink("steps/step-001.svg")

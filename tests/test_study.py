@@ -15,7 +15,7 @@ import processes
 import pytest
 import studies
 from conftest import PIGEONS, PROGRAMS, PROLOG, PUZZLES
-from studies import COELHO, HOG, count, descendants, rows
+from studies import COELHO, HOG, count, descendants, rows, study
 
 from hashi_asp.study import run
 from hashi_asp.study.database import Database, StudyError, WriteError
@@ -27,12 +27,6 @@ from hashi_asp.study.variants import VariantError, parse
 NYT = PUZZLES / "nyt-2022-04-03.json"  # one solution
 FOUR = [COELHO / f"Hs_16_100_{b}_{a}_001.has" for b, a in (("25", "00"), ("75", "15"))]
 FOUR += [COELHO / f"Hs_24_200_{b}_{a}_001.has" for b, a in (("25", "00"), ("75", "15"))]
-
-
-def study(*args, **kwargs) -> subprocess.CompletedProcess:
-    """``hashi-asp study run ARGS`` (or ``study report``/``plot`` when the first says so)."""
-    command = [] if args and args[0] in ("report", "plot") else ["run"]
-    return processes.run("study", *command, *args, **kwargs)
 
 
 # ---------------------------------------------------------------------------- variants
@@ -251,7 +245,7 @@ def test_a_plan_file_with_generated_instances_and_seeds(tmp_path):
         ('task = "solve"\n', "plan.toml: expected [[instances]] with paths or generate"),
         ('[[instances]]\npaths = ["nowhere"]\n', "nowhere: no such file or directory"),
         ('task = "race"\n[[instances]]\npaths = ["."]\n', "task 'race': expected one of solve,"),
-        ("[[instances]]\ngenerate = {islands = 1}\n", "plan.toml: generate: "),
+        ("[[instances]]\ngenerate = {islands = 1}\n", "plan.toml: instances 1: generate: islands"),
         ('[[instances]]\npaths = ["."]\n[variants]\nx = "--seed"\n', "No such option '--seed'"),
         ('[[instances]]\npaths = ["."]\n[variants]\nx = "--clingo --seed=2"\n', "--seed is the"),
     ],

@@ -6,8 +6,10 @@ the program clingo is given.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from .. import asp, notations
@@ -20,6 +22,7 @@ from .unit import (
     FOLDER,
     INT,
     OUTPUT,
+    PATHS,
     PUZZLE,
     SECONDS,
     TEXT,
@@ -143,16 +146,48 @@ def walking(given: Given, stage: str) -> Iterator[Callable[[Any], None]]:
         yield show
 
 
-def prepare_output(given: Given, *paths: Any) -> None:
-    """Refuse, before any time is spent, an output file that is the puzzle read (by whatever
-    name), one that exists without --force, or one that cannot be written."""
-    from ..files import not_the_input, prepare_output
+def reads(given: Given) -> list[tuple[str, str]]:
+    """Every file the command reads, named by the options that name what it reads (its puzzle,
+    bridges, files and paths: :attr:`Given.reading`), each with what it is, for a message: the
+    puzzle files under a folder of PATHS too."""
+    from ..files import puzzle_files
+    from ..puzzle import HashiError
 
-    for path in paths:
-        if path is not None:
-            if given.values.get("puzzle") is not None:
-                not_the_input(path, given.values["puzzle"])
-            prepare_output(path, force=given.values.get("force", False))
+    found: list[tuple[str, str]] = []
+    for option in given.reading:
+        value = given.values.get(option.key)
+        given_names = [value] if isinstance(value, (str, os.PathLike)) else list(value or ())
+        label = option.name.upper() if option.argument else f"--{option.name}"
+        for name in map(str, given_names):
+            files = [name]
+            if option.kind == PATHS:
+                with contextlib.suppress(HashiError):  # a path that names nothing: said later
+                    files = puzzle_files([name])
+            for file in files:
+                shown = "standard input" if file == "-" else file
+                found.append(
+                    (file, "the puzzle" if option.kind == PUZZLE else f"{shown} ({label})")
+                )
+    return found
+
+
+def prepare_output(given: Given, *paths: Any) -> None:
+    """Refuse, before any time is spent, an output file that is a file the command reads (by
+    whatever name), one that exists without --force, or one that cannot be written."""
+    from ..files import prepare_output
+
+    written = [path for path in paths if path is not None]
+    read = reads(given) if written else []  # (nothing is looked up for a command writing none)
+    for path in written:
+        prepare_output(path, force=given.values.get("force", False), reads=read)
+
+
+def prepare_folder(given: Given, folder: Path, names: list[str]) -> None:
+    """Refuse, before the files ``names`` are written into ``folder``, one that is a file the
+    command reads, or one that exists without --force; make the folder if it is missing."""
+    from ..files import prepare_folder
+
+    prepare_folder(folder, names, force=given.values.get("force", False), reads=reads(given))
 
 
 def time_limit(help: str) -> Option:

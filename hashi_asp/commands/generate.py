@@ -10,7 +10,7 @@ from .. import notations, stopping
 from ..generation import DEFAULT_ATTEMPTS
 from ..puzzle import MAX_BRIDGES_LIMIT
 from ..status import Status
-from .common import FORCE, JOBS, OUT_FOLDER, SCHEDULER, time_limit
+from .common import FORCE, JOBS, OUT_FOLDER, SCHEDULER, prepare_folder, time_limit
 from .unit import CHOICE, FLAG, FLOAT, INT, TEXT, Command, Given, Option, OptionError, Outcome
 
 WRITABLE = tuple(sorted([*notations.NOTATIONS, *notations.ALIASES]))
@@ -18,7 +18,6 @@ WRITABLE = tuple(sorted([*notations.NOTATIONS, *notations.ALIASES]))
 
 def generate(given: Given) -> Outcome:
     from .. import generation, reports
-    from ..files import prepare_folder
     from ..puzzle import PuzzleError, Rules
 
     count, folder = given.count, given.out
@@ -44,7 +43,7 @@ def generate(given: Given) -> Outcome:
             )
         if folder is not None:
             solutions = [generation.solution_name(name) for name in names] * given.with_solution
-            prepare_folder(folder, names + solutions, force=given.force)
+            prepare_folder(given, folder, names + solutions)
         keeping = {"with_solution": given.with_solution, "force": given.force}
         for name, puzzle, text in puzzles:
             with stopping.deferred():  # a signal waits until the puzzle is whole and counted

@@ -6,14 +6,23 @@ from dataclasses import replace
 
 from ..status import Question
 from .check import one_set
-from .common import FORCE, OUT_FOLDER, READING, formats, read_puzzle, time_limit, walking
+from .common import (
+    FORCE,
+    OUT_FOLDER,
+    READING,
+    formats,
+    prepare_folder,
+    read_puzzle,
+    time_limit,
+    walking,
+)
 from .hint import GIVEN
 from .unit import FLAG, INT, Command, Given, Option, Outcome, Printed, Reader, lines
 
 
 def steps(given: Given) -> Outcome:
     from .. import reports
-    from ..files import prepare_folder, write_output
+    from ..files import write_output
     from ..puzzle import PuzzleError
     from ..walkthrough import steps
 
@@ -25,7 +34,7 @@ def steps(given: Given) -> Outcome:
     written = 0
     if out is not None:
         pictures = reports.step_pictures(board, walk)
-        prepare_folder(out, [name for name, _ in pictures], force=given.force)
+        prepare_folder(given, out, [name for name, _ in pictures])
         for name, picture in pictures:
             write_output(out / name, picture.encode("utf-8"), force=given.force)
         written = len(pictures)

@@ -18,7 +18,8 @@ from typing import Any
 
 from ..puzzle import plural
 from ..status import Status
-from .common import FORCE, JOBS, RUN_TIME_LIMIT, SCHEDULER, prepare_output
+from ..study import MEMORY_LIMITS, MOST_SEED
+from .common import FORCE, JOBS, RUN_TIME_LIMIT, SCHEDULER, prepare_output, reads
 from .unit import (
     CHOICE,
     FILE,
@@ -34,6 +35,8 @@ from .unit import (
     Printed,
     lines,
 )
+
+LEAST_MEMORY, MOST_MEMORY = MEMORY_LIMITS
 
 TASKS = ("solve", "unique", "count", "steps", "difficulty")
 """What a run does (:data:`hashi_asp.study.runs.TASKS`, which is checked to be the same)."""
@@ -51,19 +54,21 @@ def study(given: Given) -> Outcome:
 
 
 def run(given: Given) -> Outcome:
+    from ..files import not_the_input
     from ..study import plan as plans
     from ..study import run as run_study
     from ..study.database import Database
     from ..study.executors import executor
 
-    spec = _spec(given)
+    spec, named = _spec(given)
     if given.jobs and given.scheduler:
         raise OptionError("--jobs is for local processes, --scheduler for a cluster: not both")
     where = executor(given.jobs or _cores(), given.scheduler)
-    plan = plans.resolve(spec)
+    plan = plans.resolve(spec, where=named)
+    not_the_input(given.db, [*reads(given), *plan.reads])
     note = given.hooks.note
     failures: dict[str, list[str]] = {}
-    with Database(given.db, create=True) as db:
+    with Database(given.db, create=True, alone=True) as db:
         db.adopt(spec, plan.fingerprint())
         before = len(db.done())
         pending = plan.cells - before
@@ -109,8 +114,9 @@ def run(given: Given) -> Outcome:
     return Outcome(status, printed=lambda: Printed(err=said), result=progress)
 
 
-def _spec(given: Given) -> dict:
-    """The plan asked for: --plan, or PATHS and --variant, or the database's own."""
+def _spec(given: Given) -> tuple[dict, str | None]:
+    """The plan asked for: --plan, or PATHS and --variant, or the database's own; and how
+    messages name it (None: as :func:`hashi_asp.study.plan.resolve` does)."""
     from ..study import plan as plans
     from ..study.database import Database, StudyError
 
@@ -121,11 +127,11 @@ def _spec(given: Given) -> dict:
         said = [name for name, value in named.items() if value]
         if said:
             raise OptionError(f"--plan says what {', '.join(said)} would: give one or the other")
-        return plans.load(given.plan)
+        return plans.load(given.plan), None
     if given.paths or given.variant:
         if not given.paths:
             raise OptionError("give PATHS (files, folders) with --variant, or --plan")
-        return plans.one_off(
+        spec = plans.one_off(
             list(given.paths),
             list(given.variant),
             task=given.task or "solve",
@@ -133,13 +139,14 @@ def _spec(given: Given) -> dict:
             time_limit=given.time_limit,
             memory_limit=given.memory_limit,
         )
+        return spec, None
     if not Path(given.db).exists():
         raise OptionError("give PATHS and --variant, or --plan (or a study database to resume)")
     with Database(given.db) as stored:
         spec = stored.setting("plan")
     if spec is None:
         raise StudyError(f"{given.db}: holds no plan to resume")
-    return spec
+    return spec, f"{given.db}: its plan"
 
 
 def _have(count: int) -> str:
@@ -172,9 +179,23 @@ RUN = Command(
             multiple=True,
         ),
         Option("task", CHOICE, "What each run does [solve].", choices=TASKS),
-        Option("repeat", INT, "Runs per cell: clingo seeds 1..K [1].", low=1, metavar="K"),
+        Option(
+            "repeat",
+            INT,
+            "Runs per cell: clingo seeds 1..K [1].",
+            low=1,
+            high=MOST_SEED,
+            metavar="K",
+        ),
         replace(RUN_TIME_LIMIT, help="Time limit per run."),
-        Option("memory-limit", INT, "Per run (its address space).", low=64, metavar="MB"),
+        Option(
+            "memory-limit",
+            INT,
+            f"Per run (its address space), {LEAST_MEMORY} to {MOST_MEMORY} (16 TiB).",
+            low=LEAST_MEMORY,
+            high=MOST_MEMORY,
+            metavar="MB",
+        ),
         JOBS,
         SCHEDULER,
     ),
@@ -190,7 +211,7 @@ def report(given: Given) -> Outcome:
     from ..study.database import Database
 
     with Database(given.db) as db:
-        records, plan = db.records(), db.setting("fingerprint")
+        records, plan = db.records(), db.fingerprint()
     document = lambda: reports.summary(records, plan)  # noqa: E731
     if given.format == "csv":
         printed = lambda: Printed(reports.csv_text(document()))  # noqa: E731
@@ -235,7 +256,7 @@ def plot(given: Given) -> Outcome:
         plots.check_path(path)
     prepare_output(given, *written)
     with Database(given.db) as db:
-        records, plan = db.records(), db.setting("fingerprint")
+        records, plan = db.records(), db.fingerprint()
     if cactus:
         plots.cactus(records, plan, cactus, given.force)
     if scatter:

@@ -45,6 +45,8 @@ FOLDER = "folder"  # a folder to write into (never over the API)
 PATHS = "paths"  # files or folders of puzzles (never over the API)
 KINDS = (INT, FLOAT, SECONDS, FLAG, CHOICE, TEXT, PUZZLE, BRIDGES, FILE, OUTPUT, FOLDER, PATHS)
 NAMING_FILES = {FILE, OUTPUT, FOLDER, PATHS}
+READ = (PUZZLE, BRIDGES, FILE, PATHS)
+"""The kinds of options whose files a command reads: no file it writes may be one of them."""
 
 
 @dataclass(frozen=True)
@@ -175,8 +177,9 @@ class Hooks:
 class Given:
     """What a command works with: the option values by their Python names (``given.models``),
     the ``puzzle`` read with the rules given, the ``program`` of a searching command, the
-    ``deadline`` of the whole command, the ``hooks`` of its front, and ``argument``, the puzzle
-    as the user gave it (a path, or the text)."""
+    ``deadline`` of the whole command, the ``hooks`` of its front, ``argument``, the puzzle
+    as the user gave it (a path, or the text), and ``reading``, the command's options that
+    name what it reads (:data:`READ`)."""
 
     values: dict[str, Any]
     deadline: Deadline
@@ -185,6 +188,7 @@ class Given:
     program: Any = None
     rules: dict[str, Any] = field(default_factory=dict)
     argument: str | None = None
+    reading: tuple[Option, ...] = ()
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -293,6 +297,7 @@ class Command:
             {**{option.key: option.default for option in self.options}, **values},
             deadline or Deadline(None),
             hooks or Hooks(),
+            reading=tuple(option for option in self.options if option.kind in READ),
         )
         if self.prepare is not None:
             self.prepare(given, reader or Reader())

@@ -9,7 +9,8 @@ one task, every run a row.
 - :mod:`.report` and :mod:`.plots`: tables and figures, from the database alone.
 
 :func:`run` is the one loop over a study's runs: ``hashi-asp study run`` calls it with a
-database, ``hashi-asp bench`` (one variant, no database) without.
+database, ``hashi-asp bench`` (one variant, no database) without.  The bounds of what a run may
+be given are here too, for the plan and the command line alike.
 """
 
 from __future__ import annotations
@@ -26,6 +27,15 @@ if TYPE_CHECKING:
     from .executors import Cluster, Here, Lost, Processes
     from .plan import Plan
     from .runs import Record
+
+
+MOST_SEED = 2**32 - 1
+"""The largest of clingo's seeds (``--seed``, from 0): the seeds of a study, and its repeats."""
+
+MEMORY_LIMITS = (64, 16 * 2**20)
+"""A run's memory limit in MB: from 64 (less than any run maps before its work: a ``memout`` at
+once) to 16 TiB (more than a machine has; the limit is set in bytes, which must fit the
+operating system's own limit)."""
 
 
 @dataclass

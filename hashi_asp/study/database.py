@@ -8,7 +8,13 @@ file that reports and plots read alone.
 - Table ``study``: the plan the database was made for (``plan``: as given, so that ``study
   run DB`` alone resumes it; ``fingerprint``: every instance's content hash, every variant's
   options and files, the task, the seeds and the limits).  A plan that differs is refused,
-  never mixed in.
+  never mixed in: the plan is read and written in one transaction, so that of two processes
+  giving a new database different plans at once, one is refused.
+- One process at a time runs a study in a database (``alone``): a second is refused while the
+  first has it open, however many cells are left, rather than make every run again.
+
+A database changed by hand or damaged (a plan or fingerprint that is not what this module
+wrote, a row with a value of the wrong kind) is a :class:`StudyError` naming what is wrong.
 
 Write-ahead logging with ``synchronous=NORMAL``: a commit is safe from the end of the process
 that made it (killed or not); only a crash of the machine itself may lose the last commits.
@@ -54,14 +60,20 @@ class WriteError(HashiError):
 
 class Database:
     """An open study database.  ``create`` makes the file if it does not exist (``study run``);
-    reports and plots open an existing one only."""
+    reports and plots open an existing one only.  ``alone``: this process is to run the study,
+    and no other may meanwhile (:meth:`_hold`)."""
 
-    def __init__(self, path: str | os.PathLike, *, create: bool = False):
+    def __init__(self, path: str | os.PathLike, *, create: bool = False, alone: bool = False):
         self.path = Path(path)
         if not self.path.exists() and not create:
             raise StudyError(f"{self.path}: no such study database")
         if self.path.is_dir():
             raise StudyError(f"{self.path}: is a directory, not a study database")
+        if self.path.exists() and not self.path.is_file():  # a device, a FIFO: never a database
+            raise StudyError(f"{self.path}: not a regular file, not a study database")
+        self._held: int | None = None
+        if alone:
+            self._hold()
         try:
             self.connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             tables = {
@@ -79,11 +91,38 @@ class Database:
             elif not tables:
                 raise StudyError(f"{self.path}: not a study database (no runs in it)")
         except sqlite3.DatabaseError as error:
+            self._release()
             raise StudyError(f"{self.path}: cannot use it as a study database: {error}") from None
         self.written = 0
 
+    def _hold(self) -> None:
+        """Take the database for this process: an advisory lock (``flock``) on the file, which
+        the operating system releases however the process ends.  Taken before SQLite opens the
+        file and given up after it closes it: closing another descriptor of the file while
+        SQLite holds its own locks on it would release those."""
+        import fcntl
+
+        try:
+            self._held = os.open(self.path, os.O_RDONLY | os.O_CREAT | os.O_NONBLOCK, 0o666)
+        except OSError as error:
+            raise StudyError(f"{self.path}: cannot open: {error.strerror or error}") from None
+        try:
+            fcntl.flock(self._held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._release()
+            raise StudyError(
+                f"{self.path}: another `hashi-asp study run` is running on it; "
+                "run again when it has ended (it goes on from its rows)"
+            ) from None
+
+    def _release(self) -> None:
+        if self._held is not None:
+            os.close(self._held)
+            self._held = None
+
     def close(self) -> None:
         self.connection.close()
+        self._release()
 
     def __enter__(self) -> Database:
         return self
@@ -94,21 +133,46 @@ class Database:
     # ------------------------------------------------------------------ the plan
 
     def setting(self, key: str) -> Any:
-        found = self.connection.execute("SELECT value FROM study WHERE key = ?", (key,)).fetchone()
-        return json.loads(found[0]) if found else None
+        """The value of ``key`` in table ``study`` (JSON), or None when there is none."""
+        try:
+            found = self.connection.execute(
+                "SELECT value FROM study WHERE key = ?", (key,)
+            ).fetchone()
+        except sqlite3.Error as error:
+            raise StudyError(f"{self.path}: cannot read its {key}: {error}") from None
+        if found is None:
+            return None
+        try:
+            return json.loads(found[0])
+        except (TypeError, ValueError):
+            raise StudyError(f"{self.path}: its {key} is not JSON: {_damaged}") from None
+
+    def fingerprint(self) -> dict | None:
+        """The fingerprint of the study's plan (:meth:`.plan.Plan.fingerprint`), checked, or
+        None for a database without a plan yet."""
+        found = self.setting("fingerprint")
+        if found is not None:
+            wrong = _fingerprint_wrong(found)
+            if wrong:
+                raise StudyError(f"{self.path}: its fingerprint: {wrong}: {_damaged}")
+        return found
 
     def adopt(self, spec: dict, fingerprint: dict) -> None:
         """Record the plan of a new database; for one made before, refuse a plan that differs
-        from its own (saying what differs)."""
-        before = self.setting("fingerprint")
-        if before is None:
+        from its own (saying what differs).  Reading the plan there and writing this one are
+        one transaction: of two processes adopting different plans at once, one is refused."""
+        try:
             with self.connection:
                 self.connection.execute("BEGIN IMMEDIATE")
-                for key, value in (("plan", spec), ("fingerprint", fingerprint)):
-                    self.connection.execute(
-                        "INSERT OR REPLACE INTO study VALUES (?, ?)", (key, json.dumps(value))
-                    )
-            return
+                before = self.fingerprint()
+                if before is None:
+                    for key, value in (("plan", spec), ("fingerprint", fingerprint)):
+                        self.connection.execute(
+                            "INSERT OR REPLACE INTO study VALUES (?, ?)", (key, json.dumps(value))
+                        )
+                    return
+        except sqlite3.Error as error:
+            raise WriteError(f"{self.path}: cannot record the study's plan: {error}") from None
         difference = differs(before, fingerprint)
         if difference:
             raise StudyError(
@@ -120,7 +184,10 @@ class Database:
 
     def done(self) -> set[tuple[str, str, int]]:
         """The cells that have a row."""
-        rows = self.connection.execute("SELECT instance, variant, seed FROM runs")
+        try:
+            rows = self.connection.execute("SELECT instance, variant, seed FROM runs").fetchall()
+        except sqlite3.Error as error:
+            raise StudyError(f"{self.path}: cannot read its runs: {error}") from None
         return {(instance, variant, seed) for instance, variant, seed in rows}
 
     def add(self, record: Record) -> bool:
@@ -144,9 +211,77 @@ class Database:
         return True
 
     def records(self) -> list[Record]:
-        """Every row, in the order they were written."""
-        cursor = self.connection.execute(f"SELECT {', '.join(COLUMNS)} FROM runs ORDER BY id")
-        return [Record(*row) for row in cursor]
+        """Every row, in the order they were written, each value checked for its column's kind."""
+        try:
+            rows = self.connection.execute(
+                f"SELECT id, {', '.join(COLUMNS)} FROM runs ORDER BY id"
+            ).fetchall()
+        except sqlite3.Error as error:
+            raise StudyError(f"{self.path}: cannot read its runs: {error}") from None
+        kinds = _kinds()
+        for number, *values in rows:
+            for name, value in zip(COLUMNS, values):
+                kind, optional = kinds[name]
+                if value is None and optional:
+                    continue
+                if not isinstance(value, _PYTHON[kind]):
+                    shown = "NULL" if value is None else repr(value)[:40]
+                    raise StudyError(
+                        f"{self.path}: run {number}: {name} is {shown}, not {_WORDS[kind]}: "
+                        f"{_damaged}"
+                    )
+        return [Record(*values) for _, *values in rows]
+
+
+_damaged = "the database was changed by hand, or is damaged"
+_PYTHON: dict[str, type | tuple[type, ...]] = {"int": int, "float": (int, float), "str": str}
+_WORDS = {"int": "an integer", "float": "a number", "str": "text"}
+
+
+def _kinds() -> dict[str, tuple[str, bool]]:
+    """Each column of a row: its kind (int, float or str) and whether it may be NULL."""
+    from dataclasses import fields
+
+    found = {}
+    for column in fields(Record):
+        kind, *rest = str(column.type).split(" | ")
+        found[column.name] = (kind, rest == ["None"])
+    return found
+
+
+def _fingerprint_wrong(found: Any) -> str:
+    """What is wrong with a stored fingerprint, in a few words ('' when nothing)."""
+    if not isinstance(found, dict):
+        return "not a table"
+
+    def number(value: Any) -> bool:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+    checks = {
+        "task": lambda value: isinstance(value, str),
+        "seeds": lambda value: (
+            isinstance(value, list)
+            and all(isinstance(seed, int) and not isinstance(seed, bool) for seed in value)
+        ),
+        "time_limit": lambda value: value is None or number(value),
+        "memory_limit": lambda value: value is None or number(value),
+        "variants": lambda value: (
+            isinstance(value, dict) and all(isinstance(digest, str) for digest in value.values())
+        ),
+        "instances": lambda value: (
+            isinstance(value, list)
+            and all(
+                isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)
+                for pair in value
+            )
+        ),
+    }
+    for key, good in checks.items():
+        if key not in found:
+            return f"no {key}"
+        if not good(found[key]):
+            return f"{key}: not of the kind a study writes"
+    return ""
 
 
 def differs(before: dict, now: dict) -> str:

@@ -29,21 +29,21 @@ generated instances are named ``generated/`` and the file name ``generate --out`
 
 from __future__ import annotations
 
-import glob
+import json
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..asp.interface import Program
+from ..files import puzzle_files
 from ..puzzle import HashiError, PuzzleError
+from . import MEMORY_LIMITS, MOST_SEED
 from .database import StudyError
 from .runs import TASKS, Task, digest
 from .variants import Variant, parse
-
-PUZZLE_SUFFIXES = {".has", ".txt", ".json"}
-"""What a folder is searched for."""
 
 GENERATE_KEYS = {
     "islands",
@@ -58,7 +58,13 @@ GENERATE_KEYS = {
     "no_loops",
     "attempts",
 }
+"""The options of ``hashi-asp generate`` a plan's ``generate`` table takes (those that make
+puzzles); each is checked by that command's declaration of it."""
 PLAN_KEYS = {"task", "repeat", "seeds", "time_limit", "memory_limit", "instances", "variants"}
+"""The keys of a plan file."""
+SPEC_KEYS = (PLAN_KEYS - {"repeat"}) | {"base", "file"}
+"""The keys of a spec (what a study's database keeps): a plan file's, with its seeds, the folder
+its paths are relative to and the plan file's own path."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +78,9 @@ class Instance:
 @dataclass
 class Plan:
     """A resolved plan: the instances read (or made), the variants parsed, the task, the
-    clingo seeds, the limits per run, and the ``spec`` it came from."""
+    clingo seeds, the limits per run, the ``spec`` it came from, and the files it ``reads``
+    (the plan file, the instances, the variants' rule files), each with what it is, as
+    :func:`hashi_asp.files.not_the_input` takes them."""
 
     instances: list[Instance]
     variants: list[Variant]
@@ -81,6 +89,7 @@ class Plan:
     time_limit: float | None = None
     memory_limit: int | None = None
     spec: dict | None = None
+    reads: tuple[tuple[str, str], ...] = ()
 
     def tasks(self, done: set[tuple[str, str, int]] = frozenset(), *, alone: bool = False):  # type: ignore[assignment]
         """The runs of every cell without a row in ``done``, instance by instance."""
@@ -149,7 +158,7 @@ def one_off(
 
 
 def load(path: str | os.PathLike) -> dict:
-    """The spec of a TOML plan file, checked key by key."""
+    """The spec of a TOML plan file, checked key by key (:func:`checked`)."""
     import sys
 
     if sys.version_info >= (3, 11):
@@ -157,13 +166,15 @@ def load(path: str | os.PathLike) -> dict:
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
 
+    from ..files import read_text
+
     path = Path(path)
+    if not path.exists():
+        raise StudyError(f"{path}: no such plan file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise StudyError(f"{path}: no such plan file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise StudyError(f"{path}: cannot read the plan: {error}") from None
+        text = read_text(path, regular=True, what="plan file")
+    except PuzzleError as error:
+        raise StudyError(str(error)) from None
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -172,13 +183,57 @@ def load(path: str | os.PathLike) -> dict:
     _known(document, PLAN_KEYS, where)
     if "repeat" in document and "seeds" in document:
         raise StudyError(f"{where}: give repeat or seeds, not both")
-    repeat = _number(document.get("repeat", 1), f"{where}: repeat", integer=True)
-    seeds = document.get("seeds", list(range(1, int(repeat) + 1)))
+    seeds = document.get("seeds")
+    if seeds is None:
+        repeat = document.get("repeat", 1)
+        _number(repeat, f"{where}: repeat", integer=True, most=MOST_SEED)
+        seeds = list(range(1, int(repeat) + 1))
+    spec = {
+        "base": str(path.resolve().parent),
+        "task": document.get("task", "solve"),
+        "seeds": seeds,
+        "time_limit": document.get("time_limit"),
+        "memory_limit": document.get("memory_limit"),
+        "instances": document.get("instances"),
+        "variants": document.get("variants", {"default": ""}),
+        "file": str(path),
+    }
+    return checked(spec, where)
+
+
+def checked(spec: Any, where: str) -> dict:
+    """``spec`` with every key and value checked by kind and range, or a :class:`StudyError`
+    naming the first that is wrong: the one check of a plan, whether it comes from a plan file,
+    the command line or a study's database (where it may have been edited by hand).  What
+    needs the file system (instances, a variant's files) is checked by :func:`resolve`."""
+    if not isinstance(spec, dict):
+        raise StudyError(f"{where}: expected a table of the plan's keys")
+    _known(spec, SPEC_KEYS, where)
+    for key in ("base", "task", "seeds", "instances", "variants"):
+        if key not in spec:
+            raise StudyError(f"{where}: {key} is missing")
+    for key in ("base", "file"):
+        if key in spec and not isinstance(spec[key], str):
+            raise StudyError(f"{where}: {key}: expected a path")
+    task = spec["task"]
+    if task not in TASKS:
+        raise StudyError(f"{where}: task {str(task)[:40]!r}: expected one of {', '.join(TASKS)}")
+    seeds = spec["seeds"]
     if not isinstance(seeds, list) or not seeds:
         raise StudyError(f"{where}: seeds: expected a list of numbers")
     for seed in seeds:
-        _number(seed, f"{where}: seeds", integer=True, least=0)
-    instances = document.get("instances")
+        _number(seed, f"{where}: seeds", integer=True, least=0, most=MOST_SEED)
+    if len(set(seeds)) != len(seeds):
+        raise StudyError(f"{where}: a seed is given twice")
+    if spec.get("time_limit") is not None:
+        _number(spec["time_limit"], f"{where}: time limit", least=0)
+        if spec["time_limit"] <= 0:
+            raise StudyError(f"{where}: time limit: expected more than 0 seconds")
+    if spec.get("memory_limit") is not None:
+        least, most = MEMORY_LIMITS
+        memory = spec["memory_limit"]
+        _number(memory, f"{where}: memory limit", integer=True, least=least, most=most)
+    instances = spec["instances"]
     if not isinstance(instances, list) or not instances:
         raise StudyError(f"{where}: expected [[instances]] with paths or generate")
     for number, entry in enumerate(instances, 1):
@@ -193,22 +248,40 @@ def load(path: str | os.PathLike) -> dict:
         ):
             raise StudyError(f"{place}: paths: expected a list of strings")
         if "generate" in entry:
-            if not isinstance(entry["generate"], dict):
-                raise StudyError(f"{place}: generate: expected a table")
-            _known(entry["generate"], GENERATE_KEYS, f"{place}: generate")
-    variants = document.get("variants", {"default": ""})
-    if not isinstance(variants, dict) or not all(isinstance(v, str) for v in variants.values()):
+            generate_options(entry["generate"], f"{place}: generate")
+    variants = spec["variants"]
+    if (
+        not isinstance(variants, dict)
+        or not variants
+        or not all(isinstance(v, str) for v in variants.values())
+    ):
         raise StudyError(f'{where}: [variants]: expected NAME = "OPTIONS" lines')
-    return {
-        "base": str(path.resolve().parent),
-        "task": document.get("task", "solve"),
-        "seeds": seeds,
-        "time_limit": document.get("time_limit"),
-        "memory_limit": document.get("memory_limit"),
-        "instances": instances,
-        "variants": variants,
-        "file": str(path),
-    }
+    return spec
+
+
+def generate_options(table: Any, where: str) -> dict[str, Any]:
+    """The options of a ``generate`` table, each checked by the declaration of ``hashi-asp
+    generate``'s option of that name (its kind and range), as Python values."""
+    from ..commands.generate import COMMAND as GENERATE
+    from ..commands.unit import OptionError
+
+    if not isinstance(table, dict):
+        raise StudyError(f"{where}: expected a table")
+    _known(table, GENERATE_KEYS, where)
+    if "islands" not in table:
+        raise StudyError(f"{where}: islands is required")
+    options = {}
+    for key, value in table.items():
+        option = GENERATE.option(key.replace("_", "-"))
+        shown = json.dumps(value, default=str)[:40]  # as JSON, or a TOML date as written
+        wrong = f"{where}: {key}: expected {option.expected()}, got {shown}"
+        if not isinstance(value, (bool, int, float, str)):  # a TOML date, list or table
+            raise StudyError(wrong)
+        try:
+            options[key] = option.from_json(value)
+        except OptionError:
+            raise StudyError(wrong) from None
+    return options
 
 
 def _known(table: dict, keys: set[str], where: str) -> None:
@@ -217,103 +290,103 @@ def _known(table: dict, keys: set[str], where: str) -> None:
             raise StudyError(f"{where}: unknown key {key!r} (known: {', '.join(sorted(keys))})")
 
 
-def _number(value: Any, where: str, *, integer: bool = False, least: float = 1) -> float:
+def _number(
+    value: Any, where: str, *, integer: bool = False, least: float = 1, most: float | None = None
+) -> float:
     kind = int if integer else (int, float)
     if isinstance(value, bool) or not isinstance(value, kind) or not math.isfinite(value):
         raise StudyError(f"{where}: expected {'an integer' if integer else 'a number'}")
     if value < least:
-        raise StudyError(f"{where}: expected at least {least:g}, got {value}")
+        raise StudyError(f"{where}: expected at least {least}, got {value}")
+    if most is not None and value > most:
+        raise StudyError(f"{where}: expected at most {most}, got {value}")
     return value
 
 
 # ---------------------------------------------------------------------------- resolving
 
 
-def resolve(spec: dict) -> Plan:
-    """The plan of ``spec``: instances read or generated, variants parsed, every value checked."""
-    where = spec.get("file", "study")
-    task = spec.get("task", "solve")
-    if task not in TASKS:
-        raise StudyError(f"{where}: task {task!r}: expected one of {', '.join(TASKS)}")
-    time_limit = spec.get("time_limit")
-    if time_limit is not None:
-        _number(time_limit, f"{where}: time limit", least=0)
-        if time_limit <= 0:
-            raise StudyError(f"{where}: time limit: expected more than 0 seconds")
-    memory_limit = spec.get("memory_limit")
-    if memory_limit is not None:
-        _number(memory_limit, f"{where}: memory limit", integer=True, least=64)
+def resolve(spec: dict, *, where: str | None = None) -> Plan:
+    """The plan of ``spec``, every value checked (:func:`checked`; ``where`` names the spec in
+    messages, by default its plan file): instances read or generated, variants parsed."""
+    if where is None:
+        file = spec.get("file") if isinstance(spec, dict) else None
+        where = file if isinstance(file, str) else "study"
+    spec = checked(spec, where)
+    task = spec["task"]
     base = Path(spec["base"])
     variants = [parse(name, options, base) for name, options in spec["variants"].items()]
     for variant in variants:
         _suits(variant, task, where)
+    reads = [(spec["file"], f"{spec['file']} (the plan)")] if "file" in spec else []
     instances: dict[str, Instance] = {}
     for entry in spec["instances"]:
         if "paths" in entry:
-            names = instance_names(entry["paths"], base)
+            names = puzzle_files(entry["paths"], base)
             found = [Instance(name, _read(base, name)) for name in names]
+            reads += [(str(base / name), f"{name} (an instance)") for name in names]
         else:
             found = generated(entry["generate"], where)
         for instance in found:
             instances.setdefault(instance.name, instance)
     if not instances:
         raise StudyError(f"{where}: no instances found")
-    seeds = tuple(int(seed) for seed in spec.get("seeds", [1]))
-    if len(set(seeds)) != len(seeds):
-        raise StudyError(f"{where}: a seed is given twice")
-    return Plan(list(instances.values()), variants, task, seeds, time_limit, memory_limit, spec)
+    for variant in variants:
+        reads += [(path, f"{path} (variant {variant.name})") for path, _ in variant.places]
+    seeds = tuple(int(seed) for seed in spec["seeds"])
+    limits = spec.get("time_limit"), spec.get("memory_limit")
+    return Plan(list(instances.values()), variants, task, seeds, *limits, spec, tuple(reads))
+
+
+RUN_OPTIONS = ("--models=0", "--project=show", "--seed=1")
+"""clingo options a run sets itself: the answers its task asks for, how they are counted, and
+the study's seed.  A variant giving one of them (by any of clingo's names for it) would make
+every run an error (clingo: "multiple occurrences")."""
+
+_TWICE = re.compile(r"multiple occurrences: '([\w-]+)'")
 
 
 def _suits(variant: Variant, task: str, where: str) -> None:
-    """A variant's options must mean something for the task."""
+    """A variant's options must mean something for the task, and leave clingo's options that a
+    run sets itself to the run: clingo judges them beside the run's own."""
     if task in ("steps", "difficulty") and variant.program != Program():
         raise StudyError(
             f"{where}: variant {variant.name}: the {task} task takes no program options "
             "(only --max-bridges, --no-loops)"
         )
-    if any(option.split("=")[0] == "--seed" for option in variant.program.options):
-        raise StudyError(
-            f"{where}: variant {variant.name}: --seed is the study's (repeat, or seeds in a plan)"
-        )
-    from ..asp.control import judge_program
+    from ..asp import portfolio
+    from ..asp.control import judge_options, judge_program
 
+    program = variant.program  # and each variant a race runs, as the race gives it options
+    searches = [program.options, *(portfolio.variant(program, v).options for v in program.variants)]
     try:
-        judge_program(variant.program)
+        judge_program(program)
+        for options in searches:
+            judge_options([*RUN_OPTIONS, *options])
     except HashiError as error:
-        raise StudyError(f"{where}: variant {variant.name}: {error}") from None
-
-
-def instance_names(paths: list[str], base: Path) -> list[str]:
-    """The instance files under ``paths`` (files, folders searched with their subfolders for
-    puzzle files, globs), each named by its path as given, sorted within each path."""
-    names: list[str] = []
-    for given in paths:
-        place = base / given
-        if any(mark in given for mark in "*?["):
-            matches = sorted(glob.glob(str(place), recursive=True))
-            absolute = Path(given).is_absolute()
-            found = [m if absolute else os.path.relpath(m, base) for m in matches]
-            found = [name for name in found if (base / name).is_file()]
-            if not found:
-                raise StudyError(f"{given}: no file matches")
-        elif place.is_dir():
-            found = sorted(
-                str(Path(given) / path.relative_to(place))
-                for path in place.rglob("*")
-                if path.suffix in PUZZLE_SUFFIXES and path.is_file()
-            )
-        elif place.exists():
-            found = [given]
-        else:
-            raise PuzzleError("no such file or directory", given)
-        names.extend(found)
-    return list(dict.fromkeys(names))
+        twice = _TWICE.search(str(error))
+        if twice is None or f"--{twice[1]}" not in {own.split("=")[0] for own in RUN_OPTIONS}:
+            raise StudyError(f"{where}: variant {variant.name}: {error}") from None
+        if twice[1] == "seed":
+            raise StudyError(
+                f"{where}: variant {variant.name}: --seed is the study's "
+                "(repeat, or seeds in a plan)"
+            ) from None
+        raise StudyError(
+            f"{where}: variant {variant.name}: clingo's --{twice[1]} is set by each run "
+            "(its task decides it): leave it out of the variant's options"
+        ) from None
 
 
 def _read(base: Path, name: str) -> str:
+    """An instance's text: a regular file (read again whenever the study is), within the size
+    limit of every reader; named in messages as given."""
     from ..files import read_text
 
-    return read_text(base / name)
+    try:
+        return read_text(base / name, regular=True)
+    except PuzzleError as error:
+        raise PuzzleError(error.message, name, error.line, error.column) from None
 
 
 def generated(request: dict, where: str) -> list[Instance]:
@@ -322,14 +395,12 @@ def generated(request: dict, where: str) -> list[Instance]:
     from .. import generation
     from ..puzzle import Rules
 
-    options = dict(request)
-    if "islands" not in options:
-        raise StudyError(f"{where}: generate: islands is required")
+    options = generate_options(request, f"{where}: generate")
     rules = Rules(options.pop("max_bridges", 2), options.pop("no_loops", False))
     islands, count = options.pop("islands"), options.pop("count", 1)
     notation = "has" if rules.standard else "json"
     try:
         _, made = generation.batch(islands, count, notation=notation, rules=rules, **options)
         return [Instance(f"generated/{name}", text) for name, _, text in made]
-    except (HashiError, TypeError, ValueError) as error:
+    except HashiError as error:
         raise StudyError(f"{where}: generate: {error}") from None

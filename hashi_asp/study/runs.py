@@ -49,7 +49,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from .. import stopping
 from ..asp.interface import Program
-from ..puzzle import HashiError, Puzzle, Solution
+from ..puzzle import HashiError, Puzzle, Solution, plural
 from ..status import Stop
 from ..stopping import Deadline, Stopped
 
@@ -260,6 +260,9 @@ def _walk(task: Task, puzzle: Puzzle, record: Record, deadline: Deadline) -> Non
         raise deadline.reached("a run")
     verdicts = {"solved": "solved", "stuck": "multiple", "contradiction": "unsolvable"}
     record.status = verdicts.get(walk.status, "timeout")
+    if record.status == "timeout":
+        cut = f"time limit of {task.time_limit:g} s reached" if walk.timed_out else walk.status
+        record.message = f"{cut} after {plural(len(walk.steps), 'step')}"
     if walk.solution is not None:  # the last state, checked by the independent checker
         record.answers, record.checked = 1, 1
         _describe(record, puzzle, walk.solution)

@@ -129,12 +129,12 @@ def _gather(
     places.setdefault(str(path), str(inside))
     if str(inside) in files:
         return
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise VariantError(f"variant {name}: {path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise VariantError(f"variant {name}: {path}: cannot read: {error}") from None
+    from ..files import read_text
+
+    try:  # a regular file within the size limit: it travels with every run
+        text = read_text(path, regular=True, what="rules file")
+    except HashiError as error:
+        raise VariantError(f"variant {name}: {error}") from None
     files[str(inside)] = text
     for included in _INCLUDE.findall(text):
         relative = PurePosixPath(included)
