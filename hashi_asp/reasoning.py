@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .asp import interface
 from .asp.control import Grounded, ground, within
 from .asp.interface import Program
+from .asp.predicates import AT_LEAST, CONSEQUENCES_LP, GIVEN_PART, RELAX, RELAX_LP
 from .checking import Violation, check
 from .puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge, cell_name, connected_groups
 from .stopping import Deadline
@@ -122,11 +123,11 @@ def _hint(puzzle: Puzzle, given: Solution | None, program: Program, deadline: De
         if illegal:
             return Hint("unsolvable", {}, given=given, illegal=illegal, exhausted=True)
         complete = bool(given.bridges) and not broken
-    parts = [("base", ()), *([(interface.GIVEN, ())] if given is not None else [])]
+    parts = [("base", ()), *([GIVEN_PART.of()] if given is not None else [])]
     grounded = ground(
         puzzle,
         program,
-        extra=[interface.CONSEQUENCES],
+        extra=[CONSEQUENCES_LP],
         text=interface.pair_facts(puzzle),
         parts=parts,
         models=0,
@@ -180,7 +181,7 @@ def _drawn_literals(grounded: Grounded, given: Solution | None) -> dict[int | No
     """Each drawn bridge's "at least this many" atom as a program literal (key None for a
     bridge the encoding has no atom for)."""
     return {
-        grounded.literal(interface.at_least(b)): b
+        grounded.literal(AT_LEAST.symbol(*b)): b
         for b in (given.bridges if given is not None else ())
     }
 
@@ -221,12 +222,13 @@ def explain(
     search per island in it, each with the other numbers free).  ``time_limit`` bounds the
     searches together."""
     deadline = Deadline.of(time_limit)
-    grounded = ground(puzzle, program, extra=[interface.RELAX], deadline=deadline)
+    grounded = ground(puzzle, program, extra=[RELAX_LP], deadline=deadline)
     checks = necessary_checks(puzzle)
     numbers = {}  # "island (R,C) keeps its number" -> (R,C)
-    for symbol, literal in grounded.atoms("relax", 2):
+    for symbol, literal in grounded.atoms(*RELAX.signature):
         grounded.switch(symbol, None)  # free (number ignored) unless assumed
-        numbers[-literal] = interface.relaxed_cell(symbol)
+        r, c = RELAX.numbers(symbol)
+        numbers[-literal] = (r, c)
     outcome = grounded.attempt(list(numbers), deadline)
     if not outcome.exhausted:
         solvable = None if outcome.cut_short else True
