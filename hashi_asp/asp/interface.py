@@ -12,7 +12,40 @@ against the ``.lp`` files, and that no other module writes or parses a predicate
 encoding, the role each plays for Python (this list is :func:`~hashi_asp.asp.predicates.table`,
 and a test checks that they agree)::
 
-PREDICATES
+    hashi.lp             input       rows(H), cols(W), island(R,C,N)
+                         output      bridge(R1,C1,R2,C2,K)
+                         constant    max_bridges, no_loops
+    bridges.lp           hook        relax(R,C)
+    relax.lp             external    relax(R,C)
+    consequences.lp      input       pair(R1,C1,R2,C2)
+                         output      state(R1,C1,R2,C2,K)
+                         part        given
+                           assumed   at_least(R1,C1,R2,C2,K)
+    another_solution.lp  external    want(R1,C1,R2,C2,K)
+                         part        number(r,c,n)
+                           external  number(r,c,n)
+    step.lp              input       rows(H), cols(W), island(R,C,N)
+                         output      count(R1,C1,R2,C2,K)
+                         external    clue(R,C), connected
+                         assumed     count(R1,C1,R2,C2,K)
+                         constant    max_bridges, no_loops
+    fix.lp               input       rows(H), cols(W), island(R,C,N), mode(M), kept(R1,C1,R2,C2,K),
+                                     edits_below(U)
+                         output      bridge(R1,C1,R2,C2,K), add(R,C,N), remove(R,C), change(R,C,N)
+                         constant    max_bridges, no_loops
+                         part        alternative(a)
+                           input     alt_end(a,R,C,D), alt_over(a,R,C,K)
+                         part        at_least(l)
+                         part        move(j)
+                           input     move_water(j,R,C), move_island(j,R,C), move_blank(j,R,C),
+                                     move_pair(j,R1,C1,R2,C2,K), move_anchor(j,R1,C1,R2,C2),
+                                     move_clear(j,R,C,D)
+    single_edit.lp       input       island(R,C,N), pair(R1,C1,R2,C2), may_add(R,C,N),
+                                     may_remove(R,C), may_change(R,C,N), between(R1,C1,R2,C2,R,C),
+                                     crosses(R1,C1,R2,C2,R3,C3,R4,C4), first(R,C), second(R,C)
+                         output      bridge(R1,C1,R2,C2,K), add(R,C,N), change(R,C,N)
+                         assumed     add(R,C,N), remove(R,C), change(R,C,N), renumbered(R,C)
+                         constant    max_bridges, no_loops
 
 Why a table of our own, not clorm (Potassco's object-relational mapping for clingo, made for
 this): measured on a generated puzzle of 100 000 islands (docs/benchmarks.md, "The interface

@@ -196,12 +196,22 @@ class Predicate:
         allowed = self.names.get(argument, (int,))
         return int in allowed, tuple(n for n in allowed if isinstance(n, str))
 
+    @cached_property
+    def _kinds(self) -> tuple[tuple[bool, tuple[str, ...]], ...]:
+        return tuple(self._takes(argument) for argument in self.argument_names)
+
+    @cached_property
+    def _numbers_only(self) -> bool:
+        return all(kind == (True, ()) for kind in self._kinds)
+
     def _check(self, values: Sequence[Value]) -> None:
+        """Refuse arguments the declaration does not allow (quickly where all are numbers)."""
         if len(values) != self.arity:
             raise ValueError(f"{self} takes {self.arity} arguments, got {len(values)}")
-        for argument, value in zip(self.argument_names, values):
-            numbers, constants = self._takes(argument)
-            number = isinstance(value, int) and not isinstance(value, bool)
+        if self._numbers_only and all(type(value) is int for value in values):
+            return
+        for argument, value, (numbers, constants) in zip(self.argument_names, values, self._kinds):
+            number = type(value) is int
             if not ((numbers and number) or (not number and value in constants)):
                 raise ValueError(f"{self.shape}: {argument} cannot be {value!r}")
 
@@ -418,7 +428,7 @@ def table(width: int = 96) -> str:
     lines: list[str] = []
 
     def row(file: str, role: str, items: list[str]) -> None:
-        head = f"{file:<21}{role:<10}"
+        head = f"{file:<21}{role:<12}"
         wrapped = textwrap.wrap(", ".join(items), width - len(head), break_on_hyphens=False)
         lines.append(head + wrapped[0])
         lines.extend(" " * len(head) + more for more in wrapped[1:])
