@@ -162,6 +162,8 @@ class Predicate:
         one call into clingo per atom instead of one per argument, several times faster, which
         counts where every one of many answers is read.  An atom of this name and another
         shape (another arity, a term where a number belongs) is a ValueError."""
+        if not self._numbers_only:
+            raise TypeError(f"{self} takes constants: read it with read()")
         found = []
         name, opening, pattern = self.name, self.name + "(", self._pattern
         for text in map(str, symbols):
