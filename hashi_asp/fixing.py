@@ -38,30 +38,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .asp import PLAIN
+from .asp import PLAIN, predicates
 from .asp.control import ground
 from .asp.interface import Program, encoding_path
 from .asp.interface import solution as answer
-from .asp.predicates import (
-    ALT_END,
-    ALT_OVER,
-    ALTERNATIVE_PART,
-    AT_LEAST_PART,
-    BETWEEN,
-    CROSSES,
-    EDITS,
-    EDITS_BELOW,
-    FIRST,
-    FIX_LP,
-    KEPT,
-    MODE,
-    MOVE_PART,
-    OFFERS,
-    PAIR,
-    RENUMBERED,
-    SECOND,
-    SINGLE_EDIT_LP,
-)
 from .checking import check
 from .known import KnownSolution
 from .moves import Move, move, parts
@@ -73,8 +53,8 @@ from .stopping import Deadline, TimeLimitReached
 if TYPE_CHECKING:
     import clingo
 
-FIX_ENCODING = FIX_LP
-SINGLE_EDIT_ENCODING = SINGLE_EDIT_LP
+FIX_ENCODING = predicates.FIX_LP
+SINGLE_EDIT_ENCODING = predicates.SINGLE_EDIT_LP
 ALTERNATIVES = 8  # keep mode: other solutions asked for per round: more per round, fewer rounds
 # Free mode: fewer, as each gives moves that stay with the master, which then grows slower (the
 # loop alone on 8 generated 13x13 and 15x15 puzzles, 10 s: 3 proved the fewest for 4, 8 for 3,
@@ -340,7 +320,7 @@ class SingleEdits:
 
     def __init__(self, puzzle: Puzzle, edits: list[Edit], deadline: Deadline):
         self.deadline = deadline
-        facts = [OFFERS[edit.kind].fact(*edit.cell, *_number(edit)) for edit in edits]
+        facts = [predicates.OFFERS[edit.kind].fact(*edit.cell, *_number(edit)) for edit in edits]
         self.puzzle = puzzle
         self.numbers: dict[Cell, list[int]] = {}
         for edit in edits:
@@ -378,7 +358,7 @@ class SingleEdits:
         number tried there; a number found with two is settled (two or more) and left out of
         the next search, until one search finds all there are of the numbers left: what they
         prove goes into ``known``."""
-        literal = self.grounded.literal(RENUMBERED.symbol(*cell))
+        literal = self.grounded.literal(predicates.RENUMBERED.symbol(*cell))
         numbers = self.numbers.get(cell, [])
         if literal is None or not numbers:
             return
@@ -388,12 +368,14 @@ class SingleEdits:
         while left:
             self.deadline.check("trying single edits")
             settled = [n for n in numbers if n not in left]
-            leave_out = [self.grounded.literal(EDITS[kind].symbol(*cell, n)) for n in settled]
+            leave_out = [
+                self.grounded.literal(predicates.EDITS[kind].symbol(*cell, n)) for n in settled
+            ]
             assumed = [literal, *(-x for x in leave_out if x is not None)]
             found, all_there_are = self.grounded.models(assumed, AT_ONCE * len(left))
             counts = dict.fromkeys(left, 0)
             for atoms in found:
-                ((_, _, number),) = EDITS[kind].read_numbers(atoms)
+                ((_, _, number),) = predicates.EDITS[kind].read_numbers(atoms)
                 counts[number] += 1
             twice = [n for n, count in counts.items() if count >= 2]
             for number in twice if not all_there_are else counts:
@@ -403,7 +385,9 @@ class SingleEdits:
             left = [n for n in left if n not in twice]
 
     def _one(self, edit: Edit) -> int:
-        literal = self.grounded.literal(EDITS[edit.kind].symbol(*edit.cell, *_number(edit)))
+        literal = self.grounded.literal(
+            predicates.EDITS[edit.kind].symbol(*edit.cell, *_number(edit))
+        )
         if literal is None:
             raise FixFault(f"internal error: no switch for the edit {edit.words()}")
         self.deadline.check("trying single edits")
@@ -463,11 +447,11 @@ def _edited_pairs(puzzle: Puzzle, removable: set[Cell], added: set[Cell]) -> str
     first, *rest = sorted(islands)
     return "".join(
         [
-            PAIR.facts(pairs),
-            BETWEEN.facts(betweens),
-            CROSSES.facts(crossings),
-            FIRST.fact(*first),
-            SECOND.fact(*rest[0]) if rest else "",
+            predicates.PAIR.facts(pairs),
+            predicates.BETWEEN.facts(betweens),
+            predicates.CROSSES.facts(crossings),
+            predicates.FIRST.fact(*first),
+            predicates.SECOND.fact(*rest[0]) if rest else "",
         ]
     )
 
@@ -612,11 +596,11 @@ class _Search:
         """``fewer_than``: a fix known already; only fixes with fewer edits are looked for."""
         self.puzzle, self.kept, self.free, self.deadline = puzzle, kept, free, deadline
         if free:
-            text = MODE.fact("free")
+            text = predicates.MODE.fact("free")
             if fewer_than is not None:
-                text += EDITS_BELOW.fact(len(fewer_than))
+                text += predicates.EDITS_BELOW.fact(len(fewer_than))
         else:
-            text = MODE.fact("keep") + KEPT.facts(kept.bridges)
+            text = predicates.MODE.fact("keep") + predicates.KEPT.facts(kept.bridges)
         program = Program(encoding=str(encoding_path(FIX_ENCODING)), connectivity=PLAIN)
         # Core-guided optimisation (usc) starts from no edits and proves each lower bound on
         # the way up: fixes need few edits, so the proof of the last one is most of the work.
@@ -650,7 +634,7 @@ class _Search:
                         continue
                     self.moves.add(found)
                     j = len(self.moves)
-                    self.waiting.append(MOVE_PART.with_facts(found.facts(j), j))
+                    self.waiting.append(predicates.MOVE_PART.with_facts(found.facts(j), j))
                     new += 1
         return new
 
@@ -664,9 +648,9 @@ class _Search:
                 continue
             self.seen.add(key)
             a = len(self.seen)
-            facts = ALT_END.facts((a, r, c, d) for (r, c), d in ends.items())
-            facts += ALT_OVER.facts((a, r, c, k) for (r, c), k in over.items())
-            self.waiting.append(ALTERNATIVE_PART.with_facts(facts, a))
+            facts = predicates.ALT_END.facts((a, r, c, d) for (r, c), d in ends.items())
+            facts += predicates.ALT_OVER.facts((a, r, c, k) for (r, c), k in over.items())
+            self.waiting.append(predicates.ALTERNATIVE_PART.with_facts(facts, a))
             new += 1
         return new
 
@@ -754,12 +738,12 @@ class _Search:
     def _needs(self, count: int) -> None:
         """Only edit sets of ``count`` edits or more from the next round on (proven needed:
         the optimisation need not prove it again in every round)."""
-        self.waiting.append(AT_LEAST_PART.with_facts("", count))
+        self.waiting.append(predicates.AT_LEAST_PART.with_facts("", count))
 
     def _edits(self, symbols: list[clingo.Symbol]) -> list[Edit]:
         numbers = self.puzzle.islands
         edits = []
-        for kind, made in EDITS.items():
+        for kind, made in predicates.EDITS.items():
             for r, c, *new in made.read_numbers(symbols):
                 cell = (r, c)
                 old = None if kind == "add" else numbers[cell]
