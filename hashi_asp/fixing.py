@@ -38,9 +38,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .asp import PLAIN
+from .asp import PLAIN, predicates
 from .asp.control import ground
-from .asp.interface import Program, edit_switch, encoding_path, renumbered
+from .asp.interface import Program, encoding_path
 from .asp.interface import solution as answer
 from .checking import check
 from .known import KnownSolution
@@ -53,8 +53,8 @@ from .stopping import Deadline, Stopped
 if TYPE_CHECKING:
     import clingo
 
-FIX_ENCODING = "fix.lp"
-SINGLE_EDIT_ENCODING = "single_edit.lp"
+FIX_ENCODING = predicates.FIX_LP
+SINGLE_EDIT_ENCODING = predicates.SINGLE_EDIT_LP
 ALTERNATIVES = 8  # keep mode: other solutions asked for per round: more per round, fewer rounds
 # Free mode: fewer, as each gives moves that stay with the master, which then grows slower (the
 # loop alone on 8 generated 13x13 and 15x15 puzzles, 10 s: 3 proved the fewest for 4, 8 for 3,
@@ -329,13 +329,7 @@ class SingleEdits:
 
     def __init__(self, puzzle: Puzzle, edits: list[Edit], deadline: Deadline):
         self.deadline = deadline
-        facts = []
-        for edit in edits:
-            r, c = edit.cell
-            if edit.kind == "remove":
-                facts.append(f"may_remove({r},{c}).")
-            else:
-                facts.append(f"may_{edit.kind}({r},{c},{edit.new}).")
+        facts = [predicates.OFFERS[edit.kind].fact(*edit.cell, *_number(edit)) for edit in edits]
         self.puzzle = puzzle
         self.numbers: dict[Cell, list[int]] = {}
         for edit in edits:
@@ -345,12 +339,12 @@ class SingleEdits:
         self.known: dict[Edit, int] = {}
         removable = {e.cell for e in edits if e.kind == "remove"}
         added = {e.cell for e in edits if e.kind == "add"}
-        facts += _edited_pairs(puzzle, removable, added, deadline)
+        facts.append(_edited_pairs(puzzle, removable, added, deadline))
         program = Program(encoding=str(encoding_path(SINGLE_EDIT_ENCODING)), connectivity=PLAIN)
         self.grounded = ground(
             puzzle,
             program,
-            text="\n".join(facts) + "\n",
+            text="".join(facts),
             models=0,  # as many as each question takes
             options=["--lookahead=no"],  # each search is short: lookahead made it 30x slower
             deadline=deadline,
@@ -373,7 +367,7 @@ class SingleEdits:
         number tried there; a number found with two is settled (two or more) and left out of
         the next search, until one search finds all there are of the numbers left: what they
         prove goes into ``known``."""
-        literal = self.grounded.literal(renumbered(cell))
+        literal = self.grounded.literal(predicates.RENUMBERED.symbol(*cell))
         numbers = self.numbers.get(cell, [])
         if literal is None or not numbers:
             return
@@ -383,13 +377,15 @@ class SingleEdits:
         while left:
             self.deadline.check("trying single edits")
             settled = [n for n in numbers if n not in left]
-            leave_out = [self.grounded.literal(edit_switch(kind, cell, n)) for n in settled]
+            leave_out = [
+                self.grounded.literal(predicates.EDITS[kind].symbol(*cell, n)) for n in settled
+            ]
             assumed = [literal, *(-x for x in leave_out if x is not None)]
             found, all_there_are = self.grounded.models(assumed, AT_ONCE * len(left))
             counts = dict.fromkeys(left, 0)
             for atoms in found:
-                edit = next(a for a in atoms if a.name in ("add", "change"))
-                counts[edit.arguments[2].number] += 1
+                ((_, _, number),) = predicates.EDITS[kind].read_numbers(atoms)
+                counts[number] += 1
             twice = [n for n, count in counts.items() if count >= 2]
             for number in twice if not all_there_are else counts:
                 self.known[Edit(kind, cell, old, number)] = min(2, counts[number])
@@ -398,24 +394,32 @@ class SingleEdits:
             left = [n for n in left if n not in twice]
 
     def _one(self, edit: Edit) -> int:
-        value = None if edit.kind == "remove" else edit.new
-        literal = self.grounded.literal(edit_switch(edit.kind, edit.cell, value))
+        literal = self.grounded.literal(
+            predicates.EDITS[edit.kind].symbol(*edit.cell, *_number(edit))
+        )
         if literal is None:
             raise FixFault(f"internal error: no switch for the edit {edit.words()}")
         self.deadline.check("trying single edits")
         return self.grounded.count([literal], 2)
 
 
+def _number(edit: Edit) -> tuple[int, ...]:
+    """The edit's new number as the last argument of its atoms (a removal has none)."""
+    return () if edit.new is None or edit.kind == "remove" else (edit.new,)
+
+
 def _edited_pairs(
     puzzle: Puzzle, removable: set[Cell], added: set[Cell], deadline: Deadline
-) -> list[str]:
+) -> str:
     """The facts ``pair``, ``between``, ``crosses``, ``first`` and ``second`` of
     ``encodings/single_edit.lp``: every two cells in a row or column that see each other under
     one of the edits (islands with no island between; islands with one removable island
     between; an island and a cell that may get a new one, with no island between)."""
     islands = puzzle.islands
     possible = set(islands) | added
-    facts: list[str] = []
+    pairs: list[tuple[int, ...]] = []
+    betweens: list[tuple[int, ...]] = []
+    crossings: list[tuple[int, ...]] = []
     lines: dict[str, list[tuple[Cell, Cell]]] = {"row": [], "column": []}
     for kind, outer, inner in (
         ("row", puzzle.rows, puzzle.cols),
@@ -440,8 +444,8 @@ def _edited_pairs(
                     if not fits:
                         continue
                     lines[kind].append((a, b))
-                    facts.append(f"pair({a[0]},{a[1]},{b[0]},{b[1]}).")
-                    facts += [f"between({a[0]},{a[1]},{b[0]},{b[1]},{r},{c})." for r, c in inside]
+                    pairs.append((*a, *b))
+                    betweens += [(*a, *b, *cell) for cell in inside]
     across: dict[int, list[tuple[Cell, Cell]]] = {}
     for a, b in lines["column"]:
         across.setdefault(a[1], []).append((a, b))
@@ -450,15 +454,17 @@ def _edited_pairs(
         for c in range(a[1] + 1, b[1]):
             for top, bottom in across.get(c, ()):
                 if top[0] < r < bottom[0]:
-                    facts.append(
-                        f"crosses({a[0]},{a[1]},{b[0]},{b[1]},"
-                        f"{top[0]},{top[1]},{bottom[0]},{bottom[1]})."
-                    )
+                    crossings.append((*a, *b, *top, *bottom))
     first, *rest = sorted(islands)
-    facts.append(f"first({first[0]},{first[1]}).")
-    if rest:
-        facts.append(f"second({rest[0][0]},{rest[0][1]}).")
-    return facts
+    return "".join(
+        [
+            predicates.PAIR.facts(pairs),
+            predicates.BETWEEN.facts(betweens),
+            predicates.CROSSES.facts(crossings),
+            predicates.FIRST.fact(*first),
+            predicates.SECOND.fact(*rest[0]) if rest else "",
+        ]
+    )
 
 
 def _free_edits(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) -> list[Edit]:
@@ -601,13 +607,11 @@ class _Search:
         """``fewer_than``: a fix known already; only fixes with fewer edits are looked for."""
         self.puzzle, self.kept, self.free, self.deadline = puzzle, kept, free, deadline
         if free:
-            text = "mode(free).\n"
+            text = predicates.MODE.fact("free")
             if fewer_than is not None:
-                text += f"edits_below({len(fewer_than)}).\n"
+                text += predicates.EDITS_BELOW.fact(len(fewer_than))
         else:
-            text = "mode(keep).\n" + "".join(
-                f"kept({','.join(map(str, b))}).\n" for b in kept.bridges
-            )
+            text = predicates.MODE.fact("keep") + predicates.KEPT.facts(kept.bridges)
         program = Program(encoding=str(encoding_path(FIX_ENCODING)), connectivity=PLAIN)
         # Core-guided optimisation (usc) starts from no edits and proves each lower bound on
         # the way up: fixes need few edits, so the proof of the last one is most of the work.
@@ -641,7 +645,7 @@ class _Search:
                         continue
                     self.moves.add(found)
                     j = len(self.moves)
-                    self.waiting.append((f"move_{j}", found.facts(j), "move", [j]))
+                    self.waiting.append(predicates.MOVE_PART.with_facts(found.facts(j), j))
                     new += 1
         return new
 
@@ -655,9 +659,9 @@ class _Search:
                 continue
             self.seen.add(key)
             a = len(self.seen)
-            facts = [f"alt_end({a},{r},{c},{d})." for (r, c), d in ends.items()]
-            facts += [f"alt_over({a},{r},{c},{k})." for (r, c), k in over.items()]
-            self.waiting.append((f"seen_{a}", "\n".join(facts), "alternative", [a]))
+            facts = predicates.ALT_END.facts((a, r, c, d) for (r, c), d in ends.items())
+            facts += predicates.ALT_OVER.facts((a, r, c, k) for (r, c), k in over.items())
+            self.waiting.append(predicates.ALTERNATIVE_PART.with_facts(facts, a))
             new += 1
         return new
 
@@ -743,20 +747,16 @@ class _Search:
     def _needs(self, count: int) -> None:
         """Only edit sets of ``count`` edits or more from the next round on (proven needed:
         the optimisation need not prove it again in every round)."""
-        self.waiting.append((f"at_least_{count}", "", "at_least", [count]))
+        self.waiting.append(predicates.AT_LEAST_PART.with_facts("", count))
 
     def _edits(self, symbols: list[clingo.Symbol]) -> list[Edit]:
         numbers = self.puzzle.islands
         edits = []
-        for symbol in symbols:
-            values = [a.number for a in symbol.arguments]
-            cell = (values[0], values[1])
-            if symbol.name == "add":
-                edits.append(Edit("add", cell, None, values[2]))
-            elif symbol.name == "remove":
-                edits.append(Edit("remove", cell, numbers[cell], None))
-            elif symbol.name == "change":
-                edits.append(Edit("change", cell, numbers[cell], values[2]))
+        for kind, made in predicates.EDITS.items():
+            for r, c, *new in made.read_numbers(symbols):
+                cell = (r, c)
+                old = None if kind == "add" else numbers[cell]
+                edits.append(Edit(kind, cell, old, new[0] if new else None))
         return sorted(edits, key=lambda e: e.cell)
 
     def _others(self, fixed: Puzzle, meant: Solution) -> list[Solution]:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from .asp import interface
 from .asp.control import ground
-from .puzzle import Geometry, Puzzle, Solution, bridge
+from .asp.predicates import ANOTHER_SOLUTION_LP, NUMBER, NUMBER_PART, RELAX, WANT
+from .puzzle import Geometry, Pair, Puzzle, Solution, bridge
 from .stopping import Deadline
 
 if TYPE_CHECKING:
@@ -47,14 +48,14 @@ class KnownSolution:
             self.number[b] += k
         self.grounded = ground(
             puzzle,
-            extra=[interface.ANOTHER_SOLUTION],
+            extra=[ANOTHER_SOLUTION_LP],
             models=models,
             options=list(options),
             deadline=deadline,
         )
         # Externals start false: switch on the count of each pair in the known solution.
         for p, k in enumerate(self.count):
-            self.grounded.switch(interface.want(geometry.pair(p), k), True)
+            self.grounded.switch(_want(geometry.pair(p), k), True)
         self.atom = {
             interface.bridge_atom(geometry.pair(p), k): (p, k)
             for p in range(len(geometry.ends))
@@ -103,8 +104,8 @@ class KnownSolution:
         """The known solution has ``count`` bridges on ``pair`` now; its ends' numbers follow."""
         cells = self.geometry.pair(pair)
         old = self.count[pair]
-        self.grounded.switch(interface.want(cells, old), False)
-        self.grounded.switch(interface.want(cells, count), True)
+        self.grounded.switch(_want(cells, old), False)
+        self.grounded.switch(_want(cells, count), True)
         self.count[pair] = count
         for island in self.geometry.ends[pair]:
             self.number[island] += count - old
@@ -118,14 +119,19 @@ class KnownSolution:
         for island in sorted(self.renumbered):
             if (island, self.number[island]) not in self.grounded_rules:
                 self.grounded_rules.add((island, self.number[island]))
-                switch = interface.number(cells[island], self.number[island])
-                parts.append((switch.name, switch.arguments))
+                parts.append(NUMBER_PART.of(*cells[island], self.number[island]))
         if parts:
             self.grounded.ground_part(parts)
         for island in sorted(self.renumbered):
-            self.grounded.switch(interface.relax(cells[island]), True)
+            self.grounded.switch(RELAX.symbol(*cells[island]), True)
             if island in self.rule:
-                self.grounded.switch(interface.number(cells[island], self.rule[island]), False)
+                self.grounded.switch(NUMBER.symbol(*cells[island], self.rule[island]), False)
             self.rule[island] = self.number[island]
-            self.grounded.switch(interface.number(cells[island], self.number[island]), True)
+            self.grounded.switch(NUMBER.symbol(*cells[island], self.number[island]), True)
         self.renumbered.clear()
+
+
+def _want(pair: Pair, count: int) -> clingo.Symbol:
+    """The switch saying the known solution has ``count`` bridges on ``pair``."""
+    (r1, c1), (r2, c2) = pair
+    return WANT.symbol(r1, c1, r2, c2, count)

@@ -28,6 +28,14 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from .asp.predicates import (
+    MOVE_ANCHOR,
+    MOVE_BLANK,
+    MOVE_CLEAR,
+    MOVE_ISLAND,
+    MOVE_PAIR,
+    MOVE_WATER,
+)
 from .checking import check
 from .graphs import connected_groups
 from .puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge
@@ -49,21 +57,17 @@ class Move:
 
     def facts(self, j: int) -> str:
         """The move as the facts of part ``move(j)`` of ``encodings/fix.lp``."""
-        lines = []
-        for (r, c), state in self.cells:
-            if state is None:
-                lines.append(f"move_water({j},{r},{c}).")
-            else:
-                lines.append(f"move_island({j},{r},{c}).")
-                if state == "any":
-                    lines.append(f"move_blank({j},{r},{c}).")
-        for ((r1, c1), (r2, c2)), k in self.before:
-            lines.append(f"move_pair({j},{r1},{c1},{r2},{c2},{k}).")
-        for (r1, c1), (r2, c2) in self.anchors:
-            lines.append(f"move_anchor({j},{r1},{c1},{r2},{c2}).")
-        for (r, c), direction in self.clear:
-            lines.append(f"move_clear({j},{r},{c},{direction}).")
-        return "\n".join(lines)
+        cells = self.cells
+        return "".join(
+            [
+                MOVE_WATER.facts((j, r, c) for (r, c), state in cells if state is None),
+                MOVE_ISLAND.facts((j, r, c) for (r, c), state in cells if state is not None),
+                MOVE_BLANK.facts((j, r, c) for (r, c), state in cells if state == "any"),
+                MOVE_PAIR.facts((j, *a, *b, k) for (a, b), k in self.before),
+                MOVE_ANCHOR.facts((j, *a, *b) for a, b in self.anchors),
+                MOVE_CLEAR.facts((j, r, c, direction) for (r, c), direction in self.clear),
+            ]
+        )
 
 
 def parts(puzzle: Puzzle, one: Solution, other: Solution) -> list[Solution]:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .asp import interface
 from .asp.control import Grounded, ground, within
 from .asp.interface import Program
+from .asp.predicates import AT_LEAST, CONSEQUENCES_LP, GIVEN_PART, RELAX, RELAX_LP
 from .checking import Violation, check
 from .puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge, cell_name, connected_groups
 from .status import Stop, Verdict
@@ -126,11 +127,11 @@ def _hint(puzzle: Puzzle, given: Solution | None, program: Program, deadline: De
         if illegal:
             return Hint(Verdict.UNSOLVABLE, {}, given=given, illegal=illegal, exhausted=True)
         complete = bool(given.bridges) and not broken
-    parts = [("base", ()), *([(interface.GIVEN, ())] if given is not None else [])]
+    parts = [("base", ()), *([GIVEN_PART.of()] if given is not None else [])]
     grounded = ground(
         puzzle,
         program,
-        extra=[interface.CONSEQUENCES],
+        extra=[CONSEQUENCES_LP],
         text=interface.pair_facts(puzzle),
         parts=parts,
         models=0,
@@ -184,7 +185,7 @@ def _drawn_literals(grounded: Grounded, given: Solution | None) -> dict[int | No
     """Each drawn bridge's "at least this many" atom as a program literal (key None for a
     bridge the encoding has no atom for)."""
     return {
-        grounded.literal(interface.at_least(b)): b
+        grounded.literal(AT_LEAST.symbol(*b)): b
         for b in (given.bridges if given is not None else ())
     }
 
@@ -230,13 +231,14 @@ def explain(
     deadline = Deadline.of(time_limit)
     checks = necessary_checks(puzzle)
     try:
-        grounded = ground(puzzle, program, extra=[interface.RELAX], deadline=deadline)
+        grounded = ground(puzzle, program, extra=[RELAX_LP], deadline=deadline)
     except Stopped as stop:  # the checks are an explanation of their own
         return Explanation(None, checks, stopped=stop.why)
     numbers = {}  # "island (R,C) keeps its number" -> (R,C)
-    for symbol, literal in grounded.atoms("relax", 2):
+    for symbol, literal in grounded.atoms(*RELAX.signature):
         grounded.switch(symbol, None)  # free (number ignored) unless assumed
-        numbers[-literal] = interface.relaxed_cell(symbol)
+        r, c = RELAX.numbers(symbol)
+        numbers[-literal] = (r, c)
     outcome = grounded.attempt(list(numbers), deadline)
     if not outcome.exhausted:
         solvable = None if outcome.cut_short else True

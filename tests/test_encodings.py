@@ -4,6 +4,7 @@ and they are all the solutions the tool finds; each helper encoding runs as its 
 
 import itertools
 import json
+import os
 import re
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import sys
 import pytest
 from conftest import PROGRAMS, PUZZLES, REPO
 
-from hashi_asp import Puzzle, Rules, Solution, bridge, check, facts, parse, read, solve
+from hashi_asp import Puzzle, Rules, Solution, bridge, check, facts, parse, read, solve, unique
 
 ENCODINGS = REPO / "encodings"
 
@@ -135,3 +136,73 @@ def test_every_encoding_runs_as_its_header_says(tmp_path):
         f"bridge({b.r1},{b.c1},{b.r2},{b.c2},{b.count})" for b in solve(puzzle).solutions[0].bridges
     }
     assert other != first and len(other) == 6
+
+
+# ---------------------------------------------------------------------------- a copied encoding
+
+
+def hashi_asp_in(folder, *arguments):
+    """The real command line, run in ``folder``, with no search path for includes of its own."""
+    environment = {k: v for k, v in os.environ.items() if k != "CLINGOPATH"}
+    return subprocess.run(
+        [sys.executable, "-m", "hashi_asp", *map(str, arguments)],
+        cwd=folder,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_copy_of_hashi_lp_alone_finds_what_it_includes_and_its_added_rule_counts(tmp_path):
+    """docs/encoding.md's steps: in an empty folder, `cp encodings/hashi.lp my.lp`, add a rule,
+    `hashi-asp unique P --encoding my.lp`.  The copy finds bridges.lp and reachability.lp among
+    the bundled encodings, and the rule added makes the 5x5 of two solutions unique."""
+    copy = tmp_path / "my.lp"
+    copy.write_text((ENCODINGS / "hashi.lp").read_text())
+    before = hashi_asp_in(tmp_path, "unique", PUZZLES / "prolog-5x5.txt", "--encoding", "my.lp")
+    assert before.returncode == 1, before.stderr  # multiple, as with the bundled encoding
+    with copy.open("a") as added:
+        added.write((PROGRAMS / "single_at_the_corner.lp").read_text())
+    after = hashi_asp_in(
+        tmp_path, "unique", PUZZLES / "prolog-5x5.txt", "--encoding", "my.lp", "--format", "json"
+    )
+    assert after.returncode == 0, after.stderr
+    found = json.loads(after.stdout)
+    assert found["status"] == "unique"
+    assert [0, 0, 2, 0, 1] in found["solutions"][0]["bridges"]
+    assert list(tmp_path.iterdir()) == [copy]  # nothing copied or written beside it
+
+
+def test_a_file_of_the_users_beside_the_copy_comes_before_the_bundled_one(tmp_path):
+    """A reachability.lp of one's own, here one without connectivity, is the one the copy
+    includes: the answer falls apart and the checker refuses it (exit 5)."""
+    (tmp_path / "my.lp").write_text((ENCODINGS / "hashi.lp").read_text())
+    (tmp_path / "reachability.lp").write_text("% no connectivity\n")
+    (tmp_path / "two-rows.txt").write_text("1 2 1\n. . .\n1 2 1\n")
+    run = hashi_asp_in(tmp_path, "solve", "two-rows.txt", "--encoding", "my.lp")
+    assert run.returncode == 5
+    assert "breaks the rules: disconnected" in run.stderr
+    (tmp_path / "elsewhere").mkdir()
+    bundled = hashi_asp_in(tmp_path / "elsewhere", "solve", tmp_path / "two-rows.txt")
+    assert bundled.returncode == 1 and "unsolvable" in bundled.stdout
+
+
+def test_an_include_found_nowhere_is_still_clingos_error(tmp_path):
+    (tmp_path / "my.lp").write_text('#include "nowhere.lp".\n')
+    run = hashi_asp_in(tmp_path, "solve", PUZZLES / "prolog-5x5.txt", "--encoding", "my.lp")
+    assert run.returncode == 2
+    assert "file could not be opened: nowhere.lp" in run.stderr
+
+
+def test_single_edit_lp_agrees_with_hashi_lp_on_a_puzzle_left_with_one_island():
+    """Removing one of two islands leaves a puzzle hashi.lp calls unsolvable; single_edit.lp's
+    reading of that edit finds no solution either (it found one, without a bridge, and the
+    single edits of `fix` then stopped with an internal error)."""
+    from hashi_asp.fixing import Edit, SingleEdits, edited
+    from hashi_asp.stopping import Deadline
+
+    puzzle = parse("?.?\n")
+    removal = Edit("remove", (0, 0), None, None)
+    assert unique(edited(puzzle, [removal])).status == "unsolvable"
+    assert SingleEdits(puzzle, [removal], Deadline.of(60)).solutions(removal) == 0

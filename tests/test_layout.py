@@ -49,7 +49,7 @@ LAYERS = [
         "checking",
         "drawing",
     },
-    {"asp", "asp.interface", "asp.connectivity", "asp.control", "asp.portfolio"},
+    {"asp", "asp.predicates", "asp.interface", "asp.connectivity", "asp.control", "asp.portfolio"},
     {"reasoning", "difficulty"},
     {"walkthrough.board", "walkthrough.results"},
     {"walkthrough.techniques", "walkthrough.checker"},

@@ -1,8 +1,9 @@
 """The only code that knows clingo, and the catalogue of connectivity formulations.
 
+- :mod:`.predicates`: every predicate that passes between Python and the encodings, declared
+  once (name, arguments, encodings, roles): the one place that knows their names.
 - :mod:`.interface`: what clingo is given (the encoding's files, the puzzle as facts, the rules
-  as constants) and what comes back (answer sets as solutions, pair states): the one place
-  that knows the encodings' predicate names.
+  as constants) and what comes back (answer sets as solutions, pair states).
 - :mod:`.control`: the one owner of ``clingo.Control``: ground a puzzle, search it with a
   deadline and Ctrl-C, hand each model on as it comes (checked before anyone sees it), shrink
   unsatisfiable cores, report statistics.

@@ -19,6 +19,7 @@ from __future__ import annotations
 import clingo
 
 from ..puzzle import Puzzle, connected_groups
+from .predicates import BRIDGE
 
 
 class LazyConnectivity:
@@ -33,8 +34,8 @@ class LazyConnectivity:
     def init(self, init: clingo.PropagateInit) -> None:
         index = {cell: number for number, cell in enumerate(self.islands)}
         literals: dict[tuple[int, int], set[int]] = {}
-        for atom in init.symbolic_atoms.by_signature("bridge", 5):
-            r1, c1, r2, c2, _ = (argument.number for argument in atom.symbol.arguments)
+        for atom in init.symbolic_atoms.by_signature(*BRIDGE.signature):
+            r1, c1, r2, c2, _ = BRIDGE.numbers(atom.symbol)
             a, z = index.get((r1, c1)), index.get((r2, c2))
             if a is not None and z is not None:
                 literals.setdefault((a, z), set()).add(init.solver_literal(atom.literal))

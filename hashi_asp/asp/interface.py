@@ -1,26 +1,66 @@
 """The encoding's interface: what clingo is given and what comes back.
 
-The one place that knows the encodings' files and predicate names:
+What clingo is given: the rule files (a :class:`Program`: the bundled encodings, or a user's,
+with further rules and constants), the puzzle as facts (:func:`facts`) and its rules as
+constants (:func:`rule_constants`).  What comes back: an answer's bridges as a
+:class:`~hashi_asp.puzzle.Solution` (:func:`solution`), a brave answer's pair states
+(:func:`states`).
 
-=======================  =========  ========================================================
-``rows/1``, ``cols/1``   input      grid size (:func:`facts`)
-``island/3``             input      ``island(R,C,N)``, ``N = any`` for an island without one
-``max_bridges``          constant   the puzzle's :class:`~hashi_asp.puzzle.Rules`
-``no_loops``             constant   (:func:`rule_constants`)
-``bridge/5``             output     an answer's bridges (:func:`solution`)
-``relax/2``              external   switches an island's number off (``relax.lp``)
-``pair/4``, ``state/5``  in, out    the state of every pair of neighbours (``consequences.lp``)
-``at_least/5``           assumed    a player's bridge as a lower bound (``consequences.lp``)
-``want/5``, ``number/3`` external   the known solution and changed numbers of the uniqueness
-                                    repair (``another_solution.lp``)
-``count/5``              out, asm.  a pair's bridge count, 0 for none (``step.lp``)
-``clue/2``, ``connected``  external the islands of a step's reason, and connectivity on
-                                    (``step.lp``)
-=======================  =========  ========================================================
+Every predicate that crosses the boundary, here and in the modules that switch and assume
+atoms, is declared once in :mod:`hashi_asp.asp.predicates` (a test checks the declaration
+against the ``.lp`` files, and that no other module writes or parses a predicate's name).  By
+encoding, the role each plays for Python (this list is :func:`~hashi_asp.asp.predicates.table`,
+and a test checks that they agree)::
+
+    hashi.lp             input       rows(H), cols(W), island(R,C,N)
+                         output      bridge(R1,C1,R2,C2,K)
+                         constant    max_bridges, no_loops
+    bridges.lp           hook        relax(R,C)
+    relax.lp             external    relax(R,C)
+    consequences.lp      input       pair(R1,C1,R2,C2)
+                         output      state(R1,C1,R2,C2,K)
+                         part        given
+                           assumed   at_least(R1,C1,R2,C2,K)
+    another_solution.lp  external    want(R1,C1,R2,C2,K)
+                         part        number(r,c,n)
+                           external  number(r,c,n)
+    step.lp              input       rows(H), cols(W), island(R,C,N)
+                         output      count(R1,C1,R2,C2,K)
+                         external    clue(R,C), connected
+                         assumed     count(R1,C1,R2,C2,K)
+                         constant    max_bridges, no_loops
+    fix.lp               input       rows(H), cols(W), island(R,C,N), mode(M), kept(R1,C1,R2,C2,K),
+                                     edits_below(U)
+                         output      bridge(R1,C1,R2,C2,K), add(R,C,N), remove(R,C), change(R,C,N)
+                         constant    max_bridges, no_loops
+                         part        alternative(a)
+                           input     alt_end(a,R,C,D), alt_over(a,R,C,K)
+                         part        at_least(l)
+                         part        move(j)
+                           input     move_water(j,R,C), move_island(j,R,C), move_blank(j,R,C),
+                                     move_pair(j,R1,C1,R2,C2,K), move_anchor(j,R1,C1,R2,C2),
+                                     move_clear(j,R,C,D)
+    single_edit.lp       input       island(R,C,N), pair(R1,C1,R2,C2), may_add(R,C,N),
+                                     may_remove(R,C), may_change(R,C,N), between(R1,C1,R2,C2,R,C),
+                                     crosses(R1,C1,R2,C2,R3,C3,R4,C4), first(R,C), second(R,C)
+                         output      bridge(R1,C1,R2,C2,K), add(R,C,N), change(R,C,N)
+                         assumed     add(R,C,N), remove(R,C), change(R,C,N), renumbered(R,C)
+                         constant    max_bridges, no_loops
+
+Why a table of our own in :mod:`~hashi_asp.asp.predicates`, not clorm (Potassco's
+object-relational mapping for clingo, made for this): measured on a generated puzzle of 100 000
+islands (docs/benchmarks.md, "The interface to the encodings"), where clingo takes 30 s of
+processor time to ground it and find an answer, clorm took 1.0 s to write the facts and 1.7 s
+to read the answer's bridges, against 0.03 s and 0.6 s the way the declaration does it (an
+f-string's cost per fact, each atom read from its text): 7 % of clingo's time added to a
+``solve``, and 1.1 s more for each further answer ``count`` or ``unique`` reads.  clorm's
+classes would also not say which file and role a predicate has, which the tests and the list
+above need.
 
 Python states only the raw puzzle: every rule, including which islands can be joined, lives in
 the encodings, so editing them (or passing another with ``Program(encoding=...)``) changes the
-rules without touching Python.
+rules without touching Python.  An encoding copied out of the bundled folder finds the files it
+includes there (:func:`included_file`).
 """
 
 from __future__ import annotations
@@ -36,8 +76,6 @@ import clingo
 
 from ..puzzle import (
     MAX_BRIDGES_LIMIT,
-    Bridge,
-    Cell,
     HashiError,
     Pair,
     Puzzle,
@@ -47,14 +85,11 @@ from ..puzzle import (
 )
 from ..status import Status
 from . import AUTO, FORMULATIONS, MODES, PLAIN, RACE, Formulation, auto, raceable
+from .predicates import BRIDGE, COLS, CONSTANTS, HASHI_LP, ISLAND, PAIR, ROWS, STATE
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
-ENCODING = "hashi.lp"  # the whole encoding: what plain clingo runs
-RELAX = "relax.lp"
-CONSEQUENCES = "consequences.lp"
-ANOTHER_SOLUTION = "another_solution.lp"
-STEP = "step.lp"  # checks one step of a walkthrough; loaded on its own, not with hashi.lp
+ENCODING = HASHI_LP  # the whole encoding: what plain clingo runs
 
 
 def chosen(program: Program, puzzle: Puzzle) -> Program:
@@ -92,10 +127,18 @@ class InvalidAnswer(HashiError):
 def encoding_path(name: str = ENCODING) -> Path:
     """A bundled encoding: the source checkout's ``encodings/`` when there is one, so that an
     editable install runs the file being edited, else the copy installed inside the package."""
+    path = encodings_folder() / name
+    if not path.is_file():
+        raise EncodingError(f"bundled encoding {name} not found; reinstall hashi-asp")
+    return path
+
+
+def encodings_folder() -> Path:
+    """The folder of the bundled encodings (see :func:`encoding_path`)."""
     for folder in (_PACKAGE.parent / "encodings", _PACKAGE / "encodings"):
-        if (folder / name).is_file():
-            return folder / name
-    raise EncodingError(f"bundled encoding {name} not found; reinstall hashi-asp")
+        if (folder / ENCODING).is_file():
+            return folder
+    raise EncodingError(f"bundled encoding {ENCODING} not found; reinstall hashi-asp")
 
 
 @dataclass(frozen=True)
@@ -188,19 +231,17 @@ def facts(puzzle: Puzzle) -> str:
             f"% rules: {puzzle.rules}; run clingo with "
             + " ".join(f"-c {name}={value}" for name, value in rule_constants(puzzle.rules).items())
         )
-    lines.append(f"rows({puzzle.rows}). cols({puzzle.cols}).")
-    lines.extend(
-        f"island({r},{c},{'any' if n is None else n})." for (r, c), n in puzzle.islands.items()
-    )
-    return "\n".join(lines) + "\n"
+    lines.append(f"{ROWS.text(puzzle.rows)}. {COLS.text(puzzle.cols)}.")
+    islands = ((r, c, "any" if n is None else n) for (r, c), n in puzzle.islands.items())
+    return "\n".join(lines) + "\n" + ISLAND.facts(islands)
 
 
 def pair_facts(puzzle: Puzzle) -> str:
     """``pair/4`` for every two islands that see each other: the input of ``consequences.lp``."""
-    return "".join(f"pair({r1},{c1},{r2},{c2}).\n" for (r1, c1), (r2, c2) in puzzle.geometry.pairs)
+    return PAIR.facts((r1, c1, r2, c2) for (r1, c1), (r2, c2) in puzzle.geometry.pairs)
 
 
-RULE_CONSTANTS = ("max_bridges", "no_loops")
+RULE_CONSTANTS = tuple(constant.name for constant in CONSTANTS)
 
 
 def rule_constants(rules: Rules) -> dict[str, str]:
@@ -314,7 +355,8 @@ _NAME = re.compile(r"[a-z_][A-Za-z0-9_']*")
 def check_rules_file(
     path: Path, seen: set[Path] | None = None, texts: list[str] | None = None
 ) -> None:
-    """A rules file clingo can load: a file of UTF-8 text, as are the files it ``#include``s.
+    """A rules file clingo can load: a file of UTF-8 text, as are the files it ``#include``s
+    (found where clingo finds them, or among the bundled encodings: :func:`included_file`).
     (clingo passes its messages on as they are, and one quoting bytes that are not UTF-8 would
     stop the process inside clingo's Python module; so those are refused here, with their
     place.)  The texts read are added to ``texts``."""
@@ -344,16 +386,32 @@ def check_rules_file(
     if texts is not None:
         texts.append(text)
     for name in _INCLUDE.findall(text):
-        # clingo looks beside the including file, then in the working directory; a file it
-        # cannot find is its own error, reported when it loads.
-        for candidate in (path.parent / name, Path(name)):
-            if candidate.is_file():
-                if candidate.resolve() not in seen:
-                    check_rules_file(candidate, seen, texts)
-                break
+        included = included_file(path, name)
+        if included is not None and included.resolve() not in seen:
+            check_rules_file(included, seen, texts)
 
 
 _INCLUDE = re.compile(r'#include\s*"((?:[^"\\\n]|\\.)*)"')
+CLINGO_PATH = "CLINGOPATH"  # clingo's own search path for #include, after its two places
+
+
+def included_file(path: Path, name: str) -> Path | None:
+    """The file clingo loads for ``#include "name".`` in ``path``.  clingo looks in the working
+    folder, then beside the including file, then in the folders of the environment variable
+    CLINGOPATH.  A name found in none of them but among the bundled encodings is loaded from
+    there: the bundled folder is added at the end of CLINGOPATH (in this process, once), so
+    that an encoding copied out of it (``cp encodings/hashi.lp my.lp``) still finds
+    ``bridges.lp`` and the rest, while a file of the user's, beside it or in the working
+    folder, keeps coming first.  None when no place has it: clingo then reports it."""
+    folders = [folder for folder in os.environ.get(CLINGO_PATH, "").split(os.pathsep) if folder]
+    for candidate in (Path(name), path.parent / name, *(Path(f) / name for f in folders)):
+        if candidate.is_file():
+            return candidate
+    bundled = encodings_folder()
+    if not (bundled / name).is_file() or Path(name).is_absolute():
+        return None
+    os.environ[CLINGO_PATH] = os.pathsep.join([*folders, str(bundled)])
+    return bundled / name
 
 
 def first_error(messages: list[str], fallback: str) -> str:
@@ -369,93 +427,24 @@ def first_error(messages: list[str], fallback: str) -> str:
 
 def solution(symbols: Iterable[clingo.Symbol]) -> Solution:
     """The ``bridge/5`` atoms of an answer set as a solution (other shown atoms are ignored).
-    Each atom is read from its text: one call into clingo per atom instead of one per argument
-    makes this several times faster, which counts when every one of many answers is checked."""
-    bridges = []
-    for text in map(str, symbols):
-        if not (text == "bridge" or text.startswith("bridge(")):
-            continue
-        match = _BRIDGE_ATOM.fullmatch(text)
-        if match is None:
-            raise ValueError(f"answer shows {text}, expected bridge(R1,C1,R2,C2,K) with integers")
-        r1, c1, r2, c2, k = map(int, match.groups())
-        bridges.append(bridge((r1, c1), (r2, c2), k))
-    return Solution.of(bridges)
-
-
-_BRIDGE_ATOM = re.compile(r"bridge\((-?\d+),(-?\d+),(-?\d+),(-?\d+),(-?\d+)\)")
+    Each atom is read from its text (:meth:`~hashi_asp.asp.predicates.Predicate.read_text`):
+    several times faster, which counts when every one of many answers is checked.  A
+    ``bridge`` atom of another shape is a ValueError."""
+    return Solution.of(
+        bridge((r1, c1), (r2, c2), k) for r1, c1, r2, c2, k in BRIDGE.read_text(symbols)
+    )
 
 
 def states(symbols: Iterable[clingo.Symbol]) -> dict[Pair, tuple[int, ...]]:
     """The ``state/5`` atoms of a brave answer: the counts each pair takes, pairs in reading
     order, counts ascending."""
     options: dict[Pair, set[int]] = {}
-    for symbol in symbols:
-        if symbol.name == "state" and len(symbol.arguments) == 5:
-            r1, c1, r2, c2, k = (a.number for a in symbol.arguments)
-            options.setdefault(((r1, c1), (r2, c2)), set()).add(k)
+    for r1, c1, r2, c2, k in STATE.read_numbers(symbols):
+        options.setdefault(((r1, c1), (r2, c2)), set()).add(k)
     return {pair: tuple(sorted(ks)) for pair, ks in sorted(options.items())}
-
-
-# ---------------------------------------------------------------------------- switches
-
-GIVEN = "given"  # the part of consequences.lp with at_least/5
-NUMBER = "number"  # the part of another_solution.lp, one per new number
-
-
-def at_least(drawn: Bridge) -> clingo.Symbol:
-    """The atom assumed for a player's bridge: at least that many bridges on its pair."""
-    return clingo.Function("at_least", [clingo.Number(v) for v in drawn])
-
-
-def relax(cell: Cell) -> clingo.Symbol:
-    return clingo.Function("relax", [clingo.Number(v) for v in cell])
-
-
-def relaxed_cell(symbol: clingo.Symbol) -> Cell:
-    """The island a ``relax/2`` atom switches."""
-    r, c = (a.number for a in symbol.arguments)
-    return r, c
-
-
-def want(pair: Pair, count: int) -> clingo.Symbol:
-    """The switch saying the known solution has ``count`` bridges on ``pair``."""
-    (r1, c1), (r2, c2) = pair
-    return clingo.Function("want", [clingo.Number(v) for v in (r1, c1, r2, c2, count)])
-
-
-def number(cell: Cell, value: int) -> clingo.Symbol:
-    """The switch (and the part's arguments) giving island ``cell`` the number ``value``."""
-    return clingo.Function(NUMBER, [clingo.Number(v) for v in (*cell, value)])
-
-
-def edit_switch(kind: str, cell: Cell, value: int | None) -> clingo.Symbol:
-    """The atom of ``single_edit.lp`` making one edit (assumed): ``add(R,C,N)``,
-    ``remove(R,C)`` (``value`` None) or ``change(R,C,N)``."""
-    numbers = [*cell] if value is None else [*cell, value]
-    return clingo.Function(kind, [clingo.Number(v) for v in numbers])
-
-
-def renumbered(cell: Cell) -> clingo.Symbol:
-    """The atom of ``single_edit.lp`` for some new number at ``cell`` (assumed)."""
-    return clingo.Function("renumbered", [clingo.Number(v) for v in cell])
 
 
 def bridge_atom(pair: Pair, count: int) -> str:
     """An answer's ``bridge/5`` atom as text, as :func:`str` of the symbol gives it."""
     (r1, c1), (r2, c2) = pair
-    return f"bridge({r1},{c1},{r2},{c2},{count})"
-
-
-def count(pair: Pair, k: int) -> clingo.Symbol:
-    """``count/5`` of ``step.lp``: ``pair`` has ``k`` bridges (0 for none)."""
-    (r1, c1), (r2, c2) = pair
-    return clingo.Function("count", [clingo.Number(v) for v in (r1, c1, r2, c2, k)])
-
-
-def clue(cell: Cell) -> clingo.Symbol:
-    """The switch of ``step.lp`` putting the number of island ``cell`` into the reason."""
-    return clingo.Function("clue", [clingo.Number(v) for v in cell])
-
-
-CONNECTED = clingo.Function("connected")  # step.lp: all islands must be connected
+    return BRIDGE.text(r1, c1, r2, c2, count)

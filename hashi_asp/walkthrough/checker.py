@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from ..asp import interface
 from ..asp.control import Grounded, ground
 from ..asp.interface import Program
-from ..puzzle import Puzzle, cell_name
+from ..asp.predicates import CLUE, CONNECTED, COUNT, STEP_LP
+from ..puzzle import Pair, Puzzle, cell_name
 from ..stopping import Deadline
 from .board import Board, Found, values
 from .results import InvalidStep
@@ -27,7 +28,7 @@ class Checker:
     connectivity on and assumes away the counts ruled out so far."""
 
     def __init__(self, puzzle: Puzzle, deadline: Deadline):
-        program = Program(encoding=interface.encoding_path(interface.STEP))
+        program = Program(encoding=interface.encoding_path(STEP_LP))
         # No failed-literal round before each search: it pays on a whole puzzle, not on the
         # thousands of small questions a walkthrough asks (it doubled their time).
         options = ["--lookahead=no"]
@@ -36,16 +37,16 @@ class Checker:
         geometry = puzzle.geometry
         self.count = [
             [
-                self.grounded.literal(interface.count(geometry.pair(p), k))
+                self.grounded.literal(COUNT.symbol(*_ends(geometry.pair(p)), k))
                 for k in range(puzzle.rules.max_bridges + 1)
             ]
             for p in range(len(geometry.ends))
         ]
-        self.clue = [self.grounded.literal(interface.clue(cell)) for cell in geometry.cells]
-        self.connected = self.grounded.literal(interface.CONNECTED)
+        self.clue = [self.grounded.literal(CLUE.symbol(*cell)) for cell in geometry.cells]
+        self.connected = self.grounded.literal(CONNECTED.symbol())
         # Switches left free, not false: a question assumes the ones it needs on, and a switch
         # left free only lets clingo add a rule, which never makes a question's answer appear.
-        for switch in [*map(interface.clue, geometry.cells), interface.CONNECTED]:
+        for switch in [*(CLUE.symbol(*cell) for cell in geometry.cells), CONNECTED.symbol()]:
             self.grounded.switch(switch, None)
         top = (1 << (puzzle.rules.max_bridges + 1)) - 1
         self.settled = [top] * len(geometry.ends)  # the counts clingo still allows, per pair
@@ -252,3 +253,9 @@ class Checker:
         connectivity = without is None
         reason = without or self.blamed(domain, everyone, True, pair, keep, deadline) or everyone
         return connectivity, self._needed(domain, reason, connectivity, pair, keep, deadline)
+
+
+def _ends(pair: Pair) -> tuple[int, int, int, int]:
+    """A pair's cells as the first four arguments of its atoms."""
+    (r1, c1), (r2, c2) = pair
+    return r1, c1, r2, c2
