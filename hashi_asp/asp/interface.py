@@ -439,7 +439,7 @@ def states(symbols: Iterable[clingo.Symbol]) -> dict[Pair, tuple[int, ...]]:
     """The ``state/5`` atoms of a brave answer: the counts each pair takes, pairs in reading
     order, counts ascending."""
     options: dict[Pair, set[int]] = {}
-    for r1, c1, r2, c2, k in STATE.read_numbers(symbols):
+    for r1, c1, r2, c2, k in STATE.read_text(symbols):
         options.setdefault(((r1, c1), (r2, c2)), set()).add(k)
     return {pair: tuple(sorted(ks)) for pair, ks in sorted(options.items())}
 
