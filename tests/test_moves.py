@@ -1,6 +1,6 @@
-"""Moves between solutions (hashi_asp/moves.py), the counterexamples free-mode fixing learns
-from: wherever a move's conditions hold in an edited puzzle and one of its solutions, the move
-makes a second solution.  Checked against the brute-force enumerator on small puzzles with
+"""Moves between solutions (hashi_asp/fixing/moves.py), the counterexamples free-mode fixing
+learns from: wherever a move's conditions hold in an edited puzzle and one of its solutions, the
+move makes a second solution.  Checked against the brute-force enumerator on small puzzles with
 several solutions, under random edits."""
 
 import bruteforce
@@ -10,7 +10,7 @@ from test_fix import free_edits, small_puzzles
 
 from hashi_asp import Puzzle, Solution, unique
 from hashi_asp.fixing import edited
-from hashi_asp.moves import Move, move, parts
+from hashi_asp.fixing.moves import Move, move, parts
 from hashi_asp.puzzle import bridge
 
 

@@ -18,9 +18,9 @@ needs to be a move in *another* puzzle and solution too:
 Then the move turns the other solution into a second one: the numbers at its ends add up as
 before (both solutions of the first puzzle had them), no line crosses another, and every island
 still reaches every end, and through them every other.  So a puzzle in which some solution
-allows the move has two solutions or more.  :mod:`hashi_asp.fixing` uses this to rule out,
-with one small constraint per move, every set of edits far from an ambiguity (not just the
-edits that were tried).
+allows the move has two solutions or more.  The counterexample loop of free mode
+(:mod:`hashi_asp.fixing.counterexamples`) uses this to rule out, with one small constraint per
+move, every set of edits far from an ambiguity (not just the edits that were tried).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from .asp.predicates import (
+from ..asp.predicates import (
     MOVE_ANCHOR,
     MOVE_BLANK,
     MOVE_CLEAR,
@@ -36,9 +36,9 @@ from .asp.predicates import (
     MOVE_PAIR,
     MOVE_WATER,
 )
-from .checking import check
-from .graphs import connected_groups
-from .puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge
+from ..checking import check
+from ..graphs import connected_groups
+from ..puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge
 
 
 @dataclass(frozen=True)
