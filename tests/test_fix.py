@@ -28,6 +28,8 @@ BLANK = Puzzle(
     5, 4, {(0, 0): 1, (1, 0): None, (1, 1): 3, (1, 3): 1, (2, 0): 3, (4, 0): 2, (4, 1): 1}
 )
 STUCK = Puzzle(4, 3, {(0, 1): 1, (2, 0): 2, (2, 1): 4, (2, 2): 2, (3, 0): 3, (3, 1): 2})
+# Four islands without numbers: every way between two of its solutions takes lines from some
+BLOCK = Puzzle(3, 3, dict.fromkeys([(0, 0), (0, 2), (2, 0), (2, 2)]))
 
 
 def brute(puzzle: Puzzle) -> set:
@@ -170,6 +172,19 @@ def test_unique_and_unsolvable_puzzles_and_a_passed_time_limit():
     assert late.status == "unknown" and late.stopped is Stop.TIME and not late.edits
 
 
+def test_free_mode_fixes_a_block_of_islands_without_numbers():
+    """The moves free mode learns may take lines from an island without a number (it keeps
+    one: the move's new lines and anchors reach it); refused, the loop had learnt nothing from
+    the second solution of its third answer, and stopped with an internal error."""
+    made = fix(BLOCK, free=True, time_limit=60)
+    assert made.free and made.stopped is None
+    assert_fixed(BLOCK, made)
+    assert_fewest(BLOCK, made)
+    done = CliRunner().invoke(main, ["fix", "--free", "--format", "json", "?.?\n...\n?.?\n"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.output)["status"] == "fixed"
+
+
 def test_a_solution_merged_stands_for_its_splits():
     solution = unique(read(PROLOG)).solutions[0]
     edits = [Edit("add", cell, None, 2) for cell in [(4, 1), (4, 2)]]
@@ -205,6 +220,17 @@ def small_puzzles(draw) -> Puzzle:
     return made.puzzle
 
 
+@st.composite
+def blanked_puzzles(draw) -> Puzzle:
+    """Small puzzles with some islands' numbers taken away: more solutions, and differences
+    between them that take lines from islands without a number."""
+    puzzle = draw(small_puzzles())
+    cells = sorted(puzzle.islands)
+    blank = draw(st.sets(st.sampled_from(cells), min_size=1, max_size=max(1, len(cells) // 2)))
+    islands = {cell: None if cell in blank else n for cell, n in puzzle.islands.items()}
+    return Puzzle(puzzle.rows, puzzle.cols, islands, rules=puzzle.rules)
+
+
 @given(small_puzzles())
 @settings(max_examples=40, deadline=None)
 def test_keep_mode_by_brute_force(puzzle):
@@ -227,6 +253,17 @@ def test_keep_mode_by_brute_force(puzzle):
 @given(small_puzzles())
 @settings(max_examples=8, deadline=None)
 def test_free_mode_by_brute_force(puzzle):
+    assume(len(brute(puzzle)) > 1)
+    made = fix(puzzle, free=True, time_limit=30)
+    assert made.status == "fixed"
+    assert_fixed(puzzle, made)
+    assume(len(made.edits) <= 2)
+    assert_fewest(puzzle, made)
+
+
+@given(blanked_puzzles())
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_free_mode_with_islands_without_numbers_by_brute_force(puzzle):
     assume(len(brute(puzzle)) > 1)
     made = fix(puzzle, free=True, time_limit=30)
     assert made.status == "fixed"

@@ -17,8 +17,9 @@ The loop asks two questions in turn (counterexample-guided):
    join the counterexamples, and the master is asked again on the same control (clingo keeps
    what it learnt).
 
-A fix is confirmed (:func:`~hashi_asp.fixing.results.only_solution`) before the loop hands it
-back.
+Each round learns something new: a solution found is not one seen (those are ruled out), and
+the move from the master's solution to another is not one learnt (those fail on it).  A fix
+is confirmed (:func:`~hashi_asp.fixing.results.only_solution`) before the loop hands it back.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ class Search:
             for part in parts(puzzle, solution, other):
                 for before, after in ((solution, part), (part, solution)):
                     found = move(puzzle, before, after)
-                    if found is None or found in self.moves:
+                    if found in self.moves:
                         continue
                     self.moves.add(found)
                     j = len(self.moves)
