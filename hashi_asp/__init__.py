@@ -54,6 +54,8 @@ _HOMES = {
     "difficulty": ["Difficulty"],
     "walkthrough": ["Step", "Walkthrough", "steps"],
     "generation": ["Generated", "GenerationError", "generate"],
+    "fixing": ["Edit", "Fix", "fix"],
+    "reviewing": ["Review", "review"],
     "bench": ["Row"],
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
@@ -64,8 +66,10 @@ __all__ = [
     "Deadline",
     "Difference",
     "Difficulty",
+    "Edit",
     "EncodingError",
     "Explanation",
+    "Fix",
     "Generated",
     "GenerationError",
     "Geometry",
@@ -78,6 +82,7 @@ __all__ = [
     "PuzzleError",
     "Question",
     "Result",
+    "Review",
     "Row",
     "Rules",
     "Solution",
@@ -95,12 +100,14 @@ __all__ = [
     "encoding_path",
     "explain",
     "facts",
+    "fix",
     "generate",
     "hint",
     "parse",
     "png",
     "read",
     "read_solutions",
+    "review",
     "solve",
     "steps",
     "svg",
@@ -130,6 +137,7 @@ if TYPE_CHECKING:
     from .checking import Violation, check
     from .difficulty import Difficulty
     from .drawing import draw, png, svg, write_picture
+    from .fixing import Edit, Fix, fix
     from .generation import Generated, GenerationError, generate
     from .notations import parse, read, read_solutions, write
     from .puzzle import (
@@ -145,6 +153,7 @@ if TYPE_CHECKING:
         bridge,
     )
     from .reasoning import Explanation, Hint, explain, hint
+    from .reviewing import Review, review
     from .solving import Difference, Result, count, solve, unique
     from .status import Question, Status, Stop, Verdict
     from .stopping import Deadline, Stopped

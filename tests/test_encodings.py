@@ -199,7 +199,8 @@ def test_single_edit_lp_agrees_with_hashi_lp_on_a_puzzle_left_with_one_island():
     """Removing one of two islands leaves a puzzle hashi.lp calls unsolvable; single_edit.lp's
     reading of that edit finds no solution either (it found one, without a bridge, and the
     single edits of `fix` then stopped with an internal error)."""
-    from hashi_asp.fixing import Edit, SingleEdits, edited
+    from hashi_asp.fixing import Edit, edited
+    from hashi_asp.fixing.single_edits import SingleEdits
     from hashi_asp.stopping import Deadline
 
     puzzle = parse("?.?\n")

@@ -14,19 +14,10 @@ from hypothesis import strategies as st
 
 from hashi_asp import Puzzle, Rules, Solution, Stop, check, read, unique
 from hashi_asp.cli import main
-from hashi_asp.fixing import (
-    Edit,
-    Fix,
-    FixError,
-    SingleEdits,
-    edited,
-    fix,
-    joined_again,
-    merged,
-    repaired_fix,
-    single_edit,
-    split,
-)
+from hashi_asp.fixing import Edit, Fix, FixError, edited, fix, split
+from hashi_asp.fixing.edits import joined_again, merged
+from hashi_asp.fixing.first_fix import repaired_fix
+from hashi_asp.fixing.single_edits import SingleEdits, single_edit
 from hashi_asp.generation import GenerationError, generate
 from hashi_asp.reports import fix_json, fix_text, unique_json, unique_text
 from hashi_asp.stopping import Deadline
@@ -37,6 +28,8 @@ BLANK = Puzzle(
     5, 4, {(0, 0): 1, (1, 0): None, (1, 1): 3, (1, 3): 1, (2, 0): 3, (4, 0): 2, (4, 1): 1}
 )
 STUCK = Puzzle(4, 3, {(0, 1): 1, (2, 0): 2, (2, 1): 4, (2, 2): 2, (3, 0): 3, (3, 1): 2})
+# Four islands without numbers: every way between two of its solutions takes lines from some
+BLOCK = Puzzle(3, 3, dict.fromkeys([(0, 0), (0, 2), (2, 0), (2, 2)]))
 
 
 def brute(puzzle: Puzzle) -> set:
@@ -179,6 +172,19 @@ def test_unique_and_unsolvable_puzzles_and_a_passed_time_limit():
     assert late.status == "unknown" and late.stopped is Stop.TIME and not late.edits
 
 
+def test_free_mode_fixes_a_block_of_islands_without_numbers():
+    """The moves free mode learns may take lines from an island without a number (it keeps
+    one: the move's new lines and anchors reach it); refused, the loop had learnt nothing from
+    the second solution of its third answer, and stopped with an internal error."""
+    made = fix(BLOCK, free=True, time_limit=60)
+    assert made.free and made.stopped is None
+    assert_fixed(BLOCK, made)
+    assert_fewest(BLOCK, made)
+    done = CliRunner().invoke(main, ["fix", "--free", "--format", "json", "?.?\n...\n?.?\n"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.output)["status"] == "fixed"
+
+
 def test_a_solution_merged_stands_for_its_splits():
     solution = unique(read(PROLOG)).solutions[0]
     edits = [Edit("add", cell, None, 2) for cell in [(4, 1), (4, 2)]]
@@ -214,6 +220,17 @@ def small_puzzles(draw) -> Puzzle:
     return made.puzzle
 
 
+@st.composite
+def blanked_puzzles(draw) -> Puzzle:
+    """Small puzzles with some islands' numbers taken away: more solutions, and differences
+    between them that take lines from islands without a number."""
+    puzzle = draw(small_puzzles())
+    cells = sorted(puzzle.islands)
+    blank = draw(st.sets(st.sampled_from(cells), min_size=1, max_size=max(1, len(cells) // 2)))
+    islands = {cell: None if cell in blank else n for cell, n in puzzle.islands.items()}
+    return Puzzle(puzzle.rows, puzzle.cols, islands, rules=puzzle.rules)
+
+
 @given(small_puzzles())
 @settings(max_examples=40, deadline=None)
 def test_keep_mode_by_brute_force(puzzle):
@@ -236,6 +253,17 @@ def test_keep_mode_by_brute_force(puzzle):
 @given(small_puzzles())
 @settings(max_examples=8, deadline=None)
 def test_free_mode_by_brute_force(puzzle):
+    assume(len(brute(puzzle)) > 1)
+    made = fix(puzzle, free=True, time_limit=30)
+    assert made.status == "fixed"
+    assert_fixed(puzzle, made)
+    assume(len(made.edits) <= 2)
+    assert_fewest(puzzle, made)
+
+
+@given(blanked_puzzles())
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_free_mode_with_islands_without_numbers_by_brute_force(puzzle):
     assume(len(brute(puzzle)) > 1)
     made = fix(puzzle, free=True, time_limit=30)
     assert made.status == "fixed"
@@ -274,10 +302,10 @@ def test_the_repair_gives_a_first_fix(puzzle):
     assume(len(solutions) > 1)
     made = repaired_fix(puzzle, solutions, Deadline(30))
     assume(made is not None)
-    edits = made["edits"]
+    edits = made.edits
     assert edits and all(e.kind == "change" for e in edits)
-    assert made["puzzle"] == edited(puzzle, edits)
-    assert brute(made["puzzle"]) == {as_set(made["solution"])}
+    assert made.puzzle == edited(puzzle, edits)
+    assert brute(made.puzzle) == {as_set(made.solution)}
     if len(edits) > 1:
         for edit in edits:
             assert not leaves_one(puzzle, [e for e in edits if e != edit])
@@ -292,8 +320,8 @@ def test_the_single_edit_proof_by_brute_force(puzzle):
     assume(len(solutions) > 1)
     made = single_edit(puzzle, solutions, Deadline(60))
     if made is not None:
-        assert len(made["edits"]) == 1 and leaves_one(puzzle, made["edits"])
-        assert brute(made["puzzle"]) == {as_set(made["solution"])}
+        assert len(made.edits) == 1 and leaves_one(puzzle, made.edits)
+        assert brute(made.puzzle) == {as_set(made.solution)}
         return
     for edit in free_edits(puzzle):
         assert not leaves_one(puzzle, [edit]), edit
@@ -384,3 +412,37 @@ def test_unique_proposes_the_fewest_edit_fix():
     assert len(brute(read(json.dumps(proposed["puzzle"])))) == 1
     plain = runner.invoke(main, ["unique", str(SEVEN)])
     assert "To make it unique (checked): add an island" in plain.output
+
+
+def test_the_fix_and_the_review_are_part_of_the_library():
+    import hashi_asp
+    from hashi_asp import fixing, reviewing
+
+    assert (hashi_asp.fix, hashi_asp.Fix, hashi_asp.Edit) == (fixing.fix, fixing.Fix, fixing.Edit)
+    assert (hashi_asp.review, hashi_asp.Review) == (reviewing.review, reviewing.Review)
+    assert {"fix", "Fix", "Edit", "review", "Review"} <= set(hashi_asp.__all__)
+
+
+def test_a_review_is_what_unique_prints():
+    """``review``: the uniqueness verdict, a fix proposed for several solutions under the
+    bundled rules, the difficulty when asked; ``unique`` prints it."""
+    from hashi_asp import Program, encoding_path, review
+    from hashi_asp.walkthrough import difficulty
+
+    puzzle = read(PROLOG)
+    reviewed = review(puzzle, time_limit=60)
+    assert (reviewed.status, reviewed.sought, reviewed.difficulty) == ("multiple", True, None)
+    assert reviewed.fix.status == "fixed" and reviewed.fix.fewest
+    assert reviewed.fix.edits == fix(puzzle).edits
+    printed = CliRunner().invoke(main, ["unique", str(PROLOG), "--format", "json"])
+    document = json.loads(printed.output)
+    assert document["fix"] == unique_json(puzzle, reviewed.result, fix=reviewed.fix)["fix"]
+    # Under rules of the user's own (here the bundled ones, as a copy), no fix is sought.
+    own = Program(encoding=encoding_path("hashi.lp"))
+    mine = review(puzzle, program=own, time_limit=60)
+    assert (mine.status, mine.sought, mine.fix) == ("multiple", False, None)
+    nyt = read(PUZZLES / "nyt-2022-04-03.json")
+    rated = review(nyt, rate=True, time_limit=60)
+    assert (rated.status, rated.sought, rated.fix) == ("unique", False, None)
+    assert rated.difficulty == difficulty(nyt)
+    assert review(nyt, time_limit=60).difficulty is None

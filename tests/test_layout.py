@@ -56,7 +56,7 @@ LAYERS = [
     {"walkthrough.finding"},
     {"walkthrough"},
     {"solving"},
-    {"known", "moves"},
+    {"known"},
     {
         "generation",
         "generation.construction",
@@ -64,7 +64,11 @@ LAYERS = [
         "generation.generator",
         "generation.batch",
     },
+    {"fixing.results", "fixing.edits", "fixing.moves"},
+    {"fixing.single_edits", "fixing.first_fix"},
+    {"fixing.counterexamples"},
     {"fixing"},
+    {"reviewing"},
     {"reports"},
     STUDY,
     {"commands", "commands.unit", "commands.common", "commands.line", *COMMAND_MODULES}

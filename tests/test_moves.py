@@ -1,16 +1,16 @@
-"""Moves between solutions (hashi_asp/moves.py), the counterexamples free-mode fixing learns
-from: wherever a move's conditions hold in an edited puzzle and one of its solutions, the move
-makes a second solution.  Checked against the brute-force enumerator on small puzzles with
-several solutions, under random edits."""
+"""Moves between solutions (hashi_asp/fixing/moves.py), the counterexamples free-mode fixing
+learns from: wherever a move's conditions hold in an edited puzzle and one of its solutions, the
+move makes a second solution.  Checked against the brute-force enumerator on small puzzles with
+several solutions (some with islands without numbers), under random edits."""
 
 import bruteforce
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_fix import free_edits, small_puzzles
+from test_fix import blanked_puzzles, free_edits, small_puzzles
 
 from hashi_asp import Puzzle, Solution, unique
 from hashi_asp.fixing import edited
-from hashi_asp.moves import Move, move, parts
+from hashi_asp.fixing.moves import Move, move, parts
 from hashi_asp.puzzle import bridge
 
 
@@ -50,6 +50,18 @@ def made(found: Move, solution: Solution) -> Solution:
 @given(small_puzzles(), st.data())
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 def test_a_move_whose_conditions_hold_makes_a_second_solution(puzzle, data):
+    moves_make_second_solutions(puzzle, data)
+
+
+@given(blanked_puzzles(), st.data())
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_a_move_that_takes_lines_from_an_island_without_a_number_is_one_too(puzzle, data):
+    """An island without a number may lose lines in a move: it keeps one (the move's new lines
+    and anchors reach every end), so the move still makes a second solution wherever it holds."""
+    moves_make_second_solutions(puzzle, data)
+
+
+def moves_make_second_solutions(puzzle: Puzzle, data: st.DataObject) -> None:
     known = unique(puzzle).solutions
     assume(len(known) > 1)
     first, *others = solutions(puzzle)
@@ -57,8 +69,8 @@ def test_a_move_whose_conditions_hold_makes_a_second_solution(puzzle, data):
     for other in others[:4]:
         for part in parts(puzzle, first, other):
             assert part in solutions(puzzle)  # each part is a solution on its own
-            moves += [m for m in (move(puzzle, first, part), move(puzzle, part, first)) if m]
-    assert moves or any(n is None for n in puzzle.islands.values())
+            moves += [move(puzzle, first, part), move(puzzle, part, first)]
+    assert moves and all(isinstance(found, Move) for found in moves)  # one each way
     # The puzzle itself: each move holds in the solution it starts from.
     for found in moves:
         assert any(holds(found, puzzle, s) for s in [first, *others])

@@ -10,16 +10,12 @@ from .unit import FLAG, Command, Given, Option, Outcome, Printed, lines
 
 def unique(given: Given) -> Outcome:
     from .. import reports
-    from ..solving import unique
-    from ..walkthrough import difficulty
+    from ..reviewing import review
 
-    board, program, deadline = given.puzzle, given.program, given.deadline
-    result = unique(board, program=program, time_limit=deadline, explained=True)
-    # A fix is looked for under the bundled rules only: under rules of the user's own, the
-    # checks that make a fix trustworthy do not hold.
-    sought = result.status == "multiple" and not program.own_rules
-    found = proposal(board, result, deadline) if sought else None
-    rated = difficulty(board, deadline) if given.rate and result.status == "unique" else None
+    board = given.puzzle
+    reviewed = review(board, program=given.program, time_limit=given.deadline, rate=given.rate)
+    result, found = reviewed.result, reviewed.fix
+    sought, rated = reviewed.sought, reviewed.difficulty
 
     def printed() -> Printed:
         text = reports.unique_text(board, result, given.look, fix=found, sought=sought, rated=rated)

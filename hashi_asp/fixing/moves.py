@@ -17,10 +17,14 @@ needs to be a move in *another* puzzle and solution too:
 
 Then the move turns the other solution into a second one: the numbers at its ends add up as
 before (both solutions of the first puzzle had them), no line crosses another, and every island
-still reaches every end, and through them every other.  So a puzzle in which some solution
-allows the move has two solutions or more.  :mod:`hashi_asp.fixing` uses this to rule out,
-with one small constraint per move, every set of edits far from an ambiguity (not just the
-edits that were tried).
+still reaches every end, and through them every other.  Every end keeps a line, too, even an
+island without a number that the move takes lines from: each end is reached by one of the
+move's new lines or by an anchor.  So a puzzle in which some solution allows the move has two
+solutions or more.  The counterexample loop of free mode
+(:mod:`hashi_asp.fixing.counterexamples`) uses this to rule out, with one small constraint per
+move, every set of edits far from an ambiguity (not just the edits that were tried).  The
+move from the master's solution to another solution of the edited puzzle holds in the master's
+solution, so it is one the loop had not learnt: every round learns something new.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from .asp.predicates import (
+from ..asp.predicates import (
     MOVE_ANCHOR,
     MOVE_BLANK,
     MOVE_CLEAR,
@@ -36,9 +40,9 @@ from .asp.predicates import (
     MOVE_PAIR,
     MOVE_WATER,
 )
-from .checking import check
-from .graphs import connected_groups
-from .puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge
+from ..checking import check
+from ..graphs import connected_groups
+from ..puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge
 
 
 @dataclass(frozen=True)
@@ -92,10 +96,8 @@ def parts(puzzle: Puzzle, one: Solution, other: Solution) -> list[Solution]:
     return found or [other]
 
 
-def move(puzzle: Puzzle, before: Solution, after: Solution) -> Move | None:
-    """The move that turns ``before`` into ``after``, two solutions of ``puzzle``; None when it
-    takes lines away from an island without a number (in another solution that island might be
-    left with none)."""
+def move(puzzle: Puzzle, before: Solution, after: Solution) -> Move:
+    """The move that turns ``before`` into ``after``, two solutions of ``puzzle``."""
     a, b = before.counts(), after.counts()
     changed = sorted(p for p in set(a) | set(b) if a.get(p, 0) != b.get(p, 0))
     ends = {cell for pair in changed for cell in pair}
@@ -106,8 +108,6 @@ def move(puzzle: Puzzle, before: Solution, after: Solution) -> Move | None:
     for pair in changed:
         for end in pair:
             net[end] = net.get(end, 0) + b.get(pair, 0) - a.get(pair, 0)
-    if any(k < 0 for k in net.values()):
-        return None
     for pair in [*changed, *anchors]:
         state.update(dict.fromkeys(bridge(*pair, 1).cells_between()))
         for end in pair:

@@ -1,0 +1,177 @@
+"""The author's fix: the fewest edits that leave a puzzle with exactly one solution.
+
+An edit adds an island (with a number), removes one, or changes an island's number (an island
+without a number gets one).  By default the solution the author meant is kept: the first one
+found, or the one given.  It stays a solution only under two kinds of edit: a new island on a
+water cell under one of its bridges of K lines, numbered 2K (the bridge is split there), and an
+island without a number given its count in that solution.  With ``free`` any edit is allowed and
+the solution may change.
+
+This module is :func:`fix`, which runs the modes and shares the time between them; the work is
+in the modules beside it:
+
+- :mod:`.results`: what the fix returns (:class:`Fix`, :class:`Edit`), what its stages hand
+  each other, its errors, and the proof every fix passes before it is returned;
+- :mod:`.edits`: edits and what they do to puzzles and solutions;
+- :mod:`.counterexamples`: the loop that searches for the fewest edits, in either mode;
+- :mod:`.moves`: what free mode's loop learns from two solutions;
+- :mod:`.first_fix`: free mode's first fix, from the generator's uniqueness repair;
+- :mod:`.single_edits`: the proof that no single edit will do (or a fix of one).
+
+A fix is returned only once a fresh :func:`~hashi_asp.solving.unique` proves the edited puzzle
+has exactly one solution and the independent checker passes it.  When the time limit or a
+signal comes first, the best fix found (a master answer not yet proven least) is returned with
+the lower bound of the last proven optimum and ``stopped`` set.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
+from ..checking import check
+from ..puzzle import Puzzle, Solution
+from ..solving import Result, unique
+from ..status import Verdict
+from ..stopping import Deadline, Stopped
+from .counterexamples import Search
+from .edits import edited, split
+from .first_fix import repaired_fix
+from .results import IMPOSSIBLE, NOT_FOUND, Edit, Fix, FixError, FixFault, Found, Searched
+from .single_edits import proven_bound, single_edit, single_fix
+
+__all__ = ["Edit", "Fix", "FixError", "FixFault", "edited", "fix", "split"]
+
+MARGIN = 0.05  # of the time left, kept back from the searches to finish in time
+KEEP_SHARE = 0.5  # of the time limit, for keep mode before free mode by default
+KEEP_HINT = 0.2  # of the time limit, for keep mode's fix as a first fix in free mode
+SINGLE_SHARE = 0.8  # of the time left, for the proof that no single edit will do (the loop
+# proves it too, but slower on most puzzles)
+
+
+def fix(
+    puzzle: Puzzle,
+    *,
+    keep: Solution | None = None,
+    free: bool = False,
+    time_limit: float | Deadline | None = None,
+    first: Result | None = None,
+) -> Fix:
+    """The fewest edits that leave ``puzzle`` with exactly one solution (see the module
+    docstring), under the puzzle's rules and the bundled encoding.  ``keep`` is the solution to
+    keep, strictly: without a fix that keeps it, ``no fix found``.  Without ``keep`` the first
+    solution found is kept if some fix keeps it; when keep mode proves none does (or does not
+    finish in its share of the time), free mode follows and ``keeping`` says why.  ``free``
+    allows any edit from the start.  ``first`` is the puzzle's
+    :func:`~hashi_asp.solving.unique` result, if already known.  ``time_limit`` (seconds, or a
+    :class:`Deadline`) bounds the whole search.  Raises :class:`FixError` for a ``keep`` that
+    does not solve the puzzle."""
+    started = time.perf_counter()
+    deadline = Deadline.of(time_limit)
+    if keep is not None and not free:
+        broken = check(puzzle, keep)
+        if broken:
+            raise FixError(f"the solution to keep does not solve the puzzle: {broken[0].message}")
+    try:
+        if first is None:
+            first = unique(puzzle, time_limit=deadline)
+    except Stopped as stop:
+        return Fix(
+            Verdict.UNKNOWN, free=free, seconds=time.perf_counter() - started, stopped=stop.why
+        )
+    if first.status is Verdict.UNSOLVABLE:
+        return Fix(Verdict.UNSOLVABLE, free=free, seconds=time.perf_counter() - started)
+    if first.status is Verdict.UNIQUE and (keep is None or free or first.solutions[0] == keep):
+        only = first.solutions[0]
+        return Fix(
+            Verdict.UNIQUE, (), True, 0, puzzle, only, only, free, 0, time.perf_counter() - started
+        )
+    if first.status not in (Verdict.UNIQUE, Verdict.MULTIPLE):
+        seconds = time.perf_counter() - started
+        return Fix(Verdict.UNKNOWN, free=free, seconds=seconds, stopped=first.stopped)
+    keeping, kept_fix = None, None
+    work = deadline.part(1 - MARGIN)  # the rest: to confirm and return the last fix in time
+    if not free:
+        kept = keep or first.solutions[0]
+        # Keep mode mostly ends fast (a fix, or the proof that none keeps the solution); by
+        # default it gets half the time, so that free mode has the rest.
+        share = work if keep is not None else work.part(KEEP_SHARE)
+        found = _keep(puzzle, kept, first.solutions, share)
+        if keep is not None or found.status is Verdict.FIXED:
+            return _cut(found.fix(kept, False, time.perf_counter() - started), work)
+        keeping = IMPOSSIBLE if found.status is Verdict.NO_FIX else NOT_FOUND
+    else:  # keep mode's fix, if found soon, is a first fix for free mode
+        found = _keep(puzzle, first.solutions[0], first.solutions, work.part(KEEP_HINT))
+        kept_fix = found.best if found.status is Verdict.FIXED else None
+    found = _free(puzzle, first.solutions, work, kept_fix)
+    seconds = time.perf_counter() - started
+    return _cut(found.fix(first.solutions[0], True, seconds, keeping), work)
+
+
+def _cut(found: Fix, work: Deadline) -> Fix:
+    """The fix, saying why the search stopped short (the time limit, a signal) unless what it
+    found is proven: a fix of the fewest edits, or no fix at all."""
+    proven = found.fewest or found.status == Verdict.NO_FIX
+    return found if proven else replace(found, stopped=work.stopped)
+
+
+def _keep(
+    puzzle: Puzzle, kept: Solution, solutions: list[Solution], deadline: Deadline
+) -> Searched:
+    """Keep mode: the loop keeping ``kept``."""
+    try:
+        search = Search(puzzle, kept, False, deadline)
+    except Stopped:
+        return Searched(Verdict.UNKNOWN, lower_bound=1)
+    return search.run([s for s in solutions if s != kept])
+
+
+def _free(
+    puzzle: Puzzle, solutions: list[Solution], deadline: Deadline, kept: Found | None = None
+) -> Searched:
+    """Free mode: a first fix from the uniqueness repair (its edits as few as reverting them
+    one by one allows) or ``kept`` (keep mode's fix, if smaller); then the loop, told that only
+    fixes with fewer edits than the first matter, while every single edit is tried beside it
+    in a thread of its own (:func:`~.single_edits.single_edit`, in a share of the time): its
+    proof that no single edit will do tells the loop that two are needed, which the loop proves
+    too but mostly slower.  A proof that no fix has fewer edits makes the first fix the
+    fewest."""
+    try:
+        upper = repaired_fix(puzzle, solutions, deadline)
+    except Stopped:
+        upper = None
+    # A fix that keeps a solution is one that may change it, often a small one.
+    if kept is not None and (upper is None or len(kept.edits) < len(upper.edits)):
+        upper = kept
+    lower = 1  # the puzzle is ambiguous: some edit is needed
+    if upper is not None and len(upper.edits) == lower:
+        return Searched(Verdict.FIXED, upper, True, lower)
+    proof = deadline.part(SINGLE_SHARE)
+    with ThreadPoolExecutor(1, thread_name_prefix="hashi-asp: single edits") as pool:
+        single = pool.submit(single_edit, puzzle, solutions, proof)
+        try:
+            below = None if upper is None else upper.edits
+            search = Search(puzzle, solutions[0], True, deadline, fewer_than=below)
+            found = search.run(solutions, lower, single)
+        except Stopped:
+            found = Searched(Verdict.UNKNOWN, lower_bound=proven_bound(single, lower))
+        finally:
+            proof.stop()  # the single edits stop at their next look if still at work
+    one = single_fix(single)
+    if one is not None:  # the single edits found a fix of one edit
+        return Searched(Verdict.FIXED, one, True, 1)
+    found = replace(found, lower_bound=proven_bound(single, found.lower_bound))
+    if found.status is Verdict.FIXED and found.lower_bound >= len(found.edits):
+        found = replace(found, fewest=True)
+    if upper is None:
+        return found
+    if found.status is Verdict.NO_FIX:  # no fix with fewer edits than the first: it is the fewest
+        return replace(
+            found, status=Verdict.FIXED, best=upper, fewest=True, lower_bound=len(upper.edits)
+        )
+    if found.status is Verdict.FIXED and len(found.edits) < len(upper.edits):
+        return found
+    lower = max(lower, found.lower_bound)
+    fewest = lower >= len(upper.edits)
+    return replace(found, status=Verdict.FIXED, best=upper, fewest=fewest, lower_bound=lower)
