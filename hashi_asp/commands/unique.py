@@ -31,22 +31,6 @@ def unique(given: Given) -> Outcome:
     )
 
 
-PROPOSAL_SECONDS = 2.0
-"""How long unique looks for a fix (keeping solution 1, then free, as `fix` does by default): a
-proposal, not the whole search of `fix`."""
-
-
-def proposal(board, result, deadline):
-    """The fewest-edit fix, as `fix` finds it by default (keeping solution 1 where some fix
-    does), searched for at most :data:`PROPOSAL_SECONDS`, a part of the command's time limit
-    (a server's cancel stops it too)."""
-    from ..fixing import fix
-
-    if deadline.expired():
-        return None
-    return fix(board, first=result, time_limit=deadline.at_most(PROPOSAL_SECONDS))
-
-
 COMMAND = Command(
     "unique",
     """Decide whether PUZZLE has exactly one solution, by searching for two: for two, draw both,

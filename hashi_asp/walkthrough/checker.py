@@ -66,9 +66,9 @@ class Checker:
         # search, and the many small questions are asked in this thread without looking at the
         # deadline: a first question that fails at once (connectivity on and off) is asked
         # here, watched, so that a large puzzle's preparation stops at the deadline.
-        if self.connected is not None:
-            if self.grounded.attempt([self.connected, -self.connected], deadline).stopped:
-                raise deadline.reached(doing)
+        both = [self.connected, -self.connected] if self.connected is not None else []
+        if both and self.grounded.attempt(both, deadline).stopped:
+            raise deadline.reached(doing)
 
     def _assumptions(
         self,
