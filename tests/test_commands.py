@@ -13,9 +13,10 @@ import pytest
 from click.testing import CliRunner
 from conftest import PUZZLES
 
-from hashi_asp import commands, reports
+from hashi_asp import commands
 from hashi_asp.cli import command_of, main
 from hashi_asp.commands import line
+from hashi_asp.commands import solve as solve_command
 from hashi_asp.commands import unit as units
 from hashi_asp.status import Status
 from hashi_asp.stopping import Deadline
@@ -145,11 +146,11 @@ def test_only_the_format_asked_for_is_made(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("made a report that was not asked for")
 
-    monkeypatch.setattr(reports, "solve_text", refuse)
+    monkeypatch.setattr(solve_command, "solve_text", refuse)
     made = CliRunner().invoke(main, ["solve", PROLOG, "--format", "json"])
     assert made.exit_code == 0 and json.loads(made.stdout)["status"] == "solved"
     monkeypatch.undo()
-    monkeypatch.setattr(reports, "result_json", refuse)
+    monkeypatch.setattr(solve_command, "result_json", refuse)
     made = CliRunner().invoke(main, ["solve", PROLOG])
     assert made.exit_code == 0 and made.stdout.rstrip().endswith(
         "stopped after 1 as asked (-n 0 finds all)"

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from hashi_asp import Puzzle, Rules, Solution, Stop, check, read, unique
 from hashi_asp.cli import main
+from hashi_asp.commands.fix import fix_json, fix_text
+from hashi_asp.commands.unique import unique_json, unique_text
 from hashi_asp.fixing import (
     Edit,
     Fix,
@@ -28,7 +30,6 @@ from hashi_asp.fixing import (
     split,
 )
 from hashi_asp.generation import GenerationError, generate
-from hashi_asp.reports import fix_json, fix_text, unique_json, unique_text
 from hashi_asp.stopping import Deadline
 
 SEVEN = PUZZLES / "seven-by-seven-24.json"  # two solutions, a 2x2 square of islands apart

@@ -31,7 +31,7 @@ from ..status import Question, Status, Stop, Verdict
 from ..stopping import Deadline
 
 if TYPE_CHECKING:
-    from ..reports import Look
+    from .output import Look
 
 T = TypeVar("T")
 
@@ -200,7 +200,7 @@ class Given:
     def look(self) -> Look:
         """How text reports are drawn: the style of ``--format`` (text or unicode), the front's
         palette, and the word for a stop by signal."""
-        from ..reports import PLAIN, Look, Palette
+        from .output import PLAIN, Look, Palette
 
         hooks = self.hooks
         palette = PLAIN
