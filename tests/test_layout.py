@@ -65,10 +65,10 @@ LAYERS = [
         "generation.batch",
     },
     {"fixing"},
+    # What a command is and what commands share: a study's runs run the commands' units.
+    {"commands", "commands.unit", "commands.common", "commands.output"},
     STUDY,
-    {"commands", "commands.unit", "commands.common", "commands.output", "commands.line"}
-    | COMMAND_MODULES
-    | STUDY_COMMANDS,
+    {"commands.line", *COMMAND_MODULES} | STUDY_COMMANDS,
     {"web", "web.served", "web.api", "web.admission", "web.clients", "web.app"},
     {"cli", "__main__", "__init__"},
 ]

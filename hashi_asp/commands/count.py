@@ -78,4 +78,6 @@ COMMAND = Command(
     ),
     count,
     prepare=read_program,
+    asks=Question.FIND,
+    detail=lambda result: {"count": result.count},  # a study's row: the count
 )

@@ -30,7 +30,6 @@ def difficulty(given: Given) -> Outcome:
             None,
             document=lambda: difficulty_json(board, None, verdict),
             printed=lambda: Printed(lines(unrated_line(verdict))),
-            message=str(refused),
         )
     return Outcome.of(
         Verdict.RATED,
@@ -73,4 +72,6 @@ COMMAND = Command(
     ),
     difficulty,
     prepare=read_puzzle,
+    asks=Question.RATE,
+    detail=lambda rated: rated.to_json() if rated else {},  # a study's row: the rating
 )

@@ -186,4 +186,5 @@ COMMAND = Command(
     ),
     fix,
     prepare=read_kept,
+    asks=Question.ONE,
 )

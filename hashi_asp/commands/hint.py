@@ -158,4 +158,5 @@ COMMAND = Command(
     (*SEARCHING, GIVEN, formats("text", "unicode", "json")),
     hint,
     prepare=read_given,
+    asks=Question.FIND,
 )

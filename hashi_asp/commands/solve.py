@@ -147,4 +147,5 @@ COMMAND = Command(
     ),
     solve,
     prepare=read_program,
+    asks=Question.FIND,
 )

@@ -147,6 +147,17 @@ def steps_json(puzzle: Puzzle, walk: Walkthrough) -> dict:
     }
 
 
+def detail(walk: Walkthrough) -> dict:
+    """What a study's row keeps of a walkthrough: its steps, its largest reason, the steps that
+    needed connectivity, and the difficulty when it ran to its end."""
+    return {
+        "steps": len(walk.steps),
+        "largest_reason": max((len(step.reason) for step in walk.steps), default=0),
+        "connectivity_steps": sum(step.connectivity for step in walk.steps),
+        "difficulty": walk.difficulty.to_json() if walk.difficulty else None,
+    }
+
+
 def step_pictures(puzzle: Puzzle, walk: Walkthrough) -> list[tuple[str, str]]:
     """One SVG picture per step, as (file name, picture): :meth:`Walkthrough.pictures`."""
     return [(f"step-{n:03d}.svg", picture) for n, picture in enumerate(walk.pictures(), 1)]
@@ -173,4 +184,6 @@ COMMAND = Command(
     ),
     steps,
     prepare=read_given,
+    asks=Question.FIND,
+    detail=detail,
 )

@@ -192,4 +192,5 @@ COMMAND = Command(
     ),
     unique,
     prepare=read_program,
+    asks=Question.ONE,
 )
