@@ -26,11 +26,12 @@ BOUND = 120  # seconds: the most any one wait may take, on the slowest machine
 
 class Server:
     """``python -m hashi_asp serve --port 0 ARGS`` in a session of its own, its stderr read
-    line by line in a thread."""
+    line by line in a thread; ``program``: another program that runs hashi-asp's command line
+    (one that adds a command, say) instead of ``python -m hashi_asp``."""
 
-    def __init__(self, *args: str):
+    def __init__(self, *args: str, program: list[str] | None = None):
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "hashi_asp", "serve", "--port", "0", *args],
+            [*(program or [sys.executable, "-m", "hashi_asp"]), "serve", "--port", "0", *args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
