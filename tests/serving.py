@@ -216,6 +216,20 @@ def post(
         return error.code, json.loads(error.read())
 
 
+def flags(options: dict) -> list[str]:
+    """The command-line arguments for a request's options."""
+    args = []
+    for name, value in options.items():
+        if value is True:
+            args.append(f"--{name}")
+        elif value is False:
+            args.append(f"--no-{name}")
+        else:
+            shown = value if isinstance(value, str) else json.dumps(value)
+            args += [f"--{name}", shown]
+    return args
+
+
 def send_raw(port: int, command: str, body: dict, client: str | None = None) -> socket.socket:
     """A request sent over a socket left open: its answer waits there until read."""
     data = json.dumps(body).encode()

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from conftest import PUZZLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from serving import flags
 from starlette.testclient import TestClient
 
 from hashi_asp import check, notations, solving
@@ -52,20 +53,6 @@ def post(client, command, body):
     response = client.post(f"/api/{command}", json=body)
     assert response.status_code < 500 and "Traceback" not in response.text, response.text
     return response.status_code, response.json()
-
-
-def flags(options):
-    """The command-line arguments for the API's options."""
-    args = []
-    for name, value in options.items():
-        if value is True:
-            args.append(f"--{name}")
-        elif value is False:
-            args.append(f"--no-{name}")
-        else:
-            shown = value if isinstance(value, str) else json.dumps(value)
-            args += [f"--{name}", shown]
-    return args
 
 
 def cli(command, puzzle, *args):
