@@ -157,6 +157,17 @@ def test_only_the_format_asked_for_is_made(monkeypatch):
     )
 
 
+@pytest.mark.parametrize("name", commands.TASKS)
+def test_a_command_with_a_verdict_asks_the_question_it_declares(name):
+    """What a study row and the status table read of a command's outcome: the verdict its
+    document says, and the question its declaration asks (a study knows it before any run)."""
+    unit = commands.command(name)
+    outcome = unit.run(unit.given({"puzzle": PROLOG}, deadline=Deadline(60)))
+    assert outcome.question is unit.asks is not None
+    assert outcome.verdict == outcome.document()["status"]
+    assert outcome.status is outcome.verdict.status(unit.asks, outcome.stopped)
+
+
 def test_a_command_runs_from_python_as_from_the_command_line():
     count = commands.command("count")
     outcome = count.run(count.given({"puzzle": PROLOG}, deadline=Deadline(60)))
