@@ -124,7 +124,8 @@ def measure(
                 )
             print(f"| {beta} | " + " | ".join(row) + " |", flush=True)
     for (islands, beta, name), mine in sorted(runs.items()):
-        won = Counter(json.loads(r.detail)["won"] for r in mine if r.answered and r.detail)
+        details = [json.loads(r.detail) for r in mine if r.answered and r.detail]
+        won = Counter(detail["won"] for detail in details if "won" in detail)  # races only
         if won:
             print(f"{islands} islands, beta {beta}, {name} won by: " + ", ".join(
                 f"{v} {n}" for v, n in won.items()))  # fmt: skip

@@ -113,7 +113,7 @@ def measure(folder: Path, jobs: int) -> None:
     for name in ordered:
         size, level = Path(name).stem.split("-d")
         records = walked[name]
-        failed += [r for r in records if r.status not in ("solved", "multiple")]
+        failed += [r for r in records if r.status not in ("solved", "stuck")]
         details = [json.loads(r.detail) for r in records if r.detail]
         for detail in details:
             rated = detail["difficulty"]

@@ -13,7 +13,8 @@ The layers, bottom up (each imports only from the layers below it):
    :func:`unique`, :func:`count` (:mod:`.solving`), :func:`hint`, :func:`explain`
    (:mod:`.reasoning`), :func:`steps` (:mod:`.walkthrough`, which also has ``difficulty``
    on the scale of :mod:`.difficulty`), :func:`generate`, and ``bench.bench``;
-5. :mod:`.reports`, every text and JSON document a command prints; :mod:`.cli`, click wiring.
+5. :mod:`.commands`, one unit per command, each with the text and JSON documents it prints;
+   :mod:`.cli`, click wiring.
 
 ``import hashi_asp`` is cheap: each name below is imported from its module on first use.
 """

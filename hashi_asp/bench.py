@@ -7,7 +7,8 @@ memory and reported at the end (``--csv``, ``--json``).  For many variants, seed
 run, a database that survives interruptions, or a cluster: ``hashi-asp study``.
 
 Every answer passes the independent checker before its row counts as solved; a failed check
-is a failed row (status ``invalid``), never a fast one.
+is a failed row (status ``invalid``), never a fast one.  A row's status is its run's, in the
+one vocabulary of verdicts (:class:`~hashi_asp.status.Verdict`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from .asp.interface import Program
 from .puzzle import HashiError, plural
+from .status import Verdict
 from .stopping import Deadline
 from .study.runs import DATASET_NAME, Record, Task
 
@@ -35,7 +37,8 @@ COLUMNS = (
     "conflicts",
     "error",
 )
-FAILED = {"unsolvable", "invalid", "error"}
+FAILED = {Verdict.UNSOLVABLE, Verdict.INVALID, Verdict.MEMOUT, Verdict.ERROR}
+"""The statuses of a failed row: no solution, an answer the checker refused, no run."""
 __all__ = ["COLUMNS", "DATASET_NAME", "FAILED", "Row", "bench", "bench_one"]
 
 
@@ -44,7 +47,7 @@ class Row:
     """One puzzle's outcome.  ``seconds`` = reading + grounding + solving (to the first solution,
     or to the verdict with ``unique``).  ``status``: solved (or unique, multiple), unknown (out of
     time, or a solution but no verdict), unsolvable, invalid (an answer failed the check),
-    error."""
+    memout, error."""
 
     file: str
     islands: int
@@ -59,22 +62,19 @@ class Row:
 
     @classmethod
     def of(cls, record: Record) -> Row:
-        """A study's record as a bench row."""
-        status = {"timeout": "unknown", "memout": "error"}.get(record.status, record.status)
-        if record.status == "error" and record.answers and not record.checked:
-            status = "invalid"  # the program gave an answer the checker refused
+        """A study's record as a bench row: its status is the run's."""
         read, ground, search = (x or 0.0 for x in (record.read, record.ground, record.search))
         return cls(
             record.instance,
             record.islands or 0,
-            status,
+            record.status,
             read + ground + search,
             read,
             ground,
             search,
             record.choices or 0,
             record.conflicts or 0,
-            record.message if status in FAILED else "",
+            record.message if record.status in FAILED else "",
         )
 
 
@@ -120,7 +120,7 @@ def bench(
         try:
             instances.append(Instance(str(path), read_text(path)))
         except HashiError as error:  # a file that cannot be read is a failed row, as any
-            keep(Row(str(path), 0, "error", 0.0, 0.0, 0.0, 0.0, 0, 0, str(error)))
+            keep(Row(str(path), 0, Verdict.ERROR.value, 0.0, 0.0, 0.0, 0.0, 0, 0, str(error)))
     variant = Variant("bench", "", program, dict(rules or {}))
     task = "unique" if unique_verdict else "solve"
     plan = Plan(instances, [variant], task, (1,), time_limit)
@@ -150,7 +150,7 @@ def bench_one(
     try:
         text = read_text(path)
     except HashiError as error:
-        return Row(str(path), 0, "error", 0.0, 0.0, 0.0, 0.0, 0, 0, str(error))
+        return Row(str(path), 0, Verdict.ERROR.value, 0.0, 0.0, 0.0, 0.0, 0, 0, str(error))
     variant = Variant("bench", "", program, dict(rules or {}))
     task = Task(str(path), text, variant, 1, "unique" if unique_verdict else "solve", time_limit)
     return Row.of(perform(task))

@@ -26,11 +26,12 @@ BOUND = 120  # seconds: the most any one wait may take, on the slowest machine
 
 class Server:
     """``python -m hashi_asp serve --port 0 ARGS`` in a session of its own, its stderr read
-    line by line in a thread."""
+    line by line in a thread; ``program``: another program that runs hashi-asp's command line
+    (one that adds a command, say) instead of ``python -m hashi_asp``."""
 
-    def __init__(self, *args: str):
+    def __init__(self, *args: str, program: list[str] | None = None):
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "hashi_asp", "serve", "--port", "0", *args],
+            [*(program or [sys.executable, "-m", "hashi_asp"]), "serve", "--port", "0", *args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -213,6 +214,20 @@ def post(
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read())
+
+
+def flags(options: dict) -> list[str]:
+    """The command-line arguments for a request's options."""
+    args = []
+    for name, value in options.items():
+        if value is True:
+            args.append(f"--{name}")
+        elif value is False:
+            args.append(f"--no-{name}")
+        else:
+            shown = value if isinstance(value, str) else json.dumps(value)
+            args += [f"--{name}", shown]
+    return args
 
 
 def send_raw(port: int, command: str, body: dict, client: str | None = None) -> socket.socket:

@@ -13,9 +13,10 @@ import pytest
 from click.testing import CliRunner
 from conftest import PUZZLES
 
-from hashi_asp import commands, reports
+from hashi_asp import commands
 from hashi_asp.cli import command_of, main
 from hashi_asp.commands import line
+from hashi_asp.commands import solve as solve_command
 from hashi_asp.commands import unit as units
 from hashi_asp.status import Status
 from hashi_asp.stopping import Deadline
@@ -145,15 +146,26 @@ def test_only_the_format_asked_for_is_made(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("made a report that was not asked for")
 
-    monkeypatch.setattr(reports, "solve_text", refuse)
+    monkeypatch.setattr(solve_command, "solve_text", refuse)
     made = CliRunner().invoke(main, ["solve", PROLOG, "--format", "json"])
     assert made.exit_code == 0 and json.loads(made.stdout)["status"] == "solved"
     monkeypatch.undo()
-    monkeypatch.setattr(reports, "result_json", refuse)
+    monkeypatch.setattr(solve_command, "result_json", refuse)
     made = CliRunner().invoke(main, ["solve", PROLOG])
     assert made.exit_code == 0 and made.stdout.rstrip().endswith(
         "stopped after 1 as asked (-n 0 finds all)"
     )
+
+
+@pytest.mark.parametrize("name", commands.TASKS)
+def test_a_command_with_a_verdict_asks_the_question_it_declares(name):
+    """What a study row and the status table read of a command's outcome: the verdict its
+    document says, and the question its declaration asks (a study knows it before any run)."""
+    unit = commands.command(name)
+    outcome = unit.run(unit.given({"puzzle": PROLOG}, deadline=Deadline(60)))
+    assert outcome.question is unit.asks is not None
+    assert outcome.verdict == outcome.document()["status"]
+    assert outcome.status is outcome.verdict.status(unit.asks, outcome.stopped)
 
 
 def test_a_command_runs_from_python_as_from_the_command_line():

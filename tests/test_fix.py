@@ -14,12 +14,13 @@ from hypothesis import strategies as st
 
 from hashi_asp import Puzzle, Rules, Solution, Stop, check, read, unique
 from hashi_asp.cli import main
+from hashi_asp.commands.fix import fix_json, fix_text
+from hashi_asp.commands.unique import unique_json, unique_text
 from hashi_asp.fixing import Edit, Fix, FixError, edited, fix, split
 from hashi_asp.fixing.edits import joined_again, merged
 from hashi_asp.fixing.first_fix import repaired_fix
 from hashi_asp.fixing.single_edits import SingleEdits, single_edit
 from hashi_asp.generation import GenerationError, generate
-from hashi_asp.reports import fix_json, fix_text, unique_json, unique_text
 from hashi_asp.stopping import Deadline
 
 SEVEN = PUZZLES / "seven-by-seven-24.json"  # two solutions, a 2x2 square of islands apart

@@ -14,14 +14,17 @@ import sys
 import processes
 import pytest
 import studies
+from click.testing import CliRunner
 from conftest import PIGEONS, PROGRAMS, PROLOG, PUZZLES
 from studies import COELHO, HOG, count, descendants, rows, study
 
+from hashi_asp import commands, read
+from hashi_asp.cli import main
 from hashi_asp.study import run
 from hashi_asp.study.database import Database, StudyError, WriteError
 from hashi_asp.study.executors import Here
 from hashi_asp.study.plan import load, one_off, resolve
-from hashi_asp.study.runs import COLUMNS
+from hashi_asp.study.runs import COLUMNS, Task, perform
 from hashi_asp.study.variants import VariantError, parse
 
 NYT = PUZZLES / "nyt-2022-04-03.json"  # one solution
@@ -193,7 +196,7 @@ def test_tasks_count_steps_and_difficulty(tmp_path):
         done = study(tmp_path / f"{task}.db", NYT, "--task", task)
         assert done.returncode == 0, done.stderr
         (row,) = rows(tmp_path / f"{task}.db")
-        assert row["status"] == "solved", row["message"]
+        assert row["status"] == {"steps": "solved", "difficulty": "rated"}[task], row["message"]
         detail = json.loads(row["detail"])
         assert (detail["difficulty"] if task == "steps" else detail)["band"] in {
             "easy",
@@ -203,6 +206,25 @@ def test_tasks_count_steps_and_difficulty(tmp_path):
         }
     refused = study(tmp_path / "x.db", NYT, "--task", "steps", "--variant", "t=--connectivity tree")
     assert refused.returncode == 2 and "the steps task takes no program options" in refused.stderr
+
+
+@pytest.mark.parametrize("task", ["solve", "unique", "fix", "count", "hint", "steps", "difficulty"])
+def test_a_row_says_the_verdict_its_command_gives(tmp_path, task):
+    """A run is its command's, run through the command's unit: for one solution, several and
+    none, the row's status is the verdict the command line prints for the same puzzle, and a
+    command that declares no detail of its own keeps the plain values of its document."""
+    unsolvable = tmp_path / "unsolvable.txt"
+    unsolvable.write_text("1 . 2\n")
+    for puzzle in (NYT, PROLOG, unsolvable):
+        record = perform(Task(str(puzzle), puzzle.read_text(), parse("default", ""), 1, task, 60))
+        printed = CliRunner().invoke(main, [task, str(puzzle), "--format", "json"])
+        document = json.loads(printed.stdout)
+        assert record.status == document["status"], record.message
+        assert record.answered and record.islands == len(read(puzzle).islands)
+        if commands.command(task).detail is None:
+            plain = {k: v for k, v in document.items() if isinstance(v, (bool, int, float, str))}
+            del plain["status"]
+            assert json.loads(record.detail) == plain
 
 
 def test_a_plan_file_with_generated_instances_and_seeds(tmp_path):
@@ -329,7 +351,7 @@ def test_ctrl_c_keeps_every_finished_row_and_running_again_finishes(tmp_path):
     final = rows(database)
     assert final[: len(kept)] == kept  # the rows before, untouched
     assert len({(r["instance"], r["variant"], r["seed"]) for r in final}) == len(final) == 8
-    assert {r["status"] for r in final if r["variant"] == "slow"} == {"timeout"}
+    assert {r["status"] for r in final if r["variant"] == "slow"} == {"unknown"}
 
 
 def test_a_killed_client_keeps_its_rows_and_leaves_no_run_behind(tmp_path):
@@ -397,11 +419,13 @@ def test_columns_the_conventions_name():
         load("no/such/plan.toml")
 
 
-def test_the_command_offers_the_tasks_a_run_knows():
+def test_a_task_is_any_command_that_reads_a_puzzle_and_gives_a_verdict():
     from hashi_asp.commands import study
-    from hashi_asp.study import runs
 
-    assert study.TASKS == runs.TASKS
+    tasks = ["solve", "unique", "fix", "count", "hint", "steps", "difficulty"]
+    assert list(commands.TASKS) == tasks
+    assert list(study.RUN.option("task").choices) == tasks
+    assert "check" not in commands.TASKS and "generate" not in commands.TASKS
 
 
 # ---------------------------------------------------------------------------- runners
@@ -433,7 +457,7 @@ def test_a_runner_that_reads_nothing_holds_up_no_one_and_overstaying_ends_it():
         while not runner.overdue():
             sent.wait(0.05)
         record = runner.finish()  # ends the stopped runner; a new one takes the next task
-        assert record.status == "timeout" and "after its time limit" in record.message
+        assert record.status == "unknown" and "after its time limit" in record.message
         assert runner.task is not None and runner.task.seed == 2
         following = runner.finish()
         assert following.seed == 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from ..status import Status
+from ..status import Status, Verdict
 from .common import FORCE, PROGRAM, RUN_TIME_LIMIT, prepare_output, program_of
 from .unit import FLAG, INT, OUTPUT, PATHS, Command, Given, Option, Outcome, Printed, lines
 
@@ -47,7 +47,7 @@ def bench(given: Given) -> Outcome:
     elif any(row.status in bench.FAILED for row in rows):
         status = Status.NO
     else:
-        status = Status.PARTIAL if any(row.status == "unknown" for row in rows) else Status.OK
+        status = Status.PARTIAL if any(row.status == Verdict.UNKNOWN for row in rows) else Status.OK
     summary = lines(bench.summary(rows, elapsed)) if rows else ""
     return Outcome(status, printed=lambda: Printed(summary, errors), result=rows)
 

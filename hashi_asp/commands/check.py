@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..status import Status
 from .common import READING, formats, read_puzzle
 from .unit import BRIDGES, Command, Given, Option, Outcome, Printed, Reader, lines
 
+if TYPE_CHECKING:
+    from ..checking import Violation
+    from ..puzzle import Puzzle
+
 
 def check(given: Given) -> Outcome:
-    from .. import reports
     from ..checking import check
 
     board = given.puzzle
     checked = [check(board, candidate) for candidate in given.solutions]
     return Outcome(
         Status.NO if any(checked) else Status.OK,
-        document=lambda: reports.check_json(board, checked),
-        printed=lambda: Printed(lines("\n".join(reports.check_lines(checked)))),
+        document=lambda: check_json(board, checked),
+        printed=lambda: Printed(lines("\n".join(check_lines(checked)))),
         result=checked,
     )
 
@@ -49,6 +54,34 @@ def one_set(argument: str | None, reader: Reader, name: str) -> object:
         where = argument if reader.files else name
         raise PuzzleError(f"expected one set of bridges, found {len(found)}", where)
     return found[0]
+
+
+# ---------------------------------------------------------------------------- its output
+
+
+def check_lines(checked: list[list[Violation]]) -> list[str]:
+    """``valid``, or one line per broken rule, for each solution checked."""
+    said = []
+    for number, violations in enumerate(checked, 1):
+        label = f"solution {number}" if len(checked) > 1 else "solution"
+        if not violations:
+            said.append(f"{label}: valid")
+        said += [f"{label}: {violation.message}" for violation in violations]
+    return said
+
+
+def check_json(puzzle: Puzzle, checked: list[list[Violation]]) -> dict:
+    """The document ``check --format json`` prints: each solution's broken rules."""
+    from .output import violation_json
+
+    return {
+        "valid": not any(checked),
+        "solutions": [
+            {"valid": not violations, "violations": [violation_json(v) for v in violations]}
+            for violations in checked
+        ],
+        "puzzle": puzzle.to_json(),
+    }
 
 
 COMMAND = Command(

@@ -228,8 +228,10 @@ def rules_given(values: dict[str, Any], rules: dict[str, Any]) -> dict[str, Any]
 
 def read_program(given: Given, reader: Reader) -> None:
     """``given.program`` of a searching command, every clingo option judged by clingo first,
-    then the puzzle (whose rules ``-c`` constants may set)."""
-    given.program, given.rules = program_of(given.values)
+    then the puzzle (whose rules ``-c`` constants may set).  A program the front gave (a
+    study's variant, judged when its plan was made) is kept: its rules come as values."""
+    if given.program is None:
+        given.program, given.rules = program_of(given.values)
     read_puzzle(given, reader)
 
 

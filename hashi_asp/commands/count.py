@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..status import Question
 from .common import SEARCHING, formats, read_program
 from .unit import FLAG, Command, Given, Option, Outcome, Printed, lines
 
+if TYPE_CHECKING:
+    from ..puzzle import Puzzle
+    from ..solving import Result
+    from .output import Look
+
 
 def count(given: Given) -> Outcome:
-    from .. import reports
     from ..solving import count
 
     board, verify = given.puzzle, given.verify
@@ -19,10 +25,38 @@ def count(given: Given) -> Outcome:
         result.status,
         Question.FIND,
         result.stopped,
-        document=lambda: reports.count_json(board, result, checked=verify),
-        printed=lambda: Printed(lines(reports.count_text(result, given.look))),
+        document=lambda: count_json(board, result, checked=verify),
+        printed=lambda: Printed(lines(count_text(result, given.look))),
         result=result,
     )
+
+
+# ---------------------------------------------------------------------------- its output
+
+
+def count_text(result: Result, look: Look | None = None) -> str:
+    """The count, exact or "at least", in one line."""
+    from ..puzzle import plural
+    from .output import TEXT, stopped
+
+    if result.exhausted:
+        return f"{plural(result.count, 'solution')}; search exhausted"
+    cut = stopped(result.timed_out, (look or TEXT).signal)
+    seconds = result.stats["solve_seconds"]
+    return f"at least {plural(result.count, 'solution')} ({cut} after {seconds:.1f} s)"
+
+
+def count_json(puzzle: Puzzle, result: Result, *, checked: bool) -> dict:
+    """The document ``count --format json`` prints."""
+    return {
+        "status": result.status,
+        "count": result.count,
+        "exhausted": result.exhausted,
+        "timed_out": result.timed_out,
+        "checked": checked,
+        "seconds": result.stats["solve_seconds"],
+        "puzzle": puzzle.to_json(),
+    }
 
 
 COMMAND = Command(
@@ -44,4 +78,6 @@ COMMAND = Command(
     ),
     count,
     prepare=read_program,
+    asks=Question.FIND,
+    detail=lambda result: {"count": result.count},  # a study's row: the count
 )

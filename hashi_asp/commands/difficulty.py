@@ -3,14 +3,20 @@ Tatham's levels."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..status import Question, Verdict
 from .common import READING, formats, read_puzzle, time_limit, walking
 from .unit import Command, Given, Outcome, Printed, lines
 
+if TYPE_CHECKING:
+    from ..difficulty import Difficulty
+    from ..puzzle import Puzzle
+
 
 def difficulty(given: Given) -> Outcome:
-    from .. import reports
     from ..walkthrough import Unrated, difficulty
+    from .output import difficulty_line
 
     board = given.puzzle
     try:
@@ -22,18 +28,34 @@ def difficulty(given: Given) -> Outcome:
             verdict,
             Question.RATE,
             None,
-            document=lambda: reports.difficulty_json(board, None, verdict),
-            printed=lambda: Printed(lines(reports.unrated_line(verdict))),
-            message=str(refused),
+            document=lambda: difficulty_json(board, None, verdict),
+            printed=lambda: Printed(lines(unrated_line(verdict))),
         )
     return Outcome.of(
         Verdict.RATED,
         Question.RATE,
         None,
-        document=lambda: reports.difficulty_json(board, rated),
-        printed=lambda: Printed(lines(reports.difficulty_line(rated))),
+        document=lambda: difficulty_json(board, rated),
+        printed=lambda: Printed(lines(difficulty_line(rated))),
         result=rated,
     )
+
+
+# ---------------------------------------------------------------------------- its output
+
+
+def unrated_line(status: str) -> str:
+    """Why a puzzle has no difficulty, by its ``status`` (as ``unique`` says it)."""
+    why = {"multiple": "several solutions", "unsolvable": "no solution"}.get(status, status)
+    hint = " (`hashi-asp unique` shows where two differ)" if status == "multiple" else ""
+    return f"{status}: {why}; only a puzzle with exactly one solution has a difficulty{hint}"
+
+
+def difficulty_json(puzzle: Puzzle, rated: Difficulty | None, status: str = "rated") -> dict:
+    """The document ``difficulty --format json`` prints: ``status`` ``rated`` and the rating,
+    or why there is none (``multiple``, ``unsolvable``) and the rating's fields null."""
+    fields = rated.to_json() if rated else dict.fromkeys(("score", "band", "steps", "finished"))
+    return {"status": status, **fields, "puzzle": puzzle.to_json()}
 
 
 COMMAND = Command(
@@ -50,4 +72,6 @@ COMMAND = Command(
     ),
     difficulty,
     prepare=read_puzzle,
+    asks=Question.RATE,
+    detail=lambda rated: rated.to_json() if rated else {},  # a study's row: the rating
 )

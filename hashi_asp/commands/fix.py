@@ -4,6 +4,7 @@ exactly one solution, keeping the solution the author meant unless ``--free``.""
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from .. import notations
 from ..puzzle import HashiError
@@ -13,9 +14,12 @@ from .common import READING, TIME_LIMIT, formats, read_puzzle
 from .convert import WRITABLE
 from .unit import BRIDGES, CHOICE, FLAG, Command, Given, Option, Outcome, Printed, Reader, lines
 
+if TYPE_CHECKING:
+    from ..fixing import Edit, Fix
+    from .output import Look
+
 
 def fix(given: Given) -> Outcome:
-    from .. import reports
     from ..fixing import fix
 
     board = given.puzzle
@@ -29,13 +33,13 @@ def fix(given: Given) -> Outcome:
                 written = notations.write(found.puzzle, notation)
             except HashiError:  # the notation cannot hold it (its rules): JSON can
                 written = notations.write(found.puzzle, "json")
-        return Printed(lines(reports.fix_text(found, written, given.look)))
+        return Printed(lines(fix_text(found, written, given.look)))
 
     return Outcome.of(
         found.status,
         Question.ONE,
         found.stopped,
-        document=lambda: reports.fix_json(found),
+        document=lambda: fix_json(found),
         printed=printed,
         result=found,
     )
@@ -66,6 +70,95 @@ def read_kept(given: Given, reader: Reader) -> None:
         raise PuzzleError("--keep and --free exclude each other: --free may change the solution")
 
 
+# ---------------------------------------------------------------------------- its output
+
+
+def edit_json(edit: Edit) -> dict:
+    """An edit: ``cell``, ``from`` (null adds an island), ``to`` (null removes one) and
+    ``kind`` (``add``, ``remove``, ``change``: an island without a number given one has ``from``
+    null too)."""
+    return {"cell": list(edit.cell), "from": edit.old, "to": edit.new, "kind": edit.kind}
+
+
+def fix_json(fix: Fix) -> dict:
+    """The document ``fix --format json`` prints: ``status``, ``edits``, ``fewest``,
+    ``lower_bound``, the fixed ``puzzle`` (JSON notation) and its only ``solution`` (null
+    without a fix), the ``kept`` solution and the ``mode``; ``keeping`` says why free mode
+    followed by default (``impossible``: proven that no fix keeps the first solution; ``not
+    found``: none found in keep mode's share of the time), else null."""
+    return {
+        "status": fix.status,
+        "edits": [edit_json(edit) for edit in fix.edits],
+        "fewest": fix.fewest,
+        "lower_bound": fix.lower_bound,
+        "puzzle": fix.puzzle.to_json() if fix.puzzle is not None else None,
+        "solution": fix.solution.to_json() if fix.solution is not None else None,
+        "kept": fix.kept.to_json() if fix.kept is not None and not fix.free else None,
+        "mode": "free" if fix.free else "keep",
+        "keeping": fix.keeping,
+    }
+
+
+def fix_words(fix: Fix) -> str:
+    """The fix's edits in a sentence, with what becomes of solution 1 (the kept solution)."""
+    from ..puzzle import plural
+
+    edits = "; ".join(edit.words() for edit in fix.edits)
+    kept = "solution 1 (its bridges split at new islands) is then the only solution"
+    if fix.free:
+        kept = "the solution then changes"
+    fewest = "the fewest edits" if fix.fewest else f"at least {plural(fix.lower_bound, 'edit')}"
+    return f"{edits}; {kept} ({fewest})"
+
+
+def fix_verdict(fix: Fix, look: Look | None = None) -> str:
+    """The last line of ``fix``."""
+    from ..puzzle import plural
+    from ..status import Stop
+    from .output import TEXT, stopped
+
+    cut = stopped(fix.stopped is Stop.TIME, (look or TEXT).signal)
+    if fix.status == "fixed":
+        edits = plural(len(fix.edits), "edit")
+        if fix.fewest:
+            return f"fixed: {edits}, proven fewest"
+        why = f"; {cut}" if fix.stopped is not None else ""
+        return f"fixed: {edits}, fewest not proven (at least {fix.lower_bound}{why})"
+    if fix.status == "unique":
+        return "unique: exactly 1 solution already; nothing to fix"
+    if fix.status == "no fix found":
+        kinds = "any edits" if fix.free else "edits that keep the solution (try --free)"
+        return f"no fix found: no {kinds} leave one solution"
+    if fix.status == "unsolvable":
+        return "unsolvable: no solution to keep; search exhausted"
+    needs = plural(fix.lower_bound, "edit")
+    return f"unknown: {cut} before a fix was found (a fix needs at least {needs})"
+
+
+def fix_text(fix: Fix, written: str | None, look: Look | None = None) -> str:
+    """The edits, the fixed puzzle as ``written`` (in the input's notation or ``--to``), its
+    only solution drawn with the edited islands marked, and the verdict."""
+    from ..drawing import draw
+    from .output import TEXT
+
+    look = look or TEXT
+    blocks = []
+    if fix.edits:
+        heading = {
+            "impossible": "No fix keeps the first solution (proven); edits that change it:",
+            "not found": "No fix keeping the first solution found in half the time; edits that "
+            "change it:",
+        }.get(fix.keeping or "", "Edits:")
+        blocks.append(heading + "\n" + "".join(f"  {e.words()}\n" for e in fix.edits) + "\n")
+    if fix.status == "fixed" and written is not None:
+        blocks.append("The fixed puzzle:\n" + written.rstrip("\n") + "\n\n")
+    if fix.puzzle is not None and fix.solution is not None:
+        marks = {edit.cell: look.palette.highlight for edit in fix.edits if edit.kind != "remove"}
+        drawn = draw(fix.puzzle, fix.solution, look.style, marks=marks)
+        blocks.append("Its only solution:\n" + drawn + "\n\n")  # edits in colour on a terminal
+    return "".join(blocks) + fix_verdict(fix, look)
+
+
 COMMAND = Command(
     "fix",
     """Find the fewest edits that leave PUZZLE with exactly one solution, each fix checked by a
@@ -93,4 +186,5 @@ COMMAND = Command(
     ),
     fix,
     prepare=read_kept,
+    asks=Question.ONE,
 )

@@ -4,7 +4,7 @@ difficulty, written to standard output or into a folder."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import notations, stopping
 from ..generation import DEFAULT_ATTEMPTS
@@ -13,11 +13,14 @@ from ..status import Status
 from .common import FORCE, JOBS, OUT_FOLDER, SCHEDULER, prepare_folder, time_limit
 from .unit import CHOICE, FLAG, FLOAT, INT, TEXT, Command, Given, Option, OptionError, Outcome
 
+if TYPE_CHECKING:
+    from ..generation import Generated
+
 WRITABLE = tuple(sorted([*notations.NOTATIONS, *notations.ALIASES]))
 
 
 def generate(given: Given) -> Outcome:
-    from .. import generation, reports
+    from .. import generation
     from ..puzzle import PuzzleError, Rules
 
     count, folder = given.count, given.out
@@ -53,7 +56,7 @@ def generate(given: Given) -> Outcome:
                     generation.keep(folder, name, puzzle, text, **keeping)
                 made.append((name, puzzle, text))
             if not given.quiet:
-                line = reports.generated_line(puzzle, name) + "\n"
+                line = generated_line(puzzle, name) + "\n"
                 given.hooks.note(line) if folder is None else given.hooks.show(line)
     except stopping.Stopped as stop:
         finished = f"{len(made)} of {count} puzzles finished"
@@ -66,7 +69,7 @@ def generate(given: Given) -> Outcome:
 
     def document() -> dict:
         name, puzzle, text = made[0]
-        return reports.generated_json(puzzle, name, notations.named(given.notation).name, text)
+        return generated_json(puzzle, name, notations.named(given.notation).name, text)
 
     return Outcome(status, document=document, result=made)
 
@@ -85,6 +88,48 @@ def _elsewhere(given: Given, rules: Any, options: dict[str, Any]) -> tuple[list[
     making = Making.of(*asked, rules, options)
     where = executor(given.jobs or 1, given.scheduler)
     return list(making.names), in_order(making, where, given.deadline)
+
+
+# ---------------------------------------------------------------------------- its output
+
+
+def generated_line(generated: Generated, name: str) -> str:
+    """One line on what was made: size, bridges, uniqueness repairs, difficulty, time."""
+    puzzle, solution = generated.puzzle, generated.solution
+    parts = [
+        f"{name}: {len(puzzle.islands)} islands on {puzzle.cols}x{puzzle.rows}, "
+        f"{len(solution.bridges)} bridges ({generated.double_share:.0%} double)"
+    ]
+    if generated.repair_rounds == 0:
+        parts.append("unique as built")
+    elif generated.repair_rounds is not None:
+        parts.append(
+            f"unique after {generated.repair_rounds} repair rounds ({generated.repairs} changes)"
+        )
+    if generated.difficulty is not None:
+        parts.append(f"difficulty {generated.difficulty.score:.2f} ({generated.difficulty.band})")
+    if generated.attempts > 1:
+        parts.append(f"{generated.attempts} layouts")
+    parts.append(f"{generated.seconds:.2f} s")
+    return ", ".join(parts)
+
+
+def generated_json(generated: Generated, name: str, notation: str, text: str) -> dict:
+    """A generated puzzle as the web API returns it: the puzzle in JSON and as ``text`` in
+    ``notation``, and how it was made (the hidden solution is left out: it would give the
+    puzzle away)."""
+    return {
+        "name": name,
+        "notation": notation,
+        "text": text,
+        "islands": len(generated.puzzle.islands),
+        "bridges": len(generated.solution.bridges),
+        "double_share": round(generated.double_share, 4),
+        "seed": generated.seed,
+        "unique": generated.repair_rounds is not None,
+        "difficulty": generated.difficulty.to_json() if generated.difficulty else None,
+        "puzzle": generated.puzzle.to_json(),
+    }
 
 
 COMMAND = Command(

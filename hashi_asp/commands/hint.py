@@ -3,17 +3,23 @@ force."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..status import Question
 from .check import one_set
 from .common import SEARCHING, formats, read_program
 from .unit import BRIDGES, Command, Given, Option, Outcome, Printed, Reader, lines
+
+if TYPE_CHECKING:
+    from ..puzzle import Puzzle
+    from ..reasoning import Hint
+    from .output import Look
 
 GIVEN = Option("given", BRIDGES, "Bridges drawn so far, as `check` reads them.", metavar="BRIDGES")
 """--given: the bridges a player has drawn (``hint``, ``steps``)."""
 
 
 def hint(given: Given) -> Outcome:
-    from .. import reports
     from ..reasoning import hint
 
     board = given.puzzle
@@ -23,8 +29,8 @@ def hint(given: Given) -> Outcome:
         found.status,
         Question.FIND,
         found.stopped,
-        document=lambda: reports.hint_json(board, found),
-        printed=lambda: Printed(lines(reports.hint_text(board, found, given.look))),
+        document=lambda: hint_json(board, found),
+        printed=lambda: Printed(lines(hint_text(board, found, given.look))),
         result=found,
     )
 
@@ -33,6 +39,112 @@ def read_given(given: Given, reader: Reader) -> None:
     """The program and the puzzle, then --given."""
     read_program(given, reader)
     given.values["drawn"] = one_set(given.values["given"], reader, "given")
+
+
+# ---------------------------------------------------------------------------- its output
+
+
+def hint_text(puzzle: Puzzle, found: Hint, look: Look | None = None) -> str:
+    """What the bridges drawn allow, and what every solution has: the decided bridges drawn,
+    ``?`` on each pair whose bridges differ, those pairs listed with the counts they take; why
+    there is no solution (if so); the verdict."""
+    from .output import TEXT, explained
+
+    look = look or TEXT
+    why = explained(puzzle, found.explanation, look)
+    return _hint_body(puzzle, found, look) + why + _hint_verdict(found, look)
+
+
+def _hint_body(puzzle: Puzzle, found: Hint, look: Look) -> str:
+    from ..drawing import draw
+    from ..puzzle import Solution, bridge, pair_name
+    from .output import counts
+
+    if found.illegal:
+        listed = "".join(f"  - {failed.message}\n" for failed in found.illegal)
+        return f"The drawn bridges break the rules:\n{listed}\n"
+    if found.conflict:
+        proof = "" if found.minimal else " (not proven minimal: time limit)"
+        listed = "".join(f"  {pair_name(*b.ends)}: {b.count}\n" for b in found.conflict)
+        marks = {b.ends: look.palette.highlight for b in found.conflict}
+        drawing = draw(puzzle, found.given, look.style, marks=marks)
+        return (
+            f"The drawn bridges cannot be completed: no solution has all of these together{proof}:"
+            f"\n{listed}\n{drawing}\n\n"
+        )
+    if found.status not in ("unique", "multiple"):
+        return ""
+    text = ""
+    undecided = found.undecided
+    forced = found.forced if found.given is not None else []
+    if found.complete:
+        text += "The drawn bridges already solve the puzzle.\n\n"
+    elif found.given is not None:
+        text += f"The drawn bridges can be completed; they force {len(forced)} more:\n"
+        for b in forced:
+            options = undecided.get(b.ends)
+            at_least = f"at least {b.count} ({counts(options)})" if options else str(b.count)
+            text += f"  {pair_name(*b.ends)}: {at_least}\n"
+        text += "\n"
+    # Decided pairs drawn as they are in every solution; undecided ones as '?'.
+    shown = Solution.of([*found.cautious, *(bridge(*pair, 1) for pair in undecided)])
+    marks = {
+        **{b.ends: look.palette.highlight for b in forced},
+        **dict.fromkeys(undecided, look.palette.undecided),
+    }
+    text += draw(puzzle, shown, look.style, marks=marks) + "\n\n"
+    if undecided:
+        text += "Pairs whose bridges differ between solutions "
+        text += f"({len(undecided)}; the counts they take):\n"
+        text += "".join(f"  {pair_name(*pair)}: {counts(ks)}\n" for pair, ks in undecided.items())
+        text += "\n"
+    return text
+
+
+def _hint_verdict(found: Hint, look: Look) -> str:
+    from .output import stopped
+
+    pairs = len(found.options)
+    extending = " extending the drawn bridges" if found.given is not None else ""
+    if found.status == "unique":
+        return f"unique: all {pairs} pairs of neighbours are decided: exactly 1 solution{extending}"
+    if found.status == "multiple":
+        return (
+            f"multiple: {pairs - len(found.undecided)} of {pairs} pairs of neighbours are the "
+            f"same in every solution{extending}, {len(found.undecided)} differ"
+        )
+    if found.status == "unsolvable":
+        return f"unsolvable: no solution{extending}"
+    cut = stopped(found.timed_out, look.signal)
+    return f"unknown: {cut} before the consequences were complete"
+
+
+def hint_json(puzzle: Puzzle, found: Hint) -> dict:
+    """The document ``hint --format json`` prints."""
+    from .output import violation_json, with_explanation
+
+    document: dict = {
+        "status": found.status,
+        "exhausted": found.exhausted,
+        "timed_out": found.timed_out,
+        "cautious": [list(b) for b in found.cautious],
+        "brave_only": [list(b) for b in found.brave if len(found.options[b.ends]) > 1],
+        "empty": [[*a, *b] for a, b in found.empty],
+        "undecided": [[*a, *b, list(ks)] for (a, b), ks in found.undecided.items()],
+        "solutions": [found.solution.to_json()] if found.solution else [],
+    }
+    if found.given is not None:
+        document.update(
+            {
+                "given": found.given.to_json(),
+                "forced": [list(b) for b in found.forced] if found.options else [],
+                "illegal": [violation_json(v) for v in found.illegal],
+                "conflict": None if found.conflict is None else [list(b) for b in found.conflict],
+                "minimal": found.minimal,
+            }
+        )
+    document["puzzle"] = puzzle.to_json()
+    return with_explanation(document, puzzle, found.explanation)
 
 
 COMMAND = Command(
@@ -46,4 +158,5 @@ COMMAND = Command(
     (*SEARCHING, GIVEN, formats("text", "unicode", "json")),
     hint,
     prepare=read_given,
+    asks=Question.FIND,
 )

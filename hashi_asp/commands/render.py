@@ -12,9 +12,9 @@ from .unit import BRIDGES, FLOAT, Command, Given, Option, Outcome, Printed, Read
 
 
 def render(given: Given) -> Outcome:
-    from .. import reports
     from ..checking import check
     from ..drawing import render, svg
+    from .output import violation_json
 
     board, drawn, output = given.puzzle, given.drawn, given.output
     source = str(given.values["solution"])
@@ -28,7 +28,7 @@ def render(given: Given) -> Outcome:
         Status.OK,
         document=lambda: {
             "svg": picture if picture is not None else svg(board, drawn, cell=given.cell_size),
-            "violations": [reports.violation_json(v) for v in violations],
+            "violations": [violation_json(v) for v in violations],
             "puzzle": board.to_json(),
         },
         printed=lambda: Printed(picture or ""),

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
 from ..status import Question
 from .common import SEARCHING, formats, read_program
 from .unit import FLAG, INT, Command, Given, Option, Outcome, Printed, lines
 
+if TYPE_CHECKING:
+    from ..puzzle import Puzzle, Solution
+    from ..solving import Result
+    from .output import Look
+
 
 def solve(given: Given) -> Outcome:
-    from .. import notations, reports
+    from .. import notations
     from ..solving import solve
 
     board, output = given.puzzle, given.format
@@ -22,9 +28,7 @@ def solve(given: Given) -> Outcome:
     def show(solution) -> None:
         if drawn:
             numbered = {"numbered": given.models != 1, "style": output}
-            given.hooks.show(
-                lines(reports.solution_text(board, solution, next(numbers), **numbered))
-            )
+            given.hooks.show(lines(solution_text(board, solution, next(numbers), **numbered)))
 
     search = {"program": given.program, "time_limit": given.deadline, "explained": True}
     result = solve(board, given.models, on_solution=show, **search)
@@ -32,8 +36,8 @@ def solve(given: Given) -> Outcome:
     def printed() -> Printed:
         out = ""
         if not drawn and result.solutions:  # svg and pzprv3: the file of the first solution
-            out = reports.solution_file(board, result.solutions[0], output)
-        text = reports.solve_text(board, result, given.models, stats=given.stats, look=given.look)
+            out = solution_file(board, result.solutions[0], output)
+        text = solve_text(board, result, given.models, stats=given.stats, look=given.look)
         if output == "facts":
             text = "\n".join("% " + line if line else "%" for line in text.split("\n"))
         return Printed(out=out + lines(text), err="") if drawn else Printed(out, lines(text))
@@ -42,10 +46,86 @@ def solve(given: Given) -> Outcome:
         result.status,
         Question.FIND,
         result.stopped,
-        document=lambda: reports.result_json(board, result, stats=given.stats),
+        document=lambda: result_json(board, result, stats=given.stats),
         printed=printed,
         result=result,
     )
+
+
+# ---------------------------------------------------------------------------- its output
+
+
+def solution_text(
+    puzzle: Puzzle, solution: Solution, number: int, *, numbered: bool, style: str = "text"
+) -> str:
+    """One solution as ``solve`` prints it as it is found: drawn (then a blank line), or as
+    ``bridge/5`` facts."""
+    from ..drawing import draw
+
+    if style == "facts":
+        return f"% solution {number}\n" + solution_facts(solution)
+    heading = f"Solution {number}:\n" if numbered else ""
+    return heading + draw(puzzle, solution, style) + "\n"
+
+
+def solution_file(puzzle: Puzzle, solution: Solution, notation: str) -> str:
+    """A solution as a file of its own: ``svg``, a picture; ``pzprv3``, the file puzz.link's
+    editor opens, with the bridges drawn."""
+    if notation == "svg":
+        from ..drawing import svg
+
+        return svg(puzzle, solution)
+    from ..notations import puzzlink
+
+    return puzzlink.format_pzprv3(puzzle, solution)
+
+
+def solution_facts(solution: Solution) -> str:
+    """A solution as ``bridge/5`` facts, the encoding's output predicate."""
+    from ..asp import interface
+
+    return " ".join(interface.bridge_atom(b.ends, b.count) + "." for b in solution.bridges)
+
+
+def solve_text(
+    puzzle: Puzzle, result: Result, models: int, *, stats: bool = False, look: Look | None = None
+) -> str:
+    """What ``solve`` prints after the solutions: why there is none (if so), the closing line
+    (verdict, count, whether the search space was exhausted) and, with ``stats``, clingo's."""
+    from ..puzzle import plural
+    from .output import TEXT, explained
+
+    look = look or TEXT
+    found = len(result.solutions)
+    count = "no solution" if found == 0 else plural(found, "solution")
+    if result.exhausted:
+        how = "search exhausted"
+    elif result.timed_out:
+        how = "time limit reached, search not exhausted"
+    elif result.stopped is not None:
+        how = f"{look.signal}, search not exhausted"
+    else:
+        how = f"stopped after {models} as asked (-n 0 finds all)"
+    text = [f"{result.status}: {count}; {how}"]
+    text += [f"{key}: {value}" for key, value in result.stats.items()] if stats else []
+    return explained(puzzle, result.explanation, look) + "\n".join(text)
+
+
+def result_json(puzzle: Puzzle, result: Result, *, stats: bool = False) -> dict:
+    """The document ``solve --format json`` prints (and ``unique``'s, with ``differences``)."""
+    from .output import with_explanation
+
+    document: dict = {
+        "status": result.status,
+        "exhausted": result.exhausted,
+        "count": len(result.solutions),
+        "timed_out": result.timed_out,
+        "solutions": [s.to_json() for s in result.solutions],
+        "puzzle": puzzle.to_json(),
+    }
+    if stats:
+        document["stats"] = result.stats
+    return with_explanation(document, puzzle, result.explanation)
 
 
 COMMAND = Command(
@@ -67,4 +147,5 @@ COMMAND = Command(
     ),
     solve,
     prepare=read_program,
+    asks=Question.FIND,
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from ..status import Question
 from .check import one_set
@@ -19,9 +20,13 @@ from .common import (
 from .hint import GIVEN
 from .unit import FLAG, INT, Command, Given, Option, Outcome, Printed, Reader, lines
 
+if TYPE_CHECKING:
+    from ..puzzle import Puzzle
+    from ..walkthrough import Walkthrough
+    from .output import Look
+
 
 def steps(given: Given) -> Outcome:
-    from .. import reports
     from ..files import write_output
     from ..puzzle import PuzzleError
     from ..walkthrough import steps
@@ -33,7 +38,7 @@ def steps(given: Given) -> Outcome:
         walk = steps(board, given.drawn, limit=given.limit, time_limit=given.deadline, on_step=show)
     written = 0
     if out is not None:
-        pictures = reports.step_pictures(board, walk)
+        pictures = step_pictures(board, walk)
         prepare_folder(given, out, [name for name, _ in pictures])
         for name, picture in pictures:
             write_output(out / name, picture.encode("utf-8"), force=given.force)
@@ -41,15 +46,15 @@ def steps(given: Given) -> Outcome:
 
     def printed() -> Printed:
         if out is not None:
-            verdict = reports.steps_verdict(walk, given.look)
+            verdict = steps_verdict(walk, given.look)
             return Printed(lines(verdict + f"\n{written} pictures in {out}"))
-        return Printed(lines(reports.steps_text(board, walk, given.look, brief=given.brief)))
+        return Printed(lines(steps_text(board, walk, given.look, brief=given.brief)))
 
     return Outcome.of(
         walk.status,
         Question.FIND,
         walk.stopped,
-        document=lambda: reports.steps_json(board, walk),
+        document=lambda: steps_json(board, walk),
         printed=printed,
         result=walk,
     )
@@ -59,6 +64,103 @@ def read_given(given: Given, reader: Reader) -> None:
     """The puzzle, then --given."""
     read_puzzle(given, reader)
     given.values["drawn"] = one_set(given.values["given"], reader, "given")
+
+
+# ---------------------------------------------------------------------------- its output
+
+
+def steps_text(
+    puzzle: Puzzle, walk: Walkthrough, look: Look | None = None, *, brief: bool = False
+) -> str:
+    """Each step numbered, with its sentence, the counts it leaves and the board after it (the
+    step's pair and its reason's islands marked); then how the walkthrough ended.  ``brief``:
+    one line per step, no boards."""
+    from ..drawing import draw
+    from ..puzzle import pair_name
+    from .output import TEXT
+
+    look = look or TEXT
+    if brief:
+        numbered = [f"{n:3d}. {step.text}." for n, step in enumerate(walk.steps, 1)]
+        return "\n".join([*numbered, ""]) + steps_verdict(walk, look)
+    blocks = []
+    for number, (step, board) in enumerate(walk.boards(), 1):
+        marks: dict = dict.fromkeys(step.reason, look.palette.highlight)
+        if step.pair is not None:
+            marks[step.pair] = look.palette.highlight
+        blocks.append(
+            f"Step {number}: {step.text}.\n"
+            + (
+                f"  {pair_name(*step.pair)}: {_counts_or_one(step.before)} -> "
+                f"{_counts_or_one(step.bridges)}\n"
+                if step.pair is not None
+                else ""
+            )
+            + draw(puzzle, board, look.style, marks=marks)
+            + "\n\n"
+        )
+    return "".join(blocks) + steps_verdict(walk, look)
+
+
+def _counts_or_one(taken: tuple[int, ...]) -> str:
+    from .output import counts
+
+    return "none" if not taken else str(taken[0]) if len(taken) == 1 else counts(taken)
+
+
+def steps_verdict(walk: Walkthrough, look: Look | None = None) -> str:
+    """How the walkthrough ended, and the difficulty when it ran to its end."""
+    from ..puzzle import cell_name, pair_name, plural
+    from .output import TEXT, counts, difficulty_line, stopped
+
+    done = plural(len(walk.steps), "step")
+    open_pairs = walk.open
+    listed = "".join(f"\n  {pair_name(*pair)}: {counts(ks)}" for pair, ks in open_pairs.items())
+    verdict = {
+        "solved": f"solved: {done}, each forced by its reason",
+        "stuck": f"stuck after {done}: no further step follows, the puzzle has several "
+        f"solutions from here; pairs still open ({len(open_pairs)}):{listed}",
+        "contradiction": f"contradiction after {done}: no solution"
+        + (
+            f" (the islands in conflict: {', '.join(map(cell_name, walk.conflict))})"
+            if walk.conflict
+            else ""
+        ),
+        "unfinished": f"{done} shown, as asked; {plural(len(open_pairs), 'pair')} still open",
+    }.get(walk.status, f"unknown: {stopped(walk.timed_out, (look or TEXT).signal)} after {done}")
+    rated = f"\ndifficulty: {difficulty_line(walk.difficulty)}" if walk.difficulty else ""
+    return verdict + rated
+
+
+def steps_json(puzzle: Puzzle, walk: Walkthrough) -> dict:
+    """The document ``steps --format json`` prints."""
+    return {
+        "status": walk.status,
+        "steps": [step.to_json() for step in walk.steps],
+        "open": [[*a, *b, list(ks)] for (a, b), ks in walk.open.items()],
+        "conflict": None if walk.conflict is None else [list(cell) for cell in walk.conflict],
+        "solution": walk.solution.to_json() if walk.solution else None,
+        "difficulty": walk.difficulty.to_json() if walk.difficulty else None,
+        "checked": walk.checked,
+        "timed_out": walk.timed_out,
+        "puzzle": puzzle.to_json(),
+    }
+
+
+def detail(walk: Walkthrough) -> dict:
+    """What a study's row keeps of a walkthrough: its steps, its largest reason, the steps that
+    needed connectivity, and the difficulty when it ran to its end."""
+    return {
+        "steps": len(walk.steps),
+        "largest_reason": max((len(step.reason) for step in walk.steps), default=0),
+        "connectivity_steps": sum(step.connectivity for step in walk.steps),
+        "difficulty": walk.difficulty.to_json() if walk.difficulty else None,
+    }
+
+
+def step_pictures(puzzle: Puzzle, walk: Walkthrough) -> list[tuple[str, str]]:
+    """One SVG picture per step, as (file name, picture): :meth:`Walkthrough.pictures`."""
+    return [(f"step-{n:03d}.svg", picture) for n, picture in enumerate(walk.pictures(), 1)]
 
 
 COMMAND = Command(
@@ -82,4 +184,6 @@ COMMAND = Command(
     ),
     steps,
     prepare=read_given,
+    asks=Question.FIND,
+    detail=detail,
 )

@@ -19,6 +19,7 @@ from typing import Any
 from ..puzzle import plural
 from ..status import Status
 from ..study import MEMORY_LIMITS, MOST_SEED
+from . import TASKS
 from .common import FORCE, JOBS, RUN_TIME_LIMIT, SCHEDULER, prepare_output, reads
 from .unit import (
     CHOICE,
@@ -37,10 +38,6 @@ from .unit import (
 )
 
 LEAST_MEMORY, MOST_MEMORY = MEMORY_LIMITS
-
-TASKS = ("solve", "unique", "count", "steps", "difficulty")
-"""What a run does (:data:`hashi_asp.study.runs.TASKS`, which is checked to be the same)."""
-
 
 DATABASE = Option("db", FILE, argument=True, required=True)
 """DB, the study's database, read by ``study report`` and ``study plot``."""
@@ -178,7 +175,7 @@ RUN = Command(
             metavar="NAME='OPTIONS'",
             multiple=True,
         ),
-        Option("task", CHOICE, "What each run does [solve].", choices=TASKS),
+        Option("task", CHOICE, "The command each run makes [solve].", choices=TASKS),
         Option(
             "repeat",
             INT,

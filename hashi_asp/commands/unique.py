@@ -3,13 +3,21 @@ edit that leaves one; for none, why."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..status import Question
 from .common import SEARCHING, formats, read_program
 from .unit import FLAG, Command, Given, Option, Outcome, Printed, lines
 
+if TYPE_CHECKING:
+    from ..difficulty import Difficulty
+    from ..fixing import Fix
+    from ..puzzle import Puzzle
+    from ..solving import Result
+    from .output import Look
+
 
 def unique(given: Given) -> Outcome:
-    from .. import reports
     from ..reviewing import review
 
     board = given.puzzle
@@ -18,17 +26,129 @@ def unique(given: Given) -> Outcome:
     sought, rated = reviewed.sought, reviewed.difficulty
 
     def printed() -> Printed:
-        text = reports.unique_text(board, result, given.look, fix=found, sought=sought, rated=rated)
+        text = unique_text(board, result, given.look, fix=found, sought=sought, rated=rated)
         return Printed(lines(text))
 
     return Outcome.of(
         result.status,
         Question.ONE,
         result.stopped,
-        document=lambda: reports.unique_json(board, result, fix=found, sought=sought, rated=rated),
+        document=lambda: unique_json(board, result, fix=found, sought=sought, rated=rated),
         printed=printed,
         result=result,
     )
+
+
+# ---------------------------------------------------------------------------- its output
+
+
+def unique_text(
+    puzzle: Puzzle,
+    result: Result,
+    look: Look | None = None,
+    *,
+    fix: Fix | None = None,
+    sought: bool = False,
+    rated: Difficulty | None = None,
+) -> str:
+    """The solutions found (the differing pairs marked), where two solutions differ and the
+    smallest region of them, the ``fix`` (from :func:`hashi_asp.fixing.fix`; with
+    ``sought``, None says none was found), why there is none (if so), the verdict, and the
+    difficulty when ``rated``."""
+    from ..drawing import draw
+    from ..puzzle import pair_name
+    from .output import TEXT, difficulty_line, explained, stopped
+
+    look = look or TEXT
+    marks = {d.pair: look.palette.highlight for d in result.differences}
+    blocks = []
+    for number, solution in enumerate(result.solutions, 1):
+        heading = f"Solution {number}:\n" if len(result.solutions) > 1 else ""
+        blocks.append(heading + draw(puzzle, solution, look.style, marks=marks) + "\n\n")
+    if result.differences:
+        blocks.append(
+            f"The two solutions differ at {len(result.differences)} pairs of islands "
+            "(bridges in solution 1, in solution 2):\n"
+            + "".join(
+                f"  {pair_name(*d.pair)}: {d.first}, {d.second}\n" for d in result.differences
+            )
+            + "\n"
+        )
+        blocks.append(_fix_text(result, fix, sought))
+    cut = stopped(result.timed_out, look.signal)
+    verdict = {
+        "unique": "unique: exactly 1 solution; search exhausted",
+        "multiple": "multiple: at least 2 solutions (the search stops at 2; "
+        "`hashi-asp count` counts them)",
+        "unsolvable": "unsolvable: no solution; search exhausted",
+        "solved": f"solved: 1 solution found; {cut} before a second was ruled out",
+    }.get(result.status, f"unknown: {cut} before any solution was found")
+    rating = f"\ndifficulty: {difficulty_line(rated)}" if rated is not None else ""
+    return "".join(blocks) + explained(puzzle, result.explanation, look) + verdict + rating
+
+
+def _fix_text(result: Result, fix: Fix | None, sought: bool) -> str:
+    """The smallest region where the two solutions differ, and the fix (or that none was
+    found, when one was sought)."""
+    from ..puzzle import pair_name
+    from ..solving import region
+    from .fix import fix_words
+
+    where = ", ".join(pair_name(*d.pair) for d in region(result.differences))
+    text = [f"The smallest region where they differ (pairs sharing islands): {where}"]
+    if fix is not None and fix.status == "fixed":
+        text.append(f"To make it unique (checked): {fix_words(fix)}")
+    elif sought:
+        text.append(
+            "No fix was found in the time allowed; `hashi-asp fix` searches longer and "
+            "can change the solution (--free)."
+        )
+    return "\n".join(text) + "\n\n"
+
+
+def unique_json(
+    puzzle: Puzzle,
+    result: Result,
+    *,
+    fix: Fix | None = None,
+    sought: bool = False,
+    rated: Difficulty | None = None,
+) -> dict:
+    """The document ``unique --format json`` prints: ``result_json``'s, with the
+    ``differences``, the smallest ``region`` of them, the ``fix`` when given or sought, and
+    the ``difficulty`` when ``rated``."""
+    from ..solving import region
+    from .solve import result_json
+
+    document = result_json(puzzle, result)
+    explanation = document.pop("explanation", None)
+    document["differences"] = [list(d) for d in result.differences]
+    document["region"] = [[*a, *b] for a, b in (d.pair for d in region(result.differences))]
+    if fix is not None or sought:
+        document["fix"] = None if fix is None else unique_fix_json(fix)
+    if rated is not None:
+        document["difficulty"] = rated.to_json()
+    return {**document, **({"explanation": explanation} if explanation else {})}
+
+
+def unique_fix_json(fix: Fix) -> dict | None:
+    """unique's ``fix``: the fix's document (:func:`.fix.fix_json`), and for a fix of one edit
+    its ``kind``, ``cell``, new ``number`` and ``old`` number as before; None without a fix."""
+    from .fix import fix_json
+
+    if fix.status != "fixed":
+        return None
+    document = fix_json(fix)
+    if len(fix.edits) == 1:
+        edit = fix.edits[0]
+        document = {
+            "kind": edit.kind,
+            "cell": list(edit.cell),
+            "number": edit.new,
+            "old": edit.old,
+            **document,
+        }
+    return document
 
 
 COMMAND = Command(
@@ -52,4 +172,5 @@ COMMAND = Command(
     ),
     unique,
     prepare=read_program,
+    asks=Question.ONE,
 )

@@ -31,7 +31,7 @@ from ..status import Question, Status, Stop, Verdict
 from ..stopping import Deadline
 
 if TYPE_CHECKING:
-    from ..reports import Look
+    from .output import Look
 
 T = TypeVar("T")
 
@@ -200,7 +200,7 @@ class Given:
     def look(self) -> Look:
         """How text reports are drawn: the style of ``--format`` (text or unicode), the front's
         palette, and the word for a stop by signal."""
-        from ..reports import PLAIN, Look, Palette
+        from .output import PLAIN, Look, Palette
 
         hooks = self.hooks
         palette = PLAIN
@@ -227,22 +227,25 @@ class Printed:
 class Outcome:
     """A command's result: its ``status``; ``document``, the JSON document (made only when
     asked for); ``printed``, what the command line prints in the format chosen (made only when
-    asked for); ``result``, the library's own result; ``message``, for an outcome whose status
-    is an error over HTTP (a question with no answer for this puzzle), the one line saying why,
-    which the API answers with instead of the document."""
+    asked for); ``result``, the library's own result.  A command that searches says too what
+    it found: its ``verdict``, the ``question`` it asked and why its search ``stopped`` short
+    (the time limit, a signal), if it did (:meth:`of`)."""
 
     status: Status
     document: Callable[[], dict] | None = None
     printed: Callable[[], Printed] | None = None
     result: Any = None
-    message: str = ""
+    verdict: Verdict | None = None
+    question: Question | None = None
+    stopped: Stop | None = None
 
     @classmethod
     def of(cls, verdict: Verdict, asked: Question, stopped: Stop | None, **rest: Any) -> Outcome:
         """The outcome of a command asking ``asked`` whose search found ``verdict``, stopped
         short (by the time limit, a signal) or not: its status by the one table
         (:meth:`~hashi_asp.status.Verdict.status`)."""
-        return cls(verdict.status(asked, stopped), **rest)
+        status = verdict.status(asked, stopped)
+        return cls(status, verdict=verdict, question=asked, stopped=stopped, **rest)
 
 
 def lines(text: str) -> str:
@@ -258,7 +261,10 @@ class Command:
     """A command: its ``name``, ``help`` (the first sentence is its summary), ``options`` in the
     order the command line shows them, and the function that ``run``s it.  ``prepare`` turns
     the values given into a :class:`Given` (the puzzle read, the program built:
-    :mod:`.common`).  A group of ``commands`` runs one of them."""
+    :mod:`.common`).  A group of ``commands`` runs one of them.  ``asks``: what a command that
+    gives a verdict asks of a puzzle (what its verdicts mean, :class:`~hashi_asp.status.Question`);
+    ``detail``, what a study's row of it keeps of its result, when the document's plain values
+    do not say it (:mod:`hashi_asp.study.runs`)."""
 
     name: str
     help: str
@@ -267,6 +273,8 @@ class Command:
     prepare: Callable[[Given, Reader], None] | None = None
     commands: tuple[Command, ...] = ()
     """A command of commands (``study run``, ``study report``...): its own are these."""
+    asks: Question | None = None
+    detail: Callable[[Any], dict] | None = None
 
     def option(self, name: str) -> Option:
         return next(option for option in self.options if option.name == name)
@@ -278,6 +286,25 @@ class Command:
         answer in about the time it takes to read the puzzle."""
         return any(option.kind == SECONDS for option in self.options)
 
+    def kept(self, outcome: Outcome) -> dict[str, Any]:
+        """What a study's row of a run keeps of its outcome (its detail): what the command
+        declares (:attr:`detail`: a count, a walkthrough's steps, a rating), else the plain
+        values of its document but its status."""
+        if self.detail is not None:
+            return {} if outcome.result is None else self.detail(outcome.result)
+        if outcome.document is None:
+            return {}
+        plain = (bool, int, float, str)
+        kept = {key: value for key, value in outcome.document().items() if isinstance(value, plain)}
+        kept.pop("status", None)
+        return kept
+
+    @property
+    def task(self) -> bool:
+        """Whether a study may run it, one run per instance: it reads a puzzle and gives a
+        verdict (:attr:`asks`)."""
+        return self.asks is not None and any(option.kind == PUZZLE for option in self.options)
+
     def given(
         self,
         values: dict[str, Any],
@@ -285,10 +312,13 @@ class Command:
         deadline: Deadline | None = None,
         hooks: Hooks | None = None,
         reader: Reader | None = None,
+        program: Any = None,
     ) -> Given:
         """The values given, by Python name (an option not given takes its default), as what
         :attr:`run` works with: the puzzle read by ``reader`` (the command line's by default),
-        the program built, ``deadline`` the time limit of the whole command."""
+        the program built, ``deadline`` the time limit of the whole command.  A front that has
+        the ``program`` already (a study's variant, its files where its runner wrote them)
+        gives it instead of the values of the program's options."""
         known = {option.key for option in self.options}
         unknown = sorted(set(values) - known)
         if unknown:
@@ -297,6 +327,7 @@ class Command:
             {**{option.key: option.default for option in self.options}, **values},
             deadline or Deadline(None),
             hooks or Hooks(),
+            program=program,
             reading=tuple(option for option in self.options if option.kind in READ),
         )
         if self.prepare is not None:
@@ -306,13 +337,17 @@ class Command:
 
 class Reader:
     """How a front reads what names a puzzle or bridges: the command line reads a path, '-'
-    (standard input) or the text itself; the API (``files=False``) only the text.  With a
+    (standard input) or the text itself; the API (``files=False``) only the text, named
+    ``source`` in messages (a study names it by its instance).  With a
     ``deadline``, reading counts towards it: an input that never comes (a FIFO nobody writes
     to, standard input kept open) ends at the time limit, or at a signal."""
 
-    def __init__(self, *, files: bool = True, deadline: Deadline | None = None):
+    def __init__(
+        self, *, files: bool = True, deadline: Deadline | None = None, source: str = "<text>"
+    ):
         self.files = files
         self.deadline = deadline
+        self.source = source  # how messages name a puzzle given as its text
 
     def puzzle(self, argument: str, notation: str | None, rules: dict[str, Any]) -> Any:
         from .. import notations
@@ -320,7 +355,7 @@ class Reader:
         if self.files:
             read = lambda: notations.read(argument, notation=notation, **rules)  # noqa: E731
             return self._within(read, "reading the puzzle")
-        return notations.parse(argument, notation=notation, source="<text>", **rules)
+        return notations.parse(argument, notation=notation, source=self.source, **rules)
 
     def bridges(self, argument: str, name: str) -> list:
         from .. import notations

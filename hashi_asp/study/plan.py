@@ -7,7 +7,7 @@ A plan comes from a TOML file (:func:`load`) or from the command line's one-off 
 
 .. code-block:: toml
 
-    task = "solve"          # solve | unique | count | steps | difficulty
+    task = "solve"          # a command with a verdict: solve, unique, fix, count, hint, steps...
     repeat = 3              # clingo seeds 1, 2, 3 (or: seeds = [1, 7])
     time_limit = 60         # seconds per run
     memory_limit = 4000     # MB per run (its address space)
@@ -37,12 +37,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import commands
 from ..asp.interface import Program
+from ..commands.common import PROGRAM, RULES
 from ..files import puzzle_files
 from ..puzzle import HashiError, PuzzleError
 from . import MEMORY_LIMITS, MOST_SEED
 from .database import StudyError
-from .runs import TASKS, Task, digest
+from .runs import Task, digest
 from .variants import Variant, parse
 
 GENERATE_KEYS = {
@@ -93,6 +95,7 @@ class Plan:
 
     def tasks(self, done: set[tuple[str, str, int]] = frozenset(), *, alone: bool = False):  # type: ignore[assignment]
         """The runs of every cell without a row in ``done``, instance by instance."""
+        module = commands.MODULES.get(self.task, "")  # where a runner finds the command
         for instance in self.instances:
             for variant in self.variants:
                 for seed in self.seeds:
@@ -106,6 +109,7 @@ class Plan:
                             self.time_limit,
                             self.memory_limit,
                             alone,
+                            module,
                         )
 
     @property
@@ -216,8 +220,10 @@ def checked(spec: Any, where: str) -> dict:
         if key in spec and not isinstance(spec[key], str):
             raise StudyError(f"{where}: {key}: expected a path")
     task = spec["task"]
-    if task not in TASKS:
-        raise StudyError(f"{where}: task {str(task)[:40]!r}: expected one of {', '.join(TASKS)}")
+    if not isinstance(task, str) or task not in commands.TASKS:
+        raise StudyError(
+            f"{where}: task {str(task)[:40]!r}: expected one of {', '.join(commands.TASKS)}"
+        )
     seeds = spec["seeds"]
     if not isinstance(seeds, list) or not seeds:
         raise StudyError(f"{where}: seeds: expected a list of numbers")
@@ -347,12 +353,16 @@ _TWICE = re.compile(r"multiple occurrences: '([\w-]+)'")
 
 
 def _suits(variant: Variant, task: str, where: str) -> None:
-    """A variant's options must mean something for the task, and leave clingo's options that a
+    """A variant's options must be the task's command's own, and leave clingo's options that a
     run sets itself to the run: clingo judges them beside the run's own."""
-    if task in ("steps", "difficulty") and variant.program != Program():
+    declared = {option.name for option in commands.command(task).options}
+    rules = [option.name for option in RULES if option.name in declared]
+    if variant.rules and len(rules) < len(RULES):
+        raise StudyError(f"{where}: variant {variant.name}: the {task} task takes no rules")
+    if variant.program != Program() and not {option.name for option in PROGRAM} <= declared:
+        takes = f"only {', '.join(f'--{name}' for name in rules)}" if rules else "none"
         raise StudyError(
-            f"{where}: variant {variant.name}: the {task} task takes no program options "
-            "(only --max-bridges, --no-loops)"
+            f"{where}: variant {variant.name}: the {task} task takes no program options ({takes})"
         )
     from ..asp import portfolio
     from ..asp.control import judge_options, judge_program

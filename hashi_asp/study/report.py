@@ -2,8 +2,9 @@
 Laporte, Lindbeck & Vidal (2019) (mean and largest seconds by islands, beta and alpha, with
 the runs solved), the PAR-2 score, and each pair of variants compared instance by instance.
 
-- *Solved*: the run gave what its task asks (status solved, unique, multiple or unsolvable).
-  ``mean`` and ``max`` are over the solved runs' seconds (``wall``).
+- *Solved*: the run gave what its task asks: a verdict that answers its command's question
+  (:meth:`~hashi_asp.status.Verdict.answers`: any but ``unknown``, ``invalid``, ``memout``
+  and ``error``).  ``mean`` and ``max`` are over the solved runs' seconds (``wall``).
 - *PAR-2*: the mean over all runs of the seconds, a run not solved counting twice the time
   limit (undefined without one).
 - *Pairs*: for variants A and B, the cells (instance, seed) both ran; the speed-up of B is the

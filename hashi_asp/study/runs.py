@@ -1,12 +1,13 @@
-"""One run of one cell of a study: an instance, a variant and a seed, searched for the study's
-task, with a time limit and a memory limit of its own.
+"""One run of one cell of a study: an instance, a variant and a seed, run by the study's task,
+a command, with a time limit and a memory limit of its own.
 
 - :class:`Task` is what travels to a worker: the instance's text (no shared file system is
   assumed), the variant with its rule files, the seed, the task and the limits.
-- :func:`perform` runs a task in the calling process and returns its :class:`Record`, the
-  row the study keeps.  It never raises for what the run does: an instance that does not
-  read, an encoding clingo refuses, an answer the checker rejects, a time limit or running
-  out of memory are each a row with their status and message.
+- :func:`perform` runs a task in the calling process through its command's unit, as the
+  command line and the JSON API run it, and makes its :class:`Record`, the row the study
+  keeps, from the outcome in one way for every command.  It never raises for what the run
+  does: an instance that does not read, an encoding clingo refuses, an answer the checker
+  rejects, a time limit or running out of memory are each a row with their status.
 - A :class:`Runner` is a process of its own (``python -m hashi_asp.study.runs``) that makes
   one run after another: for each, the memory limit on its address space (``RLIMIT_AS``)
   and its peak resident memory measured afresh (Linux's ``clear_refs``).  A run over the
@@ -49,20 +50,12 @@ from typing import IO, TYPE_CHECKING, Any
 
 from .. import stopping
 from ..asp.interface import Program
-from ..puzzle import HashiError, Puzzle, Solution, plural
-from ..status import Stop
+from ..puzzle import HashiError, Puzzle, Solution
+from ..status import Question, Status, Stop, Verdict
 from ..stopping import Deadline, Stopped
 
 if TYPE_CHECKING:
     from .variants import Variant
-
-TASKS = ("solve", "unique", "count", "steps", "difficulty")
-"""What a run does: the first solution, the uniqueness verdict, the number of solutions, the
-walkthrough (every step checked), the difficulty rating."""
-
-STATUSES = ("solved", "unsolvable", "unique", "multiple", "timeout", "memout", "error")
-ANSWERED = frozenset({"solved", "unsolvable", "unique", "multiple"})
-"""The statuses of a run that gave what its task asks: it counts as solved."""
 
 DATASET_NAME = re.compile(
     r"Hs_(?P<size>\d+)_(?P<n>\d+)_(?P<beta>\d+)_(?P<alpha>\d+)_(?P<id>\d+)\.has$"
@@ -78,9 +71,11 @@ limit on its own, grounding included; this is for a run that cannot)."""
 @dataclass(frozen=True)
 class Task:
     """One run to make: ``instance`` (its path as given) and its ``text``, the ``variant``,
-    clingo's ``seed``, the ``task`` (one of :data:`TASKS`), the limits (seconds, megabytes),
-    and ``alone``: a race (``--connectivity race``) runs its first variant alone, as the
-    study's other jobs use the cores already."""
+    clingo's ``seed``, the ``task`` (a command of :data:`hashi_asp.commands.TASKS`), the limits
+    (seconds, megabytes), and ``alone``: a race (``--connectivity race``) runs its first variant
+    alone, as the study's other jobs use the cores already.  ``module`` declares the command,
+    registered where the run is made if it is not hashi-asp's
+    (:func:`~hashi_asp.commands.register`)."""
 
     instance: str
     text: str
@@ -90,6 +85,7 @@ class Task:
     time_limit: float | None = None
     memory_limit: int | None = None
     alone: bool = False
+    module: str = ""
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -98,18 +94,20 @@ class Task:
 
 @dataclass
 class Record:
-    """One run's row.  ``wall`` is the run's own seconds (reading the instance to the verdict,
-    every answer checked), ``read``, ``ground``, ``search`` its parts; ``answers`` the answers
-    the program gave, ``checked`` 1 when there were answers and the independent checker passed
-    every one; ``memory`` the run process's peak resident set in MB; ``detail`` what the task
-    adds (a count, a walkthrough's steps, a difficulty), as JSON."""
+    """One run's row.  ``status`` is the verdict of the task's command as a row keeps it
+    (:meth:`~hashi_asp.status.Verdict.settled`: ``unknown`` where the time limit left it open),
+    or what kept the run from one (``invalid``, ``memout``, ``error``).  ``wall`` is the run's
+    own seconds (reading the instance to the verdict, every answer checked), ``read``,
+    ``ground``, ``search`` its parts; ``answers`` the answers the program gave, ``checked`` 1
+    when there were answers and the independent checker passed every one; ``memory`` the run
+    process's peak resident set in MB; ``detail`` what the task adds, as JSON."""
 
     instance: str
     instance_hash: str
     variant: str
     seed: int
     task: str
-    status: str = "error"
+    status: str = Verdict.ERROR.value
     message: str = ""
     islands: int | None = None
     size: str | None = None
@@ -137,7 +135,17 @@ class Record:
 
     @property
     def answered(self) -> bool:
-        return self.status in ANSWERED
+        """Whether the run gave what its task asks, counted as solved in reports
+        (:meth:`~hashi_asp.status.Verdict.answers` for its command's question; for a command
+        not registered here, for any)."""
+        from .. import commands
+
+        try:
+            verdict = Verdict(self.status)
+        except ValueError:  # (no word a study writes)
+            return False
+        asked = commands.command(self.task).asks if self.task in commands.NAMES else None
+        return any(verdict.answers(question) for question in ([asked] if asked else Question))
 
 
 COLUMNS = tuple(f.name for f in fields(Record))
@@ -161,7 +169,6 @@ def perform(
 
     from .. import __version__
 
-    started = time.perf_counter()
     record = Record(task.instance, digest(task.text), task.variant.name, task.seed, task.task)
     record.host, record.hashi_asp = socket.gethostname(), __version__
     record.clingo, record.python = clingo.__version__, platform.python_version()
@@ -172,111 +179,84 @@ def perform(
     except Stopped as late:
         if late.why is not Stop.TIME:  # the study stops: no row
             raise
-        record.status, record.message = "timeout", str(late)
+        record.status, record.message = Verdict.UNKNOWN.value, str(late)
     except MemoryError:
         limit = f" (the memory limit of {task.memory_limit} MB)" if task.memory_limit else ""
-        record.status, record.message = "memout", f"out of memory{limit}"
-    except HashiError as error:
-        record.status, record.message = "error", str(error)
+        record.status, record.message = Verdict.MEMOUT.value, f"out of memory{limit}"
+    except HashiError as error:  # a fault is an answer the independent checker refused
+        fault = error.status is Status.FAULT
+        record.status = (Verdict.INVALID if fault else Verdict.ERROR).value
+        record.answers, record.message = getattr(error, "number", 0), str(error)
     except RuntimeError as error:  # clingo's own (std::bad_alloc when out of memory)
         memory = "bad_alloc" in str(error)
-        record.status, record.message = ("memout" if memory else "error"), f"clingo: {error}"
+        record.status = (Verdict.MEMOUT if memory else Verdict.ERROR).value
+        record.message = f"clingo: {error}"
     except Exception as error:  # a fault of the program: a row that says so, not a lost study
-        record.status, record.message = "error", f"{type(error).__name__}: {error}"
-    record.wall = round(time.perf_counter() - started, 6)
+        record.status, record.message = Verdict.ERROR.value, f"{type(error).__name__}: {error}"
     record.finished = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     return record
 
 
 def _run(task: Task, program: Program, record: Record, deadline: Deadline) -> None:
-    from .. import notations
+    """The task's command given what the JSON API gives a request (the instance's text, named
+    by the instance in messages; the variant's rules; the deadline) and the variant's program,
+    then run; the row made from its outcome, in one way for every command."""
+    from .. import commands
+    from ..commands.unit import PUZZLE, Reader
 
+    try:  # (its module loaded before the clock starts)
+        unit = commands.command(task.task, task.module)
+    except (ImportError, LookupError) as missing:
+        raise HashiError(f"task {task.task}: no such command here ({missing})") from None
+    keys = {option.key for option in unit.options}
+    values = {k: v for k, v in task.variant.rules.items() if k in keys}
+    values.update((o.key, task.text) for o in unit.options if o.kind == PUZZLE)
+    values.update({"time_limit": task.time_limit} if "time_limit" in keys else {})
     started = time.perf_counter()
-    puzzle = notations.parse(task.text, source=task.instance, **task.variant.rules)
-    record.read = round(time.perf_counter() - started, 6)
-    _describe(record, puzzle, None)
-    if task.task in ("steps", "difficulty"):
-        _walk(task, puzzle, record, deadline)
-        return
+    try:
+        reader = Reader(files=False, source=task.instance)
+        given = unit.given(values, deadline=deadline, reader=reader, program=program)
+        record.read = round(time.perf_counter() - started, 6)
+        _describe(record, given.puzzle, None)
+        if isinstance(given.program, Program):
+            given.program = _for_the_run(given.program, given.puzzle, task)
+        outcome = unit.run(given)
+    finally:
+        record.wall = round(time.perf_counter() - started, 6)
+    cut = outcome.stopped or deadline.stopped
+    if cut is not None and cut is not Stop.TIME:  # the study stops: the run is cut, no row
+        raise deadline.reached("a run")
+    if outcome.verdict is None or outcome.question is None:
+        raise HashiError(f"task {task.task}: the command gives no verdict")
+    verdict = outcome.verdict.settled(outcome.question, outcome.stopped)
+    record.status = verdict.value
+    if verdict is Verdict.UNKNOWN and outcome.stopped is Stop.TIME and task.time_limit:
+        record.message = f"time limit of {task.time_limit:g} s reached, the verdict left open"
+    result = outcome.result
+    stats = getattr(result, "stats", None) or {}
+    record.ground, record.search = stats.get("ground_seconds"), stats.get("solve_seconds")
+    record.conflicts, record.choices = stats.get("conflicts"), stats.get("choices")
+    # The answers handed back, each passed by the checker: the solutions, or the one solution
+    # (a walkthrough's last state, a fixed puzzle's); those counted without being kept.
+    one = getattr(result, "solution", None)
+    solutions = getattr(result, "solutions", [] if one is None else [one])
+    record.answers = getattr(result, "count", len(solutions))
+    record.checked = int(record.answers > 0)  # each answer passed the checker, or was refused
+    searched = getattr(result, "puzzle", None)  # (a fix's is the puzzle edited)
+    if solutions and (searched is None or searched == given.puzzle):
+        _describe(record, given.puzzle, solutions[0])
+    detail = {"won": stats["variant"]} if "variant" in stats else {}  # a race's winner
+    detail.update(unit.kept(outcome))
+    record.detail = json.dumps(detail) if detail else ""
+
+
+def _for_the_run(program: Program, puzzle: Puzzle, task: Task) -> Program:
+    """The variant's program with the study's seed; a race run ``alone``: its first variant."""
     if task.alone and program.connectivity == "race":
         from ..asp.portfolio import variants
 
         program = variants(program, puzzle, 1)[0]
-    program = replace(program, options=(*program.options, f"--seed={task.seed}"))
-    from ..asp.interface import InvalidAnswer
-    from ..solving import count, solve, unique
-
-    try:
-        if task.task == "solve":
-            result = solve(puzzle, program=program, time_limit=deadline)
-        elif task.task == "unique":
-            result = unique(puzzle, program=program, time_limit=deadline)
-        else:
-            result = count(puzzle, program=program, time_limit=deadline)
-    except InvalidAnswer as wrong:
-        record.answers, record.message = wrong.number, str(wrong)
-        raise
-    if result.stopped not in (None, Stop.TIME):  # the study stops: the run is cut, no row
-        raise deadline.reached("a run")
-    stats = result.stats
-    if "variant" in stats:  # a race: which variant won
-        record.detail = json.dumps({"won": stats["variant"]})
-    record.ground, record.search = stats.get("ground_seconds"), stats.get("solve_seconds")
-    record.conflicts, record.choices = stats.get("conflicts"), stats.get("choices")
-    record.answers = result.count
-    record.checked = int(result.count > 0)  # each answer passed the checker, or was refused
-    if result.solutions:
-        _describe(record, puzzle, result.solutions[0])
-    if task.task == "count":
-        record.detail = f'{{"count": {result.count}}}'
-        verdicts = {0: "unsolvable", 1: "unique"}
-        record.status = verdicts.get(result.count, "multiple") if result.exhausted else "timeout"
-    elif result.status in ("solved", "unique", "multiple", "unsolvable"):
-        record.status = (
-            "timeout" if task.task == "unique" and result.status == "solved" else (result.status)
-        )
-    else:
-        record.status = "timeout"
-    if record.status == "timeout" and result.timed_out:
-        record.message = f"time limit of {task.time_limit:g} s reached"
-
-
-def _walk(task: Task, puzzle: Puzzle, record: Record, deadline: Deadline) -> None:
-    """The walkthrough tasks: ``steps`` walks the puzzle through, every step confirmed by
-    clingo (solved, or multiple when no step follows: several solutions, or unsolvable);
-    ``difficulty`` rates it."""
-    from ..walkthrough import Unsolvable, difficulty, steps
-
-    if task.task == "difficulty":
-        try:
-            rated = difficulty(puzzle, time_limit=deadline)
-        except Unsolvable as none:
-            record.status, record.message = "unsolvable", str(none)
-            return
-        record.status, record.detail = "solved", json.dumps(rated.to_json())
-        return
-    walk = steps(puzzle, time_limit=deadline)
-    if walk.stopped not in (None, Stop.TIME):  # the study stops: the run is cut, no row
-        raise deadline.reached("a run")
-    verdicts = {"solved": "solved", "stuck": "multiple", "contradiction": "unsolvable"}
-    record.status = verdicts.get(walk.status, "timeout")
-    if record.status == "timeout":
-        cut = f"time limit of {task.time_limit:g} s reached" if walk.timed_out else walk.status
-        record.message = f"{cut} after {plural(len(walk.steps), 'step')}"
-    if walk.solution is not None:  # the last state, checked by the independent checker
-        record.answers, record.checked = 1, 1
-        _describe(record, puzzle, walk.solution)
-    band = walk.difficulty.to_json() if walk.difficulty else None
-    largest = max((len(step.reason) for step in walk.steps), default=0)
-    connectivity = sum(step.connectivity for step in walk.steps)
-    record.detail = json.dumps(
-        {
-            "steps": len(walk.steps),
-            "largest_reason": largest,
-            "connectivity_steps": connectivity,
-            "difficulty": band,
-        }
-    )
+    return replace(program, options=(*program.options, f"--seed={task.seed}"))
 
 
 def _describe(record: Record, puzzle: Puzzle, solution: Solution | None) -> None:
@@ -350,7 +330,7 @@ class Runner:
         task = self.queue.popleft()
         if late and not select.select([self.output], [], [], 0)[0]:
             self._replace(kill=True)
-            return _lost(task, f"ended {GRACE_SECONDS:g} s after its time limit", "timeout")
+            return _lost(task, f"ended {GRACE_SECONDS:g} s after its time limit", Verdict.UNKNOWN)
         try:
             record, retiring = _read(self.output)
         except (EOFError, OSError, pickle.UnpicklingError):
@@ -442,13 +422,13 @@ def _exactly(stream: IO[bytes], size: int) -> bytes:
     return b"".join(chunks)
 
 
-def _lost(item: Any, message: str, status: str | None = None) -> Any:
+def _lost(item: Any, message: str, status: Verdict | None = None) -> Any:
     """What a runner that ended without a word gives for ``item``: a run's row (:func:`lost`),
     or what other work says of itself (``item.lost(message)``)."""
     if not isinstance(item, Task):
         return item.lost(message)
     record = lost(item, message)
-    record.status = status or record.status
+    record.status = (status or Verdict(record.status)).value
     return record
 
 
@@ -457,10 +437,10 @@ def lost(task: Task, message: str) -> Record:
     memory limit (what ends a process there: an allocation clingo or the C library cannot
     recover from), else an error."""
     memout = task.memory_limit is not None
-    status = "memout" if memout else "error"
+    status = Verdict.MEMOUT if memout else Verdict.ERROR
     limit = f" under the memory limit of {task.memory_limit} MB" if memout else ""
     record = Record(task.instance, digest(task.text), task.variant.name, task.seed, task.task)
-    record.status, record.message = status, f"{message}{limit}"
+    record.status, record.message = status.value, f"{message}{limit}"
     record.host = socket.gethostname()
     record.finished = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     return record
@@ -495,7 +475,7 @@ def serve(parent: int) -> None:
                 record = task.make()
             # Grounding left behind at a time limit, or memory that ran out, may weigh on the
             # next run: a new runner makes it.
-            memout = getattr(record, "status", None) == "memout"
+            memout = getattr(record, "status", None) == Verdict.MEMOUT
             retiring = made == RECYCLE or memout or stopping.abandoned()
             _write(replies, (record, retiring))
             if retiring:
@@ -524,7 +504,7 @@ def _serve(task: Task, folder: Path, floor: float) -> Record:
         program = task.variant.program_in(folder)
     except OSError as error:
         record = lost(task, f"cannot write the variant's files: {error}")
-        record.status = "error"
+        record.status = Verdict.ERROR.value
         return record
     _reset_peak()
     unlimited = resource.getrlimit(resource.RLIMIT_AS)
@@ -571,16 +551,17 @@ def _peak() -> float | None:
 
 def _warm_up() -> None:
     """Pay here, once, what the first run in a process pays (each notation's module, clingo's
-    first control, the caches of the package's first calls)."""
-    from .. import notations, walkthrough  # noqa: F401
+    first control, a command unit's first run, the caches of the package's first calls)."""
+    from .. import commands, notations, walkthrough  # noqa: F401
     from ..asp import portfolio  # noqa: F401
-    from ..solving import unique
+    from ..commands.unit import Reader
 
     for notation in notations.NOTATIONS.values():  # their modules load on first use
         with contextlib.suppress(Exception):
             notation.detect("")
     with contextlib.suppress(Exception):
-        unique(notations.parse("1.1\n", source="<warm-up>"))
+        unit = commands.command("unique")
+        unit.run(unit.given({"puzzle": "1.1\n"}, reader=Reader(files=False)))
 
 
 def _end_with(parent: int) -> None:
