@@ -122,8 +122,7 @@ def bench(
         except HashiError as error:  # a file that cannot be read is a failed row, as any
             keep(Row(str(path), 0, Verdict.ERROR.value, 0.0, 0.0, 0.0, 0.0, 0, 0, str(error)))
     variant = Variant("bench", "", program, dict(rules or {}))
-    task = "unique" if unique_verdict else "solve"
-    plan = Plan(instances, [variant], task, (1,), time_limit)
+    plan = Plan(instances, [variant], _task(unique_verdict), (1,), time_limit)
     executor = Here() if jobs <= 1 else Processes(jobs)
 
     def made(progress: study.Progress, record: Record | None) -> None:
@@ -144,6 +143,7 @@ def bench_one(
 ) -> Row:
     """One puzzle file, in this process, as :func:`bench` times it."""
     from .files import read_text
+    from .study.plan import task_of
     from .study.runs import perform
     from .study.variants import Variant
 
@@ -152,8 +152,15 @@ def bench_one(
     except HashiError as error:
         return Row(str(path), 0, Verdict.ERROR.value, 0.0, 0.0, 0.0, 0.0, 0, 0, str(error))
     variant = Variant("bench", "", program, dict(rules or {}))
-    task = Task(str(path), text, variant, 1, "unique" if unique_verdict else "solve", time_limit)
+    name, options = task_of(_task(unique_verdict), "bench")
+    task = Task(str(path), text, variant, 1, name, time_limit, options=options)
     return Row.of(perform(task))
+
+
+def _task(unique_verdict: bool) -> str:
+    """What each puzzle's run times: the first solution, or the uniqueness verdict alone (not
+    the fix ``unique`` proposes for two solutions)."""
+    return "unique --no-propose" if unique_verdict else "solve"
 
 
 # ---------------------------------------------------------------------------- reports

@@ -54,14 +54,16 @@ def review(
     program: Program = Program(),
     time_limit: float | Deadline | None = None,
     rate: bool = False,
+    propose: bool = True,
 ) -> Review:
     """Review ``puzzle`` (see the module docstring) under ``program``; ``rate`` also rates a
     unique puzzle's difficulty (:func:`hashi_asp.walkthrough.difficulty`, which raises
-    :class:`~hashi_asp.stopping.Stopped` if the time runs out first).  ``time_limit``
+    :class:`~hashi_asp.stopping.Stopped` if the time runs out first); ``propose=False``
+    leaves the fix out (the verdict alone, as a benchmark of it wants).  ``time_limit``
     (seconds, or a :class:`~hashi_asp.stopping.Deadline`) bounds the whole."""
     deadline = Deadline.of(time_limit)
     result = unique(puzzle, program=program, time_limit=deadline, explained=True)
-    sought = result.status == Verdict.MULTIPLE and not program.own_rules
+    sought = propose and result.status == Verdict.MULTIPLE and not program.own_rules
     proposed = _proposal(puzzle, result, deadline) if sought else None
     rated = difficulty(puzzle, deadline) if rate and result.status == Verdict.UNIQUE else None
     return Review(result, proposed, sought, rated)

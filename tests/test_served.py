@@ -36,7 +36,7 @@ REVIEWED = {
     "check": READING | {"solution"},
     "render": READING | {"solution", "cell-size"},
     "convert": READING | {"to"},
-    "unique": SEARCHING | {"difficulty"},
+    "unique": SEARCHING | {"difficulty", "propose"},
     "fix": READING | {"keep", "free", "to", "time-limit"},
     "count": SEARCHING | {"check"},
     "hint": SEARCHING | {"given"},

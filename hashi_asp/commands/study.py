@@ -19,7 +19,6 @@ from typing import Any
 from ..puzzle import plural
 from ..status import Status
 from ..study import MEMORY_LIMITS, MOST_SEED
-from . import TASKS
 from .common import FORCE, JOBS, RUN_TIME_LIMIT, SCHEDULER, prepare_output, reads
 from .unit import (
     CHOICE,
@@ -175,7 +174,13 @@ RUN = Command(
             metavar="NAME='OPTIONS'",
             multiple=True,
         ),
-        Option("task", CHOICE, "The command each run makes [solve].", choices=TASKS),
+        Option(
+            "task",
+            TEXT,
+            "The command each run makes (solve, unique, fix, count, hint, steps, difficulty), "
+            "with options of its own: 'unique --no-propose', 'steps -n 1'.  [solve]",
+            metavar="'COMMAND [OPTIONS]'",
+        ),
         Option(
             "repeat",
             INT,

@@ -21,7 +21,8 @@ def unique(given: Given) -> Outcome:
     from ..reviewing import review
 
     board = given.puzzle
-    reviewed = review(board, program=given.program, time_limit=given.deadline, rate=given.rate)
+    asked = {"rate": given.rate, "propose": given.propose}
+    reviewed = review(board, program=given.program, time_limit=given.deadline, **asked)
     result, found = reviewed.result, reviewed.fix
     sought, rated = reviewed.sought, reviewed.difficulty
 
@@ -168,6 +169,13 @@ COMMAND = Command(
             "Also rate a unique puzzle's difficulty.",
             default=False,
             dest="rate",
+        ),
+        Option(
+            "propose",
+            FLAG,
+            "Propose a fix for several solutions (up to 2 s), or not.  [propose]",
+            default=True,
+            negative="no-propose",
         ),
     ),
     unique,

@@ -95,7 +95,8 @@ class Plan:
 
     def tasks(self, done: set[tuple[str, str, int]] = frozenset(), *, alone: bool = False):  # type: ignore[assignment]
         """The runs of every cell without a row in ``done``, instance by instance."""
-        module = commands.MODULES.get(self.task, "")  # where a runner finds the command
+        name, options = task_of(self.task, "study")
+        module = commands.MODULES.get(name, "")  # where a runner finds the command
         for instance in self.instances:
             for variant in self.variants:
                 for seed in self.seeds:
@@ -105,11 +106,12 @@ class Plan:
                             instance.text,
                             variant,
                             seed,
-                            self.task,
+                            name,
                             self.time_limit,
                             self.memory_limit,
                             alone,
                             module,
+                            options,
                         )
 
     @property
@@ -220,10 +222,9 @@ def checked(spec: Any, where: str) -> dict:
         if key in spec and not isinstance(spec[key], str):
             raise StudyError(f"{where}: {key}: expected a path")
     task = spec["task"]
-    if not isinstance(task, str) or task not in commands.TASKS:
-        raise StudyError(
-            f"{where}: task {str(task)[:40]!r}: expected one of {', '.join(commands.TASKS)}"
-        )
+    if not isinstance(task, str):
+        raise StudyError(f"{where}: task: expected a command and its options, as a string")
+    task_of(task, where)
     seeds = spec["seeds"]
     if not isinstance(seeds, list) or not seeds:
         raise StudyError(f"{where}: seeds: expected a list of numbers")
@@ -319,7 +320,7 @@ def resolve(spec: dict, *, where: str | None = None) -> Plan:
         file = spec.get("file") if isinstance(spec, dict) else None
         where = file if isinstance(file, str) else "study"
     spec = checked(spec, where)
-    task = spec["task"]
+    task, _ = task_of(spec["task"], where)
     base = Path(spec["base"])
     variants = [parse(name, options, base) for name, options in spec["variants"].items()]
     for variant in variants:
@@ -341,7 +342,47 @@ def resolve(spec: dict, *, where: str | None = None) -> Plan:
         reads += [(path, f"{path} (variant {variant.name})") for path, _ in variant.places]
     seeds = tuple(int(seed) for seed in spec["seeds"])
     limits = spec.get("time_limit"), spec.get("memory_limit")
-    return Plan(list(instances.values()), variants, task, seeds, *limits, spec, tuple(reads))
+    plan = spec["task"]
+    return Plan(list(instances.values()), variants, plan, seeds, *limits, spec, tuple(reads))
+
+
+GIVEN_BY_THE_PLAN = {"time_limit", "format", "notation", *(o.key for o in (*RULES, *PROGRAM))}
+"""What a task's options may not say: its plan gives each run the puzzle, the variant's rules
+and program, and the time limit; the row keeps the JSON document's figures."""
+
+
+def task_of(text: str, where: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """A study's task, ``text``: a command that gives a verdict and the options of its own each
+    run gives it, as the command line takes them (``unique --no-propose``, ``steps -n 1``; all
+    but :data:`GIVEN_BY_THE_PLAN`, and those that name files): its name, and the values of the
+    options it gives, by their Python names."""
+    from ..commands import line, unit
+
+    name, _, rest = text.strip().partition(" ")
+    if name not in commands.TASKS:
+        raise StudyError(
+            f"{where}: task {text[:40]!r}: expected one of {', '.join(commands.TASKS)}, "
+            "with options of its own"
+        )
+    if not rest.strip():
+        return name, ()
+    own = [
+        option
+        for option in commands.command(name).options
+        if option.key not in GIVEN_BY_THE_PLAN
+        and option.kind not in (*unit.NAMING_FILES, unit.PUZZLE, unit.BRIDGES)
+        and not option.argument
+    ]
+    try:
+        values = line.parse(own, rest, f"task {name}")
+    except HashiError as error:
+        raise StudyError(f"{where}: {error}") from None
+    given = {option.key: values[option.key] for option in own}
+    return name, tuple(
+        (key, value)
+        for key, value in sorted(given.items())
+        if value != next(o.default for o in own if o.key == key)
+    )
 
 
 RUN_OPTIONS = ("--models=0", "--project=show", "--seed=1")

@@ -86,6 +86,8 @@ class Task:
     memory_limit: int | None = None
     alone: bool = False
     module: str = ""
+    options: tuple[tuple[str, Any], ...] = ()
+    """The values of the command's own options the task gives it (``unique --no-propose``)."""
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -212,6 +214,7 @@ def _run(task: Task, program: Program, record: Record, deadline: Deadline) -> No
     values = {k: v for k, v in task.variant.rules.items() if k in keys}
     values.update((o.key, task.text) for o in unit.options if o.kind == PUZZLE)
     values.update({"time_limit": task.time_limit} if "time_limit" in keys else {})
+    values.update(task.options)
     started = time.perf_counter()
     try:
         reader = Reader(files=False, source=task.instance)

@@ -37,7 +37,7 @@ SERVED: dict[str, tuple[str, ...]] = {
     "check": (*READING, "solution"),
     "render": (*READING, "solution", "cell-size"),
     "convert": (*READING, "to"),
-    "unique": (*SEARCHING, "difficulty"),
+    "unique": (*SEARCHING, "difficulty", "propose"),
     "fix": (*READING, "keep", "free", "to", "time-limit"),
     "count": (*SEARCHING, "check"),
     "hint": (*SEARCHING, "given"),
