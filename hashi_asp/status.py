@@ -164,7 +164,8 @@ class Verdict(str, enum.Enum):
 
 #                                 FIND            ONE                 RATE (None: never given)
 MEANING: dict[Verdict, tuple[Status | None, Status | None, Status | None]] = {
-    Verdict.SOLVED: (Status.OK, Status.PARTIAL, None),
+    # (RATE: the difficulty rows of older studies said solved for rated)
+    Verdict.SOLVED: (Status.OK, Status.PARTIAL, Status.OK),
     Verdict.UNIQUE: (Status.OK, Status.OK, None),
     Verdict.MULTIPLE: (Status.OK, Status.NO, Status.CANNOT_ANSWER),
     Verdict.UNSOLVABLE: (Status.NO, Status.UNSOLVABLE, Status.CANNOT_ANSWER),
