@@ -53,7 +53,7 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from serving import Server, answer  # noqa: E402  (the test suite's: a real server, its answers)
 
-from hashi_asp.commands import unit as units  # noqa: E402
+from hashi_asp.commands import declaration as units  # noqa: E402
 from hashi_asp.web import api  # noqa: E402
 
 PUZZLES = [

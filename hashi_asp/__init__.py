@@ -1,27 +1,36 @@
 """hashi-asp: solve, check, explain and generate Hashiwokakero puzzles with answer set
 programming.
 
-The layers, bottom up (each imports only from the layers below it):
+The layers, bottom up (each imports only from the layers below it; tests/test_layout.py holds
+the code to it):
 
-1. :mod:`.puzzle` (islands, rules, bridges, where bridges can go), :mod:`.stopping` (time
-   limits, signals), :mod:`.files`;
-2. :mod:`.notations` (reading and writing puzzles), :mod:`.checking` (the independent checker),
-   :mod:`.drawing` (text, SVG and PNG pictures);
-3. :mod:`.asp`, the only code that knows clingo: the encoding's interface and the one owner of
-   ``clingo.Control``;
-4. the capabilities, each a function with the name of its command: :func:`solve`,
-   :func:`unique`, :func:`count` (:mod:`.solving`), :func:`hint`, :func:`explain`
-   (:mod:`.reasoning`), :func:`steps` (:mod:`.walkthrough`, which also has ``difficulty``
-   on the scale of :mod:`.difficulty`), :func:`generate`, and ``bench.bench``;
-5. :mod:`.commands`, one unit per command, each with the text and JSON documents it prints;
-   :mod:`.cli`, click wiring.
+1. the ground: :mod:`.status` (verdicts, stops, exit codes), :mod:`.errors`, :mod:`.puzzle`
+   (islands, rules, bridges, where bridges can go), :mod:`.stopping` (deadlines, signals, work
+   that cannot be interrupted), :mod:`.files`, :mod:`.checking` (the independent checker);
+2. :mod:`.notations` (reading and writing puzzles), :mod:`.drawing` (text, SVG, PNG);
+3. :mod:`.asp`, the only code that knows clingo: the predicates between Python and the
+   encodings, the one owner of ``clingo.Control``, the catalogue of formulations;
+4. the capabilities, each a function named for what it does: :func:`solve`, :func:`unique`,
+   :func:`count` (:mod:`.solving`), :func:`hint`, :func:`explain` (:mod:`.reasoning`),
+   :func:`steps` (:mod:`.walkthrough`, with ``difficulty`` on the scale of
+   :mod:`.difficulty`), :func:`generate`, :func:`fix` (:mod:`.fixing`), :func:`review`
+   (what ``unique`` prints);
+5. :mod:`.commands`: one unit per command, its options declared once, the function that runs
+   it and the documents it prints;
+6. the fronts that run the units: :mod:`.cli` (the command line), :mod:`.web` (the JSON API
+   and the page), :mod:`.study` (many runs, each a unit's, and ``bench``, a study of one
+   variant).  A command that starts a front lives with it (``serve`` in :mod:`.web.serve`,
+   ``study`` in :mod:`.study.command`, ``bench`` in :mod:`.bench`).
 
-``import hashi_asp`` is cheap: each name below is imported from its module on first use.
+``import hashi_asp`` is cheap: each name below is imported from its module on first use.  In a
+notebook (IPython running) a puzzle shows as its picture (:func:`.drawing.show_in_notebooks`).
 """
 
 from __future__ import annotations
 
 import importlib
+
+from .version import VERSION as __version__  # noqa: F401  (the package's version, as usual)
 
 # typing.TYPE_CHECKING without importing typing, which brings re, enum and more (about 10 ms of
 # a `python -c "import hashi_asp"`); type checkers take any name TYPE_CHECKING as true.
@@ -29,21 +38,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__version__ = "0.1.0"
 
 _HOMES = {
-    "puzzle": [
-        "Bridge",
-        "Cell",
-        "Geometry",
-        "HashiError",
-        "Pair",
-        "Puzzle",
-        "PuzzleError",
-        "Rules",
-        "Solution",
-        "bridge",
-    ],
+    "puzzle": ["Bridge", "Cell", "Geometry", "Pair", "Puzzle", "Rules", "Solution", "bridge"],
+    "errors": ["HashiError", "PuzzleError"],
     "status": ["Question", "Status", "Stop", "Verdict"],
     "stopping": ["Deadline", "Stopped"],
     "notations": ["parse", "read", "read_solutions", "write"],
@@ -132,27 +130,33 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *__all__])
 
 
+def _notebook() -> None:
+    """In a notebook, puzzles show as their pictures: registered with IPython when it is running
+    (checked without importing it), so that the puzzle itself knows nothing of drawings."""
+    import sys
+
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is not None:
+        from .drawing import show_in_notebooks
+
+        show_in_notebooks(shell)
+
+
+_notebook()
+
+
 if TYPE_CHECKING:
     from .asp.interface import EncodingError, InvalidAnswer, Program, encoding_path, facts
     from .bench import Row
     from .checking import Violation, check
     from .difficulty import Difficulty
     from .drawing import draw, png, svg, write_picture
+    from .errors import HashiError, PuzzleError
     from .fixing import Edit, Fix, fix
     from .generation import Generated, GenerationError, generate
     from .notations import parse, read, read_solutions, write
-    from .puzzle import (
-        Bridge,
-        Cell,
-        Geometry,
-        HashiError,
-        Pair,
-        Puzzle,
-        PuzzleError,
-        Rules,
-        Solution,
-        bridge,
-    )
+    from .puzzle import Bridge, Cell, Geometry, Pair, Puzzle, Rules, Solution, bridge
     from .reasoning import Explanation, Hint, explain, hint
     from .reviewing import Review, review
     from .solving import Difference, Result, count, solve, unique

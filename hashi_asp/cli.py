@@ -17,10 +17,9 @@ from typing import Any, NoReturn
 import click
 
 from . import commands, stopping
-from .commands import line
-from .commands import unit as units
+from .commands import click_options, declaration
+from .errors import HashiError
 from .files import OutputLost, guarded_standard_error, guarded_standard_output
-from .puzzle import HashiError
 from .status import Status
 
 
@@ -74,7 +73,7 @@ class Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except units.OptionError as error:
+        except declaration.OptionError as error:
             where = f" (see {ctx.command_path} {ctx.invoked_subcommand} --help)"
             click.echo(f"hashi-asp: {error}{where}", err=True)
             ctx.exit(error.status.exit_code)
@@ -123,7 +122,7 @@ def main() -> None:
 
 
 @functools.cache
-def command_of(unit: units.Command) -> click.Command:
+def command_of(unit: declaration.Command) -> click.Command:
     """The click command of a command's declaration (a group of them for a command of
     commands)."""
     if unit.commands:
@@ -134,7 +133,7 @@ def command_of(unit: units.Command) -> click.Command:
         # The command's deadline: its time limit (the whole command's), which a signal stops.
         deadline = stopping.Deadline(values.get("time_limit") if unit.searches else None)
         with stopping.watching(deadline):
-            reader = units.Reader(deadline=deadline)  # reading counts towards the time limit
+            reader = declaration.Reader(deadline=deadline)  # reading counts towards the time limit
             given = unit.given(values, deadline=deadline, hooks=HOOKS, reader=reader)
             outcome = unit.run(given)
             if values.get("format") == "json" and outcome.document is not None:
@@ -154,7 +153,7 @@ def command_of(unit: units.Command) -> click.Command:
     return click.Command(
         unit.name,
         callback=callback,
-        params=[line.parameter(option) for option in unit.options],
+        params=[click_options.parameter(option) for option in unit.options],
         help=unit.help,
     )
 
@@ -169,7 +168,7 @@ def _progress(**how: Any) -> Any:
     return tqdm(**{"disable": None, **how})
 
 
-HOOKS = units.Hooks(
+HOOKS = declaration.Hooks(
     show=lambda text: click.echo(text, nl=False),
     note=lambda text: click.echo(text, nl=False, err=True),
     progress=_progress,

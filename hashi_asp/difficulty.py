@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .puzzle import PuzzleError
+from .errors import PuzzleError
 
 BANDS = ("easy", "medium", "hard", "expert")
 """The bands, one per tier, each a quarter of the score: easy below 0.25, medium below 0.5,

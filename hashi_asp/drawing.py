@@ -47,20 +47,11 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
+from .errors import HashiError, PuzzleError
 from .files import write_output
-from .puzzle import (
-    MAX_BRIDGES_LIMIT,
-    Bridge,
-    Cell,
-    HashiError,
-    Pair,
-    Puzzle,
-    PuzzleError,
-    Solution,
-    pair_name,
-)
+from .puzzle import MAX_BRIDGES_LIMIT, Bridge, Cell, Pair, Puzzle, Solution, pair_name
 
 # ---------------------------------------------------------------------------- text
 
@@ -171,6 +162,14 @@ def centre(row: int, col: int, cell: float = CELL) -> tuple[float, float]:
     """Pixel (x, y) of a cell's centre; the picture has half a cell of margin beyond the
     outermost centres' islands."""
     return cell * (col + 1), cell * (row + 1)
+
+
+def show_in_notebooks(shell: Any) -> None:
+    """Have an IPython ``shell`` (a notebook's) show each :class:`~hashi_asp.puzzle.Puzzle` as
+    its picture (results and walkthroughs show theirs by ``_repr_svg_``; a puzzle, on the floor
+    below drawings, has none).  ``import hashi_asp`` calls this in a notebook."""
+    formatter = shell.display_formatter.formatters["image/svg+xml"]
+    formatter.for_type_by_name("hashi_asp.puzzle", "Puzzle", lambda puzzle: svg(puzzle))
 
 
 def svg(

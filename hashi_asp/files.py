@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .puzzle import HashiError, PuzzleError
+from .errors import HashiError, PuzzleError
 from .status import Status
 from .stopping import deferred
 

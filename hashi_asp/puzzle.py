@@ -1,5 +1,5 @@
 """The ground floor: islands on a grid, the rules a puzzle is posed under, bridges, solutions,
-where bridges can go, and the errors every layer raises.
+and where bridges can go.
 
 A puzzle is a grid of ``rows`` x ``cols`` cells; some cells hold an island with a number (or
 ``None`` for an island drawn without one, which needs at least one bridge), the rest are water.
@@ -17,8 +17,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import NamedTuple
 
-from .graphs import connected_groups as connected_groups  # where other modules import it
-from .status import Status
+from .errors import PuzzleError
 
 Cell = tuple[int, int]
 """(row, column), both 0-based, row 0 at the top."""
@@ -33,34 +32,6 @@ MAX_BRIDGES_LIMIT = 64
 """Largest ``max_bridges`` a rule may set: the encoding grounds one atom per count of every
 pair of islands, so a huge limit would keep clingo grounding for ever (64 grounds a 400-island
 puzzle in under a second; Simon Tatham's Bridges goes up to 4)."""
-
-
-class HashiError(Exception):
-    """Base class for the errors a command reports as one line: its :class:`Status` gives the
-    exit code and the HTTP status (:mod:`.status`)."""
-
-    status = Status.BAD_INPUT
-
-
-class PuzzleError(HashiError):
-    """Malformed input: says what is wrong and where (source, 1-based line and column)."""
-
-    def __init__(
-        self,
-        message: str,
-        source: str | None = None,
-        line: int | None = None,
-        column: int | None = None,
-    ):
-        super().__init__(message)
-        self.message = message
-        self.source = source
-        self.line = line
-        self.column = column
-
-    def __str__(self) -> str:
-        where = [str(part) for part in (self.source, self.line, self.column) if part is not None]
-        return ":".join(where) + ": " + self.message if where else self.message
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -245,13 +216,6 @@ class Puzzle:
     def geometry(self) -> Geometry:
         """Where bridges can go: computed on first use, then kept with the puzzle."""
         return Geometry(self.rows, self.cols, self.islands)
-
-    def _repr_svg_(self) -> str:
-        """A Jupyter notebook shows a puzzle as its picture.  (The one import from a layer
-        above, made only when a notebook asks for the picture.)"""
-        from .drawing import svg
-
-        return svg(self)
 
     def to_json(self) -> dict:
         """The JSON notation; the rules appear only when they differ from the standard ones."""

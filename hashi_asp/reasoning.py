@@ -21,7 +21,8 @@ from .asp.control import Grounded, ground, within
 from .asp.interface import Program
 from .asp.predicates import AT_LEAST, CONSEQUENCES_LP, GIVEN_PART, RELAX, RELAX_LP
 from .checking import Violation, check
-from .puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge, cell_name, connected_groups
+from .graphs import connected_groups
+from .puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge, cell_name
 from .status import Stop, Verdict
 from .stopping import Deadline, Stopped
 

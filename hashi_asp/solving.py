@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .asp.control import enumerate_solutions
 from .asp.interface import Program
-from .puzzle import Cell, Pair, Puzzle, Solution, connected_groups
+from .graphs import connected_groups
+from .puzzle import Cell, Pair, Puzzle, Solution
 from .status import Stop, Verdict
 from .stopping import Deadline
 

@@ -10,7 +10,7 @@ command line and the HTTP status of the JSON API.
 
 Every command's status comes from :meth:`Verdict.status` (or is a :class:`Status` of its own,
 for those that give no verdict), and every error the library raises carries one
-(:attr:`hashi_asp.puzzle.HashiError.status`); neither the library nor a command knows the
+(:attr:`hashi_asp.errors.HashiError.status`); neither the library nor a command knows the
 numbers.  A verdict that is an answer (no solution, two solutions, a broken rule) is a document
 the API sends with 200: the status of the document says the verdict; only what leaves no
 document to send (bad input, no answer in time, a fault) has an error status.

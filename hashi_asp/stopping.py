@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from .puzzle import HashiError
+from .errors import HashiError
 from .status import Status, Stop
 
 T = TypeVar("T")

@@ -2,8 +2,11 @@ from pathlib import Path
 
 import pytest
 from bruteforce import neighbour_pairs
+from click.testing import CliRunner, Result
 from hypothesis import strategies as st
 from serving import Server
+
+from hashi_asp.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 PUZZLES = REPO / "puzzles"
@@ -101,3 +104,9 @@ def server():
         yield running
     finally:
         running.close()
+
+
+def run(*args: object, input: str | None = None, color: bool = False) -> Result:
+    """``hashi-asp ARGS`` in this process, by click's runner: its exit code, stdout and stderr
+    (a process of its own, where that matters, is tests/processes.py's)."""
+    return CliRunner().invoke(main, [str(a) for a in args], input=input, color=color)

@@ -8,8 +8,8 @@ Run as a program, it is hashi-asp with the command registered and served by the 
 
 from __future__ import annotations
 
-from hashi_asp.commands.common import SEARCHING, formats, read_program
-from hashi_asp.commands.unit import Command, Given, Outcome, Printed, lines
+from hashi_asp.commands.declaration import Command, Given, Outcome, Printed, lines
+from hashi_asp.commands.shared_options import SEARCHING, formats, read_program
 from hashi_asp.puzzle import plural
 from hashi_asp.status import Question
 

@@ -25,10 +25,10 @@ from click.testing import CliRunner
 
 from hashi_asp import Puzzle, Solution, bridge, notations
 from hashi_asp.cli import main
+from hashi_asp.errors import HashiError
 from hashi_asp.files import decode
 from hashi_asp.notations import puzzlink, tatham
 from hashi_asp.notations.lexing import Problem
-from hashi_asp.puzzle import HashiError
 
 REPO = Path(__file__).resolve().parent.parent
 PROLOG = REPO / "puzzles" / "prolog-5x5.txt"

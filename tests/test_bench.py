@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 from click.testing import CliRunner
-from conftest import PUZZLES, loose_encoding
+from conftest import PUZZLES, loose_encoding, run
 
 from hashi_asp import Program, PuzzleError
 from hashi_asp.bench import COLUMNS, bench, bench_one, puzzle_files, summary
@@ -16,10 +16,6 @@ from hashi_asp.cli import main
 from hashi_asp.study.database import Database
 
 COELHO = PUZZLES / "coelho"
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 @pytest.fixture

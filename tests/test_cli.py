@@ -9,19 +9,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from conftest import PROGRAMS, PUZZLES, REPO, loose_encoding
+from conftest import PROGRAMS, PUZZLES, REPO, loose_encoding, run
 
 from hashi_asp import check, read, read_solutions
-from hashi_asp.cli import main
 
 PROLOG = str(PUZZLES / "prolog-5x5.txt")
 NYT = str(PUZZLES / "nyt-2022-04-03.json")
 MANY = str(PUZZLES / "coelho" / "Hs_16_100_50_10_001.has")  # about 20 000 solutions
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
 
 
 # ---------------------------------------------------------------------------- solve

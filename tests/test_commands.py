@@ -15,9 +15,9 @@ from conftest import PUZZLES
 
 from hashi_asp import commands
 from hashi_asp.cli import command_of, main
-from hashi_asp.commands import line
+from hashi_asp.commands import click_options as line
+from hashi_asp.commands import declaration as units
 from hashi_asp.commands import solve as solve_command
-from hashi_asp.commands import unit as units
 from hashi_asp.status import Status
 from hashi_asp.stopping import Deadline
 from hashi_asp.web import api

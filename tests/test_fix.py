@@ -200,7 +200,7 @@ RULES = [Rules(), Rules(max_bridges=3), Rules(no_loops=True), Rules(max_bridges=
 
 
 @st.composite
-def small_puzzles(draw) -> Puzzle:
+def generated_puzzles(draw) -> Puzzle:
     """Small solvable puzzles made by the generator without --unique: many have several
     solutions."""
     rules = draw(st.sampled_from(RULES))
@@ -225,14 +225,14 @@ def small_puzzles(draw) -> Puzzle:
 def blanked_puzzles(draw) -> Puzzle:
     """Small puzzles with some islands' numbers taken away: more solutions, and differences
     between them that take lines from islands without a number."""
-    puzzle = draw(small_puzzles())
+    puzzle = draw(generated_puzzles())
     cells = sorted(puzzle.islands)
     blank = draw(st.sets(st.sampled_from(cells), min_size=1, max_size=max(1, len(cells) // 2)))
     islands = {cell: None if cell in blank else n for cell, n in puzzle.islands.items()}
     return Puzzle(puzzle.rows, puzzle.cols, islands, rules=puzzle.rules)
 
 
-@given(small_puzzles())
+@given(generated_puzzles())
 @settings(max_examples=40, deadline=None)
 def test_keep_mode_by_brute_force(puzzle):
     made = fix(puzzle, keep=unique(puzzle).solutions[0], time_limit=30)
@@ -251,7 +251,7 @@ def test_keep_mode_by_brute_force(puzzle):
             assert not leaves_one(puzzle, edits, split(made.kept, edits))
 
 
-@given(small_puzzles())
+@given(generated_puzzles())
 @settings(max_examples=8, deadline=None)
 def test_free_mode_by_brute_force(puzzle):
     assume(len(brute(puzzle)) > 1)
@@ -273,7 +273,7 @@ def test_free_mode_with_islands_without_numbers_by_brute_force(puzzle):
     assert_fewest(puzzle, made)
 
 
-@given(small_puzzles())
+@given(generated_puzzles())
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 def test_the_default_mode_by_brute_force(puzzle):
     """Always a fix: keeping the first solution, or, where keep mode proves that impossible,
@@ -294,7 +294,7 @@ def test_the_default_mode_by_brute_force(puzzle):
         assert_fewest(puzzle, made)
 
 
-@given(small_puzzles())
+@given(generated_puzzles())
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 def test_the_repair_gives_a_first_fix(puzzle):
     """The uniqueness repair's fix (the upper bound free mode starts from): numbers changed
@@ -312,7 +312,7 @@ def test_the_repair_gives_a_first_fix(puzzle):
             assert not leaves_one(puzzle, [e for e in edits if e != edit])
 
 
-@given(small_puzzles())
+@given(generated_puzzles())
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 def test_the_single_edit_proof_by_brute_force(puzzle):
     """``single_edit`` finds a one-edit fix where brute force does, and says there is none only
@@ -328,7 +328,7 @@ def test_the_single_edit_proof_by_brute_force(puzzle):
         assert not leaves_one(puzzle, [edit]), edit
 
 
-@given(small_puzzles())
+@given(generated_puzzles())
 @settings(max_examples=5, deadline=None)
 def test_every_single_edit_counted_on_one_control_by_brute_force(puzzle):
     """The one grounding of every single edit (``encodings/single_edit.lp``) counts the

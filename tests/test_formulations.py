@@ -21,7 +21,8 @@ from conftest import PROGRAMS, PROLOG, REPO
 from hashi_asp import Program, Puzzle, Rules, asp, count, facts, generate, parse, solve, unique
 from hashi_asp.asp.portfolio import variants
 from hashi_asp.cli import main
-from hashi_asp.commands import common, line
+from hashi_asp.commands import click_options as line
+from hashi_asp.commands import shared_options as common
 from hashi_asp.web import api
 
 DOC = REPO / "docs" / "encoding.md"

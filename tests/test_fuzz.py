@@ -21,9 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hashi_asp import notations, read
+from hashi_asp.errors import HashiError, PuzzleError
 from hashi_asp.files import MAX_FILE_BYTES, decode
 from hashi_asp.notations import has, parse, read_solutions, tatham
-from hashi_asp.puzzle import MAX_CELLS, HashiError, PuzzleError
+from hashi_asp.puzzle import MAX_CELLS
 
 EXAMPLES = {
     "parse": 400,

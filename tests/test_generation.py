@@ -8,19 +8,14 @@ from fractions import Fraction
 
 import bruteforce
 import pytest
-from click.testing import CliRunner
+from conftest import run
 
 from hashi_asp import Puzzle, PuzzleError, Rules, check, notations, read, read_solutions, solve
-from hashi_asp.cli import main
 from hashi_asp.difficulty import band_of, rate
 from hashi_asp.generation import GenerationError, batch, default_size, file_name, generate
 from hashi_asp.notations.has import write as format_has
 from hashi_asp.status import Status
 from hashi_asp.walkthrough import SeveralSolutions, difficulty, steps
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
 
 
 def brute(puzzle: Puzzle, max_bridges: int = 2) -> set:

@@ -19,24 +19,29 @@ from pathlib import Path
 import pytest
 
 from hashi_asp import commands
-from hashi_asp.commands import unit as units
+from hashi_asp.commands import declaration as units
 
 COMMANDS = commands.NAMES
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = REPO / "hashi_asp"
 
-# A study's runs, database, executors and reports; its variants are read by the searching
-# commands' declarations, so they (and the plans of them, and bench, a study of one variant)
-# stand with the commands.
-STUDY = {"study", "study.runs", "study.database", "study.executors", "study.report"}
-STUDY |= {"study.plots", "study.making"}
-STUDY_COMMANDS = {"study.variants", "study.plan", "bench"}
+# A study, a front that runs the commands' units: its runs, where they are made, its database;
+# then its plans (whose generated instances are read by generate's options), reports and the
+# study command.  (And bench, a study of one variant, with its command.)
+STUDY = {"study", "study.runs", "study.database", "study.executors", "study.making"}
+PLANS = {"study.variants", "study.plan", "study.report", "study.plots", "study.command"}
 
 # The layers, bottom up: a module imports only from its own layer or the ones below.
-COMMAND_MODULES = {f"commands.{name}" for name in COMMANDS}
+COMMAND_MODULES = {
+    f"commands.{name}"
+    for name in COMMANDS
+    if commands.MODULES[name].startswith("hashi_asp.commands.")
+}
 LAYERS = [
-    {"graphs"},
-    {"puzzle", "status"},
+    {"graphs", "version"},
+    {"status"},
+    {"errors"},
+    {"puzzle"},
     {"stopping", "files"},
     {
         "notations",
@@ -56,7 +61,7 @@ LAYERS = [
     {"walkthrough.finding"},
     {"walkthrough"},
     {"solving"},
-    {"known"},
+    {"another_solution"},
     {
         "generation",
         "generation.construction",
@@ -69,11 +74,16 @@ LAYERS = [
     {"fixing.counterexamples"},
     {"fixing"},
     {"reviewing"},
-    # What a command is and what commands share: a study's runs run the commands' units.
-    {"commands", "commands.unit", "commands.common", "commands.output"},
+    # What a command is and what commands share, then the commands.
+    {"commands", "commands.declaration", "commands.shared_options", "commands.output"},
+    {"commands.click_options", *(COMMAND_MODULES - {"commands.generate"})},
+    # The fronts that run the units, each with the command that starts it.
     STUDY,
-    {"commands.line", *COMMAND_MODULES} | STUDY_COMMANDS,
-    {"web", "web.served", "web.api", "web.admission", "web.clients", "web.app"},
+    # generate makes its puzzles on a study's executors with --jobs or --scheduler.
+    {"commands.generate"},
+    PLANS,
+    {"bench"},
+    {"web", "web.served", "web.api", "web.admission", "web.clients", "web.app", "web.serve"},
     {"cli", "__main__", "__init__"},
 ]
 
@@ -121,34 +131,43 @@ def imports(name: str, path: Path) -> set[str]:
     return {module for module in found if module in known and module != name}
 
 
-# The one import upward: a puzzle draws itself when a Jupyter notebook shows it
-# (Puzzle._repr_svg_ imports drawing when called, never when the module loads).
-SHOWN = {("puzzle", "drawing")}
-# And the command that starts the web front: `serve` runs the app, which serves every command.
-SERVING = {("commands.serve", "web.api"), ("commands.serve", "web.app")}
-
-
 def graph() -> dict[str, set[str]]:
-    found = {name: imports(name, path) for name, path in modules().items()}
-    for name, other in SHOWN | SERVING:
-        found[name].discard(other)
-    return found
+    return {name: imports(name, path) for name, path in modules().items()}
 
 
-def test_the_upward_import_for_notebooks_is_only_inside_repr_svg():
-    tree = ast.parse((PACKAGE / "puzzle.py").read_text())
-    inside = {
-        id(node)
-        for function in ast.walk(tree)
-        if isinstance(function, ast.FunctionDef) and function.name == "_repr_svg_"
-        for node in ast.walk(function)
-    }
-    drawing = [
-        node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module == "drawing"
-    ]
-    assert drawing and all(id(node) in inside for node in drawing)
+def test_a_puzzle_is_shown_in_a_notebook_by_a_formatter_the_drawings_register():
+    """A puzzle, on the floor below the drawings, has no picture of its own: an IPython
+    shell is given one for it (``import hashi_asp`` does so when IPython runs)."""
+    from hashi_asp import read
+    from hashi_asp.drawing import show_in_notebooks, svg
+
+    registered = {}
+
+    class Formatter:
+        def for_type_by_name(self, module, name, func):
+            registered[module, name] = func
+
+    class Shell:
+        display_formatter = type("Formatters", (), {"formatters": {"image/svg+xml": Formatter()}})
+
+    show_in_notebooks(Shell())
+    puzzle = read("7x7m2:4a4a2a2w2k4c3a1")
+    assert registered["hashi_asp.puzzle", "Puzzle"](puzzle) == svg(puzzle)
+    assert not hasattr(puzzle, "_repr_svg_")
+    shown = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, types; shell = types.SimpleNamespace(display_formatter=types."
+            "SimpleNamespace(formatters={'image/svg+xml': types.SimpleNamespace(for_type_by_name="
+            "lambda *given: print(*given[:2]))})); sys.modules['IPython'] = types.SimpleNamespace("
+            "get_ipython=lambda: shell); import hashi_asp",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert shown.stdout == "hashi_asp.puzzle Puzzle\n"
 
 
 def layer(name: str) -> int:
@@ -225,9 +244,17 @@ def test_no_asp_rule_inside_python():
 
 
 def test_every_command_is_one_module_of_the_table():
+    """A command's module is the registry's: in the commands package, or for a command that
+    starts a front, beside it."""
+    inside = [name for name in COMMANDS if commands.MODULES[name] == f"hashi_asp.commands.{name}"]
     assert sorted(p.stem for p in (PACKAGE / "commands").glob("*.py")) == sorted(
-        [*COMMANDS, "__init__", "unit", "common", "output", "line"]
+        [*inside, "__init__", "declaration", "shared_options", "output", "click_options"]
     )
+    assert {commands.MODULES[name] for name in COMMANDS if name not in inside} == {
+        "hashi_asp.web.serve",
+        "hashi_asp.study.command",
+        "hashi_asp.bench",
+    }
     for name in COMMANDS:
         unit = commands.command(name)
         assert unit.name == name and unit.help.strip() and callable(unit.run)
@@ -258,7 +285,8 @@ def test_options_are_declared_only_in_the_commands():
     requests by them: neither declares an option of its own."""
     made = re.compile(r"click\.(option|argument|command)\(|(?<![.\w])Option\(")
     for path in [PACKAGE / "cli.py", *(PACKAGE / "web").glob("*.py")]:
-        assert not made.search(path.read_text()), path.name
+        if path.name != "serve.py":  # (the serve command's declaration, beside the front)
+            assert not made.search(path.read_text()), path.name
 
 
 # What the fronts may use of the package: the commands, and the plumbing (errors, statuses,
@@ -267,8 +295,9 @@ def test_options_are_declared_only_in_the_commands():
 FRONT_IMPORTS = {
     "cli": {
         "commands",
-        "commands.unit",
-        "commands.line",
+        "commands.declaration",
+        "commands.click_options",
+        "errors",
         "puzzle",
         "status",
         "stopping",
@@ -276,9 +305,10 @@ FRONT_IMPORTS = {
         "notations.json",
     },
     "web.api": {
-        "commands.unit",
+        "commands.declaration",
         "notations.json",
         "notations.lexing",
+        "errors",
         "puzzle",
         "status",
         "stopping",
@@ -286,13 +316,14 @@ FRONT_IMPORTS = {
     },
     # The reviewed list of what the API serves (by the commands' names), and the catalogue's
     # names of formulations, which it offers all but the race of.
-    "web.served": {"asp", "commands", "commands.unit"},
+    "web.served": {"asp", "commands", "commands.declaration"},
     "web.app": {
         "web",
         "web.api",
         "web.admission",
         "web.clients",
         "notations.json",
+        "errors",
         "puzzle",
         "status",
         "stopping",
@@ -321,7 +352,7 @@ def test_each_command_runs_from_its_own_module():
     it is the only module that imports the library functions it runs."""
     for name in COMMANDS:
         unit = commands.command(name)
-        assert unit.run.__module__ == f"hashi_asp.commands.{name}"
+        assert unit.run.__module__ == commands.MODULES[name]
 
 
 def test_every_package_is_installed():
@@ -362,19 +393,19 @@ def test_start_up_loads_only_what_every_command_needs():
     command's declaration loads when the command is used (see benchmarks/startup.py for the
     times)."""
     package = {name for name in loaded_after("import hashi_asp") if name.startswith("hashi_asp")}
-    assert package == {"hashi_asp"}  # each public name loads its module when first used
+    assert package == {"hashi_asp", "hashi_asp.version"}  # each public name loads on first use
     loaded = loaded_after("import hashi_asp.cli")
     assert not loaded & {"clingo", "tqdm", "json", "statistics", "csv", "html"}
     package = {name.removeprefix("hashi_asp.") for name in loaded if name.startswith("hashi_asp.")}
     assert package == {
-        "graphs",
-        "puzzle",
+        "version",
+        "errors",
         "status",
         "stopping",
         "files",
         "commands",
-        "commands.unit",
-        "commands.line",
+        "commands.declaration",
+        "commands.click_options",
         "cli",
     }
     solve = "import hashi_asp.cli as c; c.command_of(c.commands.command('solve'))"
@@ -382,9 +413,15 @@ def test_start_up_loads_only_what_every_command_needs():
     assert not loaded & {"clingo", "tqdm", "json", "statistics", "csv", "html"}
     package = {name.removeprefix("hashi_asp.") for name in loaded if name.startswith("hashi_asp.")}
     assert package == {
-        *("graphs", "puzzle", "status", "stopping", "files", "notations", "notations.lexing"),
-        "asp",
-        *("commands", "commands.unit", "commands.common", "commands.solve", "commands.line"),
+        *("version", "errors", "puzzle", "status", "stopping", "files"),
+        *("notations", "notations.lexing", "asp"),
+        *(
+            "commands",
+            "commands.declaration",
+            "commands.shared_options",
+            "commands.solve",
+            "commands.click_options",
+        ),
         "cli",
     }
 

@@ -6,7 +6,7 @@ several solutions (some with islands without numbers), under random edits."""
 import bruteforce
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_fix import blanked_puzzles, free_edits, small_puzzles
+from test_fix import blanked_puzzles, free_edits, generated_puzzles
 
 from hashi_asp import Puzzle, Solution, unique
 from hashi_asp.fixing import edited
@@ -47,7 +47,7 @@ def made(found: Move, solution: Solution) -> Solution:
     return Solution.of(bridge(*pair, k) for pair, k in counts.items() if k)
 
 
-@given(small_puzzles(), st.data())
+@given(generated_puzzles(), st.data())
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 def test_a_move_whose_conditions_hold_makes_a_second_solution(puzzle, data):
     moves_make_second_solutions(puzzle, data)

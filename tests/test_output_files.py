@@ -15,13 +15,11 @@ from pathlib import Path
 
 import processes
 import pytest
-from click.testing import CliRunner
-from conftest import PUZZLES
+from conftest import PUZZLES, run
 
 from hashi_asp import read
-from hashi_asp.cli import main
+from hashi_asp.errors import HashiError
 from hashi_asp.files import write_output
-from hashi_asp.puzzle import HashiError
 
 PROLOG = PUZZLES / "prolog-5x5.txt"
 MANY = PUZZLES / "coelho" / "Hs_16_100_50_10_001.has"  # about 20 000 solutions
@@ -29,10 +27,6 @@ AS_HAS = read(PROLOG)  # what `convert PROLOG --to has` writes, read back below
 ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 full_device = pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
 as_root = pytest.mark.skipif(not ROOT, reason="making a device node needs root")
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def one_line(stderr: str, *parts: str) -> None:

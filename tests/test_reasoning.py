@@ -6,14 +6,12 @@ import json
 
 import bruteforce
 import pytest
-from click.testing import CliRunner
-from conftest import MANY, PROLOG, PUZZLES, small_puzzles
+from conftest import MANY, PROLOG, PUZZLES, run, small_puzzles
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from hashi_asp import Puzzle, Solution, bridge, check, count, explain, hint, read, solve, unique
 from hashi_asp.asp.control import ground
-from hashi_asp.cli import main
 from hashi_asp.reasoning import necessary_checks
 
 SEVEN = PUZZLES / "seven-by-seven-24.json"
@@ -51,10 +49,6 @@ def solvable_with_only(puzzle: Puzzle, kept) -> bool:
     relaxed through the encoding's hook by plain facts, not by `explain`'s assumptions."""
     relaxed = "".join(f"relax({r},{c}).\n" for r, c in puzzle.islands if (r, c) not in set(kept))
     return not ground(puzzle, text=relaxed).attempt([]).exhausted
-
-
-def run(*args, input=None, color=False):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input, color=color)
 
 
 # ---------------------------------------------------------------------------- unique

@@ -54,7 +54,7 @@ CLINGOS_OWN = {"clingo", "const", "variant", "encoding", "add"}
 
 
 def test_the_api_serves_the_reviewed_options_and_none_that_reach_files_processes_or_clingo():
-    from hashi_asp.commands import unit as units
+    from hashi_asp.commands import declaration as units
 
     assert {name: set(options) for name, options in api.OPTIONS.items()} == REVIEWED
     assert set(api.UNITS) == set(REVIEWED)
@@ -77,7 +77,7 @@ def test_the_api_serves_the_reviewed_options_and_none_that_reach_files_processes
 def test_an_option_a_command_declares_later_is_not_served():
     from dataclasses import replace
 
-    from hashi_asp.commands.unit import INT, TEXT, Option
+    from hashi_asp.commands.declaration import INT, TEXT, Option
     from hashi_asp.web import served
 
     solve = api.UNITS["solve"]
@@ -133,7 +133,7 @@ def test_no_request_starts_a_process_or_reaches_another_machine(server):
 def surrogate_bodies() -> list[tuple[str, dict, str]]:
     """(command, body, the place its error names): each command's every option that takes a
     string given a lone surrogate, the rest of the body valid."""
-    from hashi_asp.commands.unit import BRIDGES, CHOICE, PUZZLE, TEXT
+    from hashi_asp.commands.declaration import BRIDGES, CHOICE, PUZZLE, TEXT
     from hashi_asp.web import api
 
     bodies = []

@@ -25,13 +25,11 @@ from pathlib import Path
 
 import bruteforce
 import pytest
-from click.testing import CliRunner
-from conftest import PROLOG, small_puzzles
+from conftest import PROLOG, run, small_puzzles
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from hashi_asp import Puzzle, PuzzleError, Rules, Solution, bridge, read, solve
-from hashi_asp.cli import main
 from hashi_asp.difficulty import BANDS, band_of
 from hashi_asp.generation import GenerationError, generate
 from hashi_asp.status import Status
@@ -424,10 +422,6 @@ def test_generating_for_a_difficulty_discards_puzzles_with_several_solutions():
 
 
 # ---------------------------------------------------------------------------- the commands
-
-
-def run(*args: object, input: str | None = None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
 
 
 def test_the_walkthrough_command_prints_checked_steps_as_json(puzzles):

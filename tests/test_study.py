@@ -438,7 +438,7 @@ def test_columns_the_conventions_name():
 
 
 def test_a_task_is_any_command_that_reads_a_puzzle_and_gives_a_verdict():
-    from hashi_asp.commands import study
+    from hashi_asp.study import command as study
 
     tasks = ["solve", "unique", "fix", "count", "hint", "steps", "difficulty"]
     assert list(commands.TASKS) == tasks

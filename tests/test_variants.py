@@ -9,7 +9,7 @@ import sys
 import bruteforce
 import pytest
 from click.testing import CliRunner
-from conftest import PUZZLES, REPO
+from conftest import PUZZLES, REPO, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,10 +19,6 @@ from hashi_asp.notations import write
 
 EXAMPLE = "https://puzz.link/p?hashikake/5/5/4g2i3h23k3g1g3g4g3"
 TATHAM_L = "7x7m2L:4b4b3e2b2r2a3a4a4a4a3c1"
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
 
 
 def as_sets(solutions) -> set:

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import clingo
 
-from ..puzzle import Puzzle, connected_groups
+from ..graphs import connected_groups
+from ..puzzle import Puzzle
 from .predicates import BRIDGE
 
 

@@ -74,15 +74,8 @@ from pathlib import Path
 
 import clingo
 
-from ..puzzle import (
-    MAX_BRIDGES_LIMIT,
-    HashiError,
-    Pair,
-    Puzzle,
-    Rules,
-    Solution,
-    bridge,
-)
+from ..errors import HashiError
+from ..puzzle import MAX_BRIDGES_LIMIT, Pair, Puzzle, Rules, Solution, bridge
 from ..status import Status
 from . import AUTO, FORMULATIONS, MODES, PLAIN, RACE, Formulation, auto, raceable
 from .predicates import BRIDGE, COLS, CONSTANTS, HASHI_LP, ISLAND, PAIR, ROWS, STATE

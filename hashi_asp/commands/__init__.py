@@ -18,27 +18,30 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, overload
 
 if TYPE_CHECKING:
-    from .unit import Command
+    from .declaration import Command
 
 MODULES: dict[str, str] = {
-    name: f"{__name__}.{name}"
-    for name in (
-        "solve",
-        "check",
-        "facts",
-        "render",
-        "convert",
-        "unique",
-        "fix",
-        "count",
-        "hint",
-        "steps",
-        "difficulty",
-        "generate",
-        "serve",
-        "bench",
-        "study",
-    )
+    **{
+        name: f"{__name__}.{name}"
+        for name in (
+            "solve",
+            "check",
+            "facts",
+            "render",
+            "convert",
+            "unique",
+            "fix",
+            "count",
+            "hint",
+            "steps",
+            "difficulty",
+            "generate",
+        )
+    },
+    # The commands that start a front live with it, on the floor above the units it runs.
+    "serve": "hashi_asp.web.serve",
+    "bench": "hashi_asp.bench",
+    "study": "hashi_asp.study.command",
 }
 """Every command, by the name users type, and the module that declares it (as ``COMMAND``)."""
 
@@ -51,7 +54,7 @@ def register(module: str) -> Command:
     wherever they are made (its runner processes, a cluster's workers), so it must be importable
     there too.  Registering a module again changes nothing; a name taken by another module is
     refused."""
-    from .unit import Command
+    from .declaration import Command
 
     unit = getattr(importlib.import_module(module), "COMMAND", None)
     if not isinstance(unit, Command):

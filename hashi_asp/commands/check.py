@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..status import Status
-from .common import READING, formats, read_puzzle
-from .unit import BRIDGES, Command, Given, Option, Outcome, Printed, Reader, lines
+from .declaration import BRIDGES, Command, Given, Option, Outcome, Printed, Reader, lines
+from .shared_options import READING, formats, read_puzzle
 
 if TYPE_CHECKING:
     from ..checking import Violation
@@ -34,7 +34,7 @@ def read_solutions(given: Given, reader: Reader) -> None:
 
 def solutions(argument: str, reader: Reader, name: str) -> list:
     """The sets of bridges ``argument`` holds: at least one."""
-    from ..puzzle import PuzzleError
+    from ..errors import PuzzleError
 
     found = reader.bridges(argument, name)
     if not found:
@@ -45,7 +45,7 @@ def solutions(argument: str, reader: Reader, name: str) -> list:
 def one_set(argument: str | None, reader: Reader, name: str) -> object:
     """The one set of bridges ``argument`` holds (``--given``: the bridges a player has
     drawn), or None."""
-    from ..puzzle import PuzzleError
+    from ..errors import PuzzleError
 
     if argument is None:
         return None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from .. import notations
 from ..status import Status
-from .common import FORCE, OUTPUT_FILE, READING, prepare_output, read_puzzle
-from .unit import CHOICE, Command, Given, Option, Outcome, Printed
+from .declaration import CHOICE, Command, Given, Option, Outcome, Printed
+from .shared_options import FORCE, OUTPUT_FILE, READING, prepare_output, read_puzzle
 
 WRITABLE = tuple(sorted([*notations.NOTATIONS, *notations.ALIASES]))
 

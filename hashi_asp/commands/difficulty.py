@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..status import Question, Verdict
-from .common import READING, formats, read_puzzle, time_limit, walking
-from .unit import Command, Given, Outcome, Printed, lines
+from .declaration import Command, Given, Outcome, Printed, lines
+from .shared_options import READING, formats, read_puzzle, time_limit, walking
 
 if TYPE_CHECKING:
     from ..difficulty import Difficulty

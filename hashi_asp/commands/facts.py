@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..status import Status
-from .common import READING, read_puzzle
-from .unit import Command, Given, Outcome, Printed
+from .declaration import Command, Given, Outcome, Printed
+from .shared_options import READING, read_puzzle
 
 
 def facts(given: Given) -> Outcome:

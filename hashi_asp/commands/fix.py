@@ -7,12 +7,23 @@ import os
 from typing import TYPE_CHECKING
 
 from .. import notations
-from ..puzzle import HashiError
+from ..errors import HashiError
 from ..status import Question
 from .check import one_set
-from .common import READING, TIME_LIMIT, formats, read_puzzle
 from .convert import WRITABLE
-from .unit import BRIDGES, CHOICE, FLAG, Command, Given, Option, Outcome, Printed, Reader, lines
+from .declaration import (
+    BRIDGES,
+    CHOICE,
+    FLAG,
+    Command,
+    Given,
+    Option,
+    Outcome,
+    Printed,
+    Reader,
+    lines,
+)
+from .shared_options import READING, TIME_LIMIT, formats, read_puzzle
 
 if TYPE_CHECKING:
     from ..fixing import Edit, Fix
@@ -62,7 +73,7 @@ def input_notation(given: Given) -> str:
 
 def read_kept(given: Given, reader: Reader) -> None:
     """The puzzle, then --keep: the solution to keep (not with --free)."""
-    from ..puzzle import PuzzleError
+    from ..errors import PuzzleError
 
     read_puzzle(given, reader)
     given.values["kept"] = one_set(given.values["keep"], reader, "keep")

@@ -10,8 +10,19 @@ from .. import notations, stopping
 from ..generation import DEFAULT_ATTEMPTS
 from ..puzzle import MAX_BRIDGES_LIMIT
 from ..status import Status
-from .common import FORCE, JOBS, OUT_FOLDER, SCHEDULER, prepare_folder, time_limit
-from .unit import CHOICE, FLAG, FLOAT, INT, TEXT, Command, Given, Option, OptionError, Outcome
+from .declaration import (
+    CHOICE,
+    FLAG,
+    FLOAT,
+    INT,
+    TEXT,
+    Command,
+    Given,
+    Option,
+    OptionError,
+    Outcome,
+)
+from .shared_options import FORCE, JOBS, OUT_FOLDER, SCHEDULER, prepare_folder, time_limit
 
 if TYPE_CHECKING:
     from ..generation import Generated
@@ -21,7 +32,8 @@ WRITABLE = tuple(sorted([*notations.NOTATIONS, *notations.ALIASES]))
 
 def generate(given: Given) -> Outcome:
     from .. import generation
-    from ..puzzle import PuzzleError, Rules
+    from ..errors import PuzzleError
+    from ..puzzle import Rules
 
     count, folder = given.count, given.out
     made: list[tuple] = []  # the puzzles written whole: said however the command ends

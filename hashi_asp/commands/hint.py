@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from ..status import Question
 from .check import one_set
-from .common import SEARCHING, formats, read_program
-from .unit import BRIDGES, Command, Given, Option, Outcome, Printed, Reader, lines
+from .declaration import BRIDGES, Command, Given, Option, Outcome, Printed, Reader, lines
+from .shared_options import SEARCHING, formats, read_program
 
 if TYPE_CHECKING:
     from ..puzzle import Puzzle

@@ -7,8 +7,8 @@ from dataclasses import replace
 from ..drawing import CELL
 from ..status import Status
 from .check import solutions
-from .common import FORCE, OUTPUT_FILE, READING, prepare_output, read_puzzle
-from .unit import BRIDGES, FLOAT, Command, Given, Option, Outcome, Printed, Reader
+from .declaration import BRIDGES, FLOAT, Command, Given, Option, Outcome, Printed, Reader
+from .shared_options import FORCE, OUTPUT_FILE, READING, prepare_output, read_puzzle
 
 
 def render(given: Given) -> Outcome:

@@ -6,8 +6,8 @@ import itertools
 from typing import TYPE_CHECKING
 
 from ..status import Question
-from .common import SEARCHING, formats, read_program
-from .unit import FLAG, INT, Command, Given, Option, Outcome, Printed, lines
+from .declaration import FLAG, INT, Command, Given, Option, Outcome, Printed, lines
+from .shared_options import SEARCHING, formats, read_program
 
 if TYPE_CHECKING:
     from ..puzzle import Puzzle, Solution

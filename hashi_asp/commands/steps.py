@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 
 from ..status import Question
 from .check import one_set
-from .common import (
+from .declaration import FLAG, INT, Command, Given, Option, Outcome, Printed, Reader, lines
+from .hint import GIVEN
+from .shared_options import (
     FORCE,
     OUT_FOLDER,
     READING,
@@ -17,8 +19,6 @@ from .common import (
     time_limit,
     walking,
 )
-from .hint import GIVEN
-from .unit import FLAG, INT, Command, Given, Option, Outcome, Printed, Reader, lines
 
 if TYPE_CHECKING:
     from ..puzzle import Puzzle
@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
 
 def steps(given: Given) -> Outcome:
+    from ..errors import PuzzleError
     from ..files import write_output
-    from ..puzzle import PuzzleError
     from ..walkthrough import steps
 
     board, out = given.puzzle, given.out

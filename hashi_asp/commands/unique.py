@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..status import Question
-from .common import SEARCHING, formats, read_program
-from .unit import FLAG, Command, Given, Option, Outcome, Printed, lines
+from .declaration import FLAG, Command, Given, Option, Outcome, Printed, lines
+from .shared_options import SEARCHING, formats, read_program
 
 if TYPE_CHECKING:
     from ..difficulty import Difficulty

@@ -11,11 +11,11 @@ The loop asks two questions in turn (counterexample-guided):
    it was found, so it rules out every edit set that leaves its place alone.  The optimum is a
    lower bound on the edits of any fix;
 2. the edited puzzle is searched for a second solution (the known-solution search of
-   :class:`~hashi_asp.known.KnownSolution`, the known one being the kept solution split by the
-   new islands, or the master's solution in free mode).  None: the edits are a fix with the
-   fewest edits.  Otherwise the solutions found (keep mode) or the moves to them (free mode)
-   join the counterexamples, and the master is asked again on the same control (clingo keeps
-   what it learnt).
+   :class:`~hashi_asp.another_solution.KnownSolution`, the known one being the kept solution
+   split by the new islands, or the master's solution in free mode).  None: the edits are a
+   fix with the fewest edits.  Otherwise the solutions found (keep mode) or the moves to them
+   (free mode) join the counterexamples, and the master is asked again on the same control
+   (clingo keeps what it learnt).
 
 Each round learns something new: a solution found is not one seen (those are ruled out), and
 the move from the master's solution to another is not one learnt (those fail on it).  A fix
@@ -28,12 +28,12 @@ from collections.abc import Iterable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
+from ..another_solution import KnownSolution
 from ..asp import PLAIN, predicates
 from ..asp.control import ground
 from ..asp.interface import Program, encoding_path
 from ..asp.interface import solution as answer
 from ..checking import check
-from ..known import KnownSolution
 from ..puzzle import Bridge, Puzzle, Solution
 from ..status import Verdict
 from ..stopping import Deadline, Stopped

@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..checking import check
-from ..puzzle import Cell, HashiError, Puzzle, Solution, cell_name
+from ..errors import HashiError
+from ..puzzle import Cell, Puzzle, Solution, cell_name
 from ..solving import unique
 from ..status import Status, Stop, Verdict
 from ..stopping import Deadline

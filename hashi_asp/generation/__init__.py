@@ -4,7 +4,7 @@ that makes its puzzles unique.
 - :mod:`.construction`: the four steps of Coelho et al. (a random layout built with its
   solution), the defaults and the checks of a request;
 - :mod:`.repair`: the uniqueness repair of ``--unique``, on a known-solution search
-  (:class:`hashi_asp.known.KnownSolution`);
+  (:class:`hashi_asp.another_solution.KnownSolution`);
 - :mod:`.generator`: :func:`generate`, one puzzle built, repaired, rated and checked;
 - :mod:`.batch`: many puzzles as the generate command asks for them, and their files.
 

@@ -49,7 +49,8 @@ import random
 from collections.abc import Iterable
 from fractions import Fraction
 
-from ..puzzle import MAX_CELLS, Geometry, HashiError, Puzzle, Rules, Solution, bridge
+from ..errors import HashiError
+from ..puzzle import MAX_CELLS, Geometry, Puzzle, Rules, Solution, bridge
 from ..status import Status
 from ..stopping import Deadline
 

@@ -15,8 +15,8 @@ same round, then clingo looks again, keeping what it learnt, until it proves tha
 exists.  A final independent ``solve(puzzle, models=2)`` confirms it.
 
 
-The clingo control is a :class:`~hashi_asp.known.KnownSolution`, the same search the author fix
-(:mod:`hashi_asp.fixing`) asks whether an edited puzzle has another solution.
+The clingo control is a :class:`~hashi_asp.another_solution.KnownSolution`, the same search the
+author fix (:mod:`hashi_asp.fixing`) asks whether an edited puzzle has another solution.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from ..graphs import connected_without
-from ..known import KnownSolution
-from ..puzzle import Puzzle, Solution, connected_groups
+from ..another_solution import KnownSolution
+from ..graphs import connected_groups, connected_without
+from ..puzzle import Puzzle, Solution
 from ..solving import solve
 from ..status import Status
 from ..stopping import Deadline

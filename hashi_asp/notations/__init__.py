@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import PuzzleError
 from ..files import read_stream, read_text
-from ..puzzle import Puzzle, PuzzleError, Solution
+from ..puzzle import Puzzle, Solution
 from .lexing import Problem, line_column
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import itertools
 
-from ..puzzle import Cell, Puzzle, PuzzleError, Rules
+from ..errors import PuzzleError
+from ..puzzle import Cell, Puzzle, Rules
 from .lexing import (
     INTEGER,
     Problem,

@@ -16,7 +16,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
-from ..puzzle import MAX_CELLS, Puzzle, PuzzleError
+from ..errors import PuzzleError
+from ..puzzle import MAX_CELLS, Puzzle
 
 INTEGER = re.compile(r"[+-]?\d+\Z")
 TOKEN = re.compile(r"\S+")

@@ -26,7 +26,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..puzzle import MAX_CELLS, Bridge, Cell, Puzzle, PuzzleError, Solution, bridge
+from ..errors import PuzzleError
+from ..puzzle import MAX_CELLS, Bridge, Cell, Puzzle, Solution, bridge
 from .lexing import (
     DIGITS,
     Problem,

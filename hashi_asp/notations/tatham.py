@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 
-from ..puzzle import MAX_CELLS, Cell, Puzzle, PuzzleError, Rules
+from ..errors import PuzzleError
+from ..puzzle import MAX_CELLS, Cell, Puzzle, Rules
 from .lexing import Problem, first_problem, one_line, size, trusted
 
 MAX_BRIDGES = 4  # bridges.c: MAX_BRIDGES

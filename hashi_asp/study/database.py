@@ -28,7 +28,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from ..puzzle import HashiError
+from ..errors import HashiError
 from .runs import COLUMNS, Record
 
 _TYPES = {"int": "INTEGER", "float": "REAL", "str": "TEXT"}

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..puzzle import HashiError
+from ..errors import HashiError
 
 if TYPE_CHECKING:
     from ..generation import Generated, Making

@@ -39,9 +39,9 @@ from typing import Any
 
 from .. import commands
 from ..asp.interface import Program
-from ..commands.common import PROGRAM, RULES
+from ..commands.shared_options import PROGRAM, RULES
+from ..errors import HashiError, PuzzleError
 from ..files import puzzle_files
-from ..puzzle import HashiError, PuzzleError
 from . import MEMORY_LIMITS, MOST_SEED
 from .database import StudyError
 from .runs import Task, digest
@@ -269,8 +269,8 @@ def checked(spec: Any, where: str) -> dict:
 def generate_options(table: Any, where: str) -> dict[str, Any]:
     """The options of a ``generate`` table, each checked by the declaration of ``hashi-asp
     generate``'s option of that name (its kind and range), as Python values."""
+    from ..commands.declaration import OptionError
     from ..commands.generate import COMMAND as GENERATE
-    from ..commands.unit import OptionError
 
     if not isinstance(table, dict):
         raise StudyError(f"{where}: expected a table")
@@ -356,7 +356,7 @@ def task_of(text: str, where: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     run gives it, as the command line takes them (``unique --no-propose``, ``steps -n 1``; all
     but :data:`GIVEN_BY_THE_PLAN`, and those that name files): its name, and the values of the
     options it gives, by their Python names."""
-    from ..commands import line, unit
+    from ..commands import click_options, declaration
 
     name, _, rest = text.strip().partition(" ")
     if name not in commands.TASKS:
@@ -370,11 +370,11 @@ def task_of(text: str, where: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
         option
         for option in commands.command(name).options
         if option.key not in GIVEN_BY_THE_PLAN
-        and option.kind not in (*unit.NAMING_FILES, unit.PUZZLE, unit.BRIDGES)
+        and option.kind not in (*declaration.NAMING_FILES, declaration.PUZZLE, declaration.BRIDGES)
         and not option.argument
     ]
     try:
-        values = line.parse(own, rest, f"task {name}")
+        values = click_options.parse(own, rest, f"task {name}")
     except HashiError as error:
         raise StudyError(f"{where}: {error}") from None
     given = {option.key: values[option.key] for option in own}

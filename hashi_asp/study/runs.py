@@ -50,7 +50,8 @@ from typing import IO, TYPE_CHECKING, Any
 
 from .. import stopping
 from ..asp.interface import Program
-from ..puzzle import HashiError, Puzzle, Solution
+from ..errors import HashiError
+from ..puzzle import Puzzle, Solution
 from ..status import Question, Status, Stop, Verdict
 from ..stopping import Deadline, Stopped
 
@@ -169,10 +170,10 @@ def perform(
     one (a signal) is no run's verdict and raises :class:`~hashi_asp.stopping.Stopped`."""
     import clingo
 
-    from .. import __version__
+    from ..version import VERSION
 
     record = Record(task.instance, digest(task.text), task.variant.name, task.seed, task.task)
-    record.host, record.hashi_asp = socket.gethostname(), __version__
+    record.host, record.hashi_asp = socket.gethostname(), VERSION
     record.clingo, record.python = clingo.__version__, platform.python_version()
     program = task.variant.program if program is None else program
     deadline = Deadline(task.time_limit) if within is None else within.at_most(task.time_limit)
@@ -204,7 +205,7 @@ def _run(task: Task, program: Program, record: Record, deadline: Deadline) -> No
     by the instance in messages; the variant's rules; the deadline) and the variant's program,
     then run; the row made from its outcome, in one way for every command."""
     from .. import commands
-    from ..commands.unit import PUZZLE, Reader
+    from ..commands.declaration import PUZZLE, Reader
 
     try:  # (its module loaded before the clock starts)
         unit = commands.command(task.task, task.module)
@@ -557,7 +558,7 @@ def _warm_up() -> None:
     first control, a command unit's first run, the caches of the package's first calls)."""
     from .. import commands, notations, walkthrough  # noqa: F401
     from ..asp import portfolio  # noqa: F401
-    from ..commands.unit import Reader
+    from ..commands.declaration import Reader
 
     for notation in notations.NOTATIONS.values():  # their modules load on first use
         with contextlib.suppress(Exception):

@@ -3,7 +3,7 @@
 
 :func:`parse` is the one place that turns such an option string into what a run needs: it is
 read by the very options ``solve``, ``unique``, ``count`` and ``bench`` declare
-(:data:`hashi_asp.commands.common.VARIANT`, through the command line's parser), so a variant
+(:data:`hashi_asp.commands.shared_options.VARIANT`, through the command line's parser), so a variant
 accepts exactly what those commands accept, with their messages.
 
 A cluster shares no file system with the machine that plans the study: the files a variant
@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..asp.interface import Program
-from ..puzzle import HashiError, PuzzleError
+from ..errors import HashiError, PuzzleError
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}\Z")
 """A variant's name: a word (letters, digits, ``_ . + -``), as tables, plots and files use it."""
@@ -85,10 +85,10 @@ class Variant:
 
 def parse(name: str, options: str, base: str | os.PathLike = ".") -> Variant:
     """The variant ``name`` with ``options``, the searching commands' own, read as the command
-    line reads them (:func:`hashi_asp.commands.line.variant`); the files it names are read
+    line reads them (:func:`hashi_asp.commands.click_options.variant`); the files it names are read
     relative to ``base`` (the folder of a plan file, or the working directory).  Raises
     :class:`VariantError` with the command line's own message for an option it refuses."""
-    from ..commands.line import variant
+    from ..commands.click_options import variant
 
     if not NAME.match(name):
         raise VariantError(

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import PuzzleError
 from ..graphs import connected_groups
-from ..puzzle import Cell, Pair, Puzzle, PuzzleError, Solution, cell_name
+from ..puzzle import Cell, Pair, Puzzle, Solution, cell_name
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 from ..difficulty import Difficulty
 from ..drawing import Picture, svg
-from ..puzzle import Cell, HashiError, Pair, Puzzle, PuzzleError, Solution, bridge
+from ..errors import HashiError, PuzzleError
+from ..puzzle import Cell, Pair, Puzzle, Solution, bridge
 from ..status import Status, Stop, Verdict
 
 STATUSES = (

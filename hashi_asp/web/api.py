@@ -22,10 +22,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..commands.unit import Command, Given, Hooks, Option, Reader
+from ..commands.declaration import Command, Given, Hooks, Option, Reader
+from ..errors import HashiError
 from ..notations import json as json_notation
 from ..notations.lexing import Problem
-from ..puzzle import HashiError, parse_size
+from ..puzzle import parse_size
 from ..status import Status
 from ..stopping import Deadline
 from . import served

@@ -44,8 +44,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..errors import HashiError
 from ..notations.json import dumps
-from ..puzzle import HashiError
 from ..status import Stop
 from ..stopping import POLL_SECONDS
 from . import admission, api, clients

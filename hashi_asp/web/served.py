@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .. import asp, commands
-from ..commands.unit import Command, Option
+from ..commands.declaration import Command, Option
 
 READING = ("puzzle", "notation", "max-bridges", "no-loops")
 """What every command that reads a puzzle takes: the puzzle as text, and its rules."""

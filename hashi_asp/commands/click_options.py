@@ -12,14 +12,14 @@ from typing import Any
 
 import click
 
-from . import unit as units
+from . import declaration
 
 
-def parameter(option: units.Option) -> click.Parameter:
+def parameter(option: declaration.Option) -> click.Parameter:
     """The click argument or option of an option's declaration."""
     kind = option.kind
     if option.argument:
-        if kind == units.PATHS:
+        if kind == declaration.PATHS:
             return click.Argument(
                 [option.key], nargs=-1, required=option.required, type=click.Path()
             )
@@ -31,31 +31,31 @@ def parameter(option: units.Option) -> click.Parameter:
         "multiple": option.multiple,
         "required": option.required,
     }
-    if option.default is not None or kind == units.FLAG:  # (a flag's None: neither was given)
+    if option.default is not None or kind == declaration.FLAG:  # (a flag's None: neither was given)
         settings["default"] = option.default
     if option.metavar:
         settings["metavar"] = option.metavar
     if option.nargs != 1:
         settings["nargs"] = option.nargs
-    if kind == units.FLAG:
+    if kind == declaration.FLAG:
         settings["is_flag"] = True
     else:
         settings["type"] = click_type(option)
     return click.Option([*names, option.key], **settings)
 
 
-def click_type(option: units.Option) -> Any:
+def click_type(option: declaration.Option) -> Any:
     kind, low, high = option.kind, option.low, option.high
-    if kind == units.INT:
+    if kind == declaration.INT:
         whole = (None if low is None else int(low)), (None if high is None else int(high))
         return click.IntRange(*whole, min_open=option.low_open)
-    if kind in (units.FLOAT, units.SECONDS):
+    if kind in (declaration.FLOAT, declaration.SECONDS):
         return Finite(low, high, min_open=option.low_open)
-    if kind == units.CHOICE:
+    if kind == declaration.CHOICE:
         return click.Choice(option.choices)
-    if kind in (units.FILE, units.OUTPUT):
+    if kind in (declaration.FILE, declaration.OUTPUT):
         return click.Path(dir_okay=False)
-    if kind == units.FOLDER:
+    if kind == declaration.FOLDER:
         return click.Path(file_okay=False, path_type=Path)
     return str  # text, a puzzle or bridges: read by the command's own reader
 
@@ -68,28 +68,30 @@ class Finite(click.FloatRange):
         return number if math.isfinite(number) else self.fail(f"{value} is not a finite number")
 
 
-def parse(options: Iterable[units.Option], text: str, what: str = "options") -> dict[str, Any]:
+def parse(
+    options: Iterable[declaration.Option], text: str, what: str = "options"
+) -> dict[str, Any]:
     """The values of ``options`` in ``text`` (split as a shell would), by their Python names,
     each as the command line reads it, the defaults where not given; a mistake raises
-    :class:`~hashi_asp.commands.unit.OptionError` with click's message."""
+    :class:`~hashi_asp.commands.declaration.OptionError` with click's message."""
     try:
         argv = shlex.split(text)
     except ValueError as error:  # an unclosed quote
-        raise units.OptionError(f"{what} {text!r}: {error}") from None
+        raise declaration.OptionError(f"{what} {text!r}: {error}") from None
     command = click.Command(what, params=[parameter(option) for option in options])
     try:
         with command.make_context(what, argv, resilient_parsing=False) as context:
             return dict(context.params)
     except click.ClickException as error:
         message = " ".join(error.format_message().split())
-        raise units.OptionError(f"{what} {text!r}: {message}") from None
+        raise declaration.OptionError(f"{what} {text!r}: {message}") from None
 
 
 def variant(text: str) -> tuple[Any, dict[str, Any]]:
     """A study variant: the searching commands' own options (:data:`.common.VARIANT`) in
     ``text``, as the program clingo is given and the rules they set (``--max-bridges 3``,
     ``-c no_loops=1``)."""
-    from .common import VARIANT, program_of, rules_given
+    from .shared_options import VARIANT, program_of, rules_given
 
     values = parse(VARIANT, text, "variant")
     program, rules = program_of(values)

@@ -16,11 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..puzzle import plural
-from ..status import Status
-from ..study import MEMORY_LIMITS, MOST_SEED
-from .common import FORCE, JOBS, RUN_TIME_LIMIT, SCHEDULER, prepare_output, reads
-from .unit import (
+from ..commands.declaration import (
     CHOICE,
     FILE,
     INT,
@@ -35,6 +31,10 @@ from .unit import (
     Printed,
     lines,
 )
+from ..commands.shared_options import FORCE, JOBS, RUN_TIME_LIMIT, SCHEDULER, prepare_output, reads
+from ..puzzle import plural
+from ..status import Status
+from . import MEMORY_LIMITS, MOST_SEED
 
 LEAST_MEMORY, MOST_MEMORY = MEMORY_LIMITS
 
@@ -51,10 +51,10 @@ def study(given: Given) -> Outcome:
 
 def run(given: Given) -> Outcome:
     from ..files import not_the_input
-    from ..study import plan as plans
-    from ..study import run as run_study
-    from ..study.database import Database
-    from ..study.executors import executor
+    from . import plan as plans
+    from . import run as run_study
+    from .database import Database
+    from .executors import executor
 
     spec, named = _spec(given)
     if given.jobs and given.scheduler:
@@ -113,8 +113,8 @@ def run(given: Given) -> Outcome:
 def _spec(given: Given) -> tuple[dict, str | None]:
     """The plan asked for: --plan, or PATHS and --variant, or the database's own; and how
     messages name it (None: as :func:`hashi_asp.study.plan.resolve` does)."""
-    from ..study import plan as plans
-    from ..study.database import Database, StudyError
+    from . import plan as plans
+    from .database import Database, StudyError
 
     if given.plan is not None:
         named = {"PATHS": given.paths, "--variant": given.variant, "--task": given.task}
@@ -209,8 +209,8 @@ RUN = Command(
 
 
 def report(given: Given) -> Outcome:
-    from ..study import report as reports
-    from ..study.database import Database
+    from . import report as reports
+    from .database import Database
 
     with Database(given.db) as db:
         records, plan = db.records(), db.fingerprint()
@@ -242,8 +242,8 @@ REPORT = Command(
 
 
 def plot(given: Given) -> Outcome:
-    from ..study import plots
-    from ..study.database import Database
+    from . import plots
+    from .database import Database
 
     cactus, scatter, scaling = given.cactus, given.scatter, given.scaling
     if not (cactus or scatter or scaling):

@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import asp, notations
 from ..puzzle import MAX_BRIDGES_LIMIT
-from .unit import (
+from .declaration import (
     CHOICE,
     FILE,
     FLAG,
@@ -150,8 +150,8 @@ def reads(given: Given) -> list[tuple[str, str]]:
     """Every file the command reads, named by the options that name what it reads (its puzzle,
     bridges, files and paths: :attr:`Given.reading`), each with what it is, for a message: the
     puzzle files under a folder of PATHS too."""
+    from ..errors import HashiError
     from ..files import puzzle_files
-    from ..puzzle import HashiError
 
     found: list[tuple[str, str]] = []
     for option in given.reading:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..puzzle import HashiError
+from ..errors import HashiError
 from ..status import Question, Status, Stop, Verdict
 from ..stopping import Deadline
 

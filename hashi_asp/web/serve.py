@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ..puzzle import PuzzleError
+from ..commands.declaration import FLAG, FLOAT, INT, TEXT, Command, Given, Option, Outcome
+from ..errors import PuzzleError
 from ..status import Status
-from .unit import FLAG, FLOAT, INT, TEXT, Command, Given, Option, Outcome
 
 
 def serve(given: Given) -> Outcome:
     try:
-        from ..web import app
+        from . import app
     except ImportError as missing:
         package = (missing.name or "starlette").split(".")[0]
         needed = f"{package} is not installed"
