@@ -28,7 +28,14 @@ PACKAGE = REPO / "hashi_asp"
 # A study, a front that runs the commands' units: its runs, where they are made, its database;
 # then its plans (whose generated instances are read by generate's options), reports and the
 # study command.  (And bench, a study of one variant, with its command.)
-STUDY = {"study", "study.runs", "study.database", "study.executors", "study.making"}
+STUDY = {
+    "study",
+    "study.runs",
+    "study.runners",
+    "study.database",
+    "study.executors",
+    "study.making",
+}
 PLANS = {"study.variants", "study.plan", "study.report", "study.plots", "study.command"}
 
 # The layers, bottom up: a module imports only from its own layer or the ones below.

@@ -456,7 +456,8 @@ def test_a_runner_that_reads_nothing_holds_up_no_one_and_overstaying_ends_it():
     import os
     import threading
 
-    from hashi_asp.study.runs import Runner, Task
+    from hashi_asp.study.runners import Runner
+    from hashi_asp.study.runs import Task
 
     variant = parse("reach", "--connectivity reach")
     text = PROLOG.read_text() + "\n" * 2_000_000  # over any pipe's buffer

@@ -24,7 +24,8 @@ from typing import Any
 
 from ..stopping import POLL_SECONDS, Deadline
 from .database import StudyError
-from .runs import Record, Runner, Task, perform
+from .runners import Runner
+from .runs import Record, Task, perform
 
 
 @dataclass
@@ -91,7 +92,7 @@ class Processes:
 
 class Cluster:
     """A Dask cluster's workers, through its scheduler at ``address``; each worker thread hands
-    its runs to a runner process of its own (:func:`~.runs.run_remote`)."""
+    its runs to a runner process of its own (:func:`~.runners.run_remote`)."""
 
     alone = True
 
@@ -109,7 +110,7 @@ class Cluster:
     def run(self, tasks: Iterable[Task], deadline: Deadline) -> Iterator[Outcome]:
         from distributed import Client, as_completed
 
-        from .runs import run_remote
+        from .runners import run_remote
 
         try:
             client = Client(self.address, timeout="30s", set_as_default=False)
