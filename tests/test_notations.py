@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import hashi_asp
 from hashi_asp import Puzzle, PuzzleError
 from hashi_asp.notations import NOTATIONS, detect, grid, has, parse, parse_solutions
-from hashi_asp.notations.json import dumps
+from hashi_asp.notations.json import Laid, dumps
 from hashi_asp.puzzle import MAX_CELLS
 
 PROLOG = {(0, 0): 2, (0, 2): 1, (2, 0): 4, (2, 2): 3, (2, 4): 1, (4, 0): 3, (4, 4): 2}
@@ -363,3 +363,17 @@ JSON_VALUES = st.recursive(
 def test_dumps_lays_out_a_document_as_indented_json_with_integer_lists_on_one_line(document):
     assert dumps(document) == joined_the_old_way(document)
     assert json.loads(dumps(document)) == document
+
+
+@given(
+    st.lists(st.dictionaries(st.text(max_size=5), JSON_VALUES, max_size=4), max_size=4),
+    st.integers(0, 3),
+)
+def test_an_object_laid_out_when_it_was_made_is_written_as_if_laid_out_with_the_rest(items, depth):
+    """What solve -n 0 lays out as it finds each solution reads as the document made at once."""
+    document: object = items
+    laid: object = [Laid(item) for item in items]
+    for _ in range(depth):
+        document, laid = {"in": document}, {"in": laid}
+    assert dumps(laid) == dumps(document)
+    assert json.loads(dumps(laid)) == document

@@ -155,6 +155,10 @@ def _no_progress() -> Iterator[Any]:
     yield Quiet()
 
 
+def _unshown(text: str) -> None:
+    """A front's ``show`` that shows nothing."""
+
+
 @dataclass
 class Hooks:
     """What a front lets a command do while it runs: ``show`` text on standard output as it is
@@ -164,13 +168,19 @@ class Hooks:
     ``highlight`` (islands and bridges) and ``undecided`` (the ``?`` of a pair whose bridges
     differ), colours on a terminal; plain without them."""
 
-    show: Callable[[str], None] = lambda text: None
+    show: Callable[[str], None] = _unshown
     note: Callable[[str], None] = lambda text: None
     progress: Callable[..., contextlib.AbstractContextManager] = field(
         default=lambda **how: _no_progress()
     )
     highlight: Callable[[str], str] | None = None
     undecided: Callable[[str], str] | None = None
+
+    @property
+    def showing(self) -> bool:
+        """Whether text shown as it is made reaches anyone (not over the API, whose document
+        says it all): what is drawn only to be shown need not be drawn."""
+        return self.show is not _unshown
 
 
 @dataclass

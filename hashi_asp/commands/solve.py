@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 def solve(given: Given) -> Outcome:
     from .. import notations
+    from ..notations.json import Laid
     from ..solving import solve
 
     board, output = given.puzzle, given.format
@@ -24,9 +25,15 @@ def solve(given: Given) -> Outcome:
         notations.write(board, "pzprv3")  # refuses, before the search, what it cannot hold
     numbers = itertools.count(1)
     drawn = output in ("text", "unicode", "facts")
+    # Each solution's part of the document, laid out as it is found (within the time limit)
+    # rather than all at the end: a thousand solutions of 1 000 islands take a second to lay out.
+    documented = output == "json" or not given.hooks.showing
+    laid: list[dict] = []
 
     def show(solution) -> None:
-        if drawn:
+        if documented:
+            laid.append(Laid(solution.to_json()))
+        elif drawn:
             numbered = {"numbered": given.models != 1, "style": output}
             given.hooks.show(lines(solution_text(board, solution, next(numbers), **numbered)))
 
@@ -46,7 +53,7 @@ def solve(given: Given) -> Outcome:
         result.status,
         Question.FIND,
         result.stopped,
-        document=lambda: result_json(board, result, stats=given.stats),
+        document=lambda: result_json(board, result, stats=given.stats, laid=laid),
         printed=printed,
         result=result,
     )
@@ -111,16 +118,20 @@ def solve_text(
     return explained(puzzle, result.explanation, look) + "\n".join(text)
 
 
-def result_json(puzzle: Puzzle, result: Result, *, stats: bool = False) -> dict:
-    """The document ``solve --format json`` prints (and ``unique``'s, with ``differences``)."""
+def result_json(
+    puzzle: Puzzle, result: Result, *, stats: bool = False, laid: list[dict] | None = None
+) -> dict:
+    """The document ``solve --format json`` prints (and ``unique``'s, with ``differences``);
+    ``laid``: the solutions' parts made as they were found, when they are all there."""
     from .output import with_explanation
 
+    whole = laid is not None and len(laid) == len(result.solutions)
     document: dict = {
         "status": result.status,
         "exhausted": result.exhausted,
         "count": len(result.solutions),
         "timed_out": result.timed_out,
-        "solutions": [s.to_json() for s in result.solutions],
+        "solutions": laid if whole else [s.to_json() for s in result.solutions],
         "puzzle": puzzle.to_json(),
     }
     if stats:

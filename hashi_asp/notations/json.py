@@ -172,10 +172,24 @@ def dumps(document: dict | list) -> str:
     return "".join(out)
 
 
+class Laid(dict):
+    """A JSON object laid out once, when it is made, as :func:`dumps` lays it out: ``dumps``
+    then writes that text, indented where it stands, instead of laying it out again.  Made for
+    values found one at a time whose document is written at the end (the solutions of ``solve
+    -n 0``): the cost is paid as each is found, within the time limit.  The text is the
+    object's as made: change neither afterwards."""
+
+    def __init__(self, value: dict) -> None:
+        super().__init__(value)
+        self.text = dumps(value)
+
+
 def _write(value: object, indent: str, out: list[str]) -> None:
     import json
 
-    if isinstance(value, dict):
+    if type(value) is Laid:
+        out.append(value.text.replace("\n", "\n" + indent) if indent else value.text)
+    elif isinstance(value, dict):
         if not value:
             out.append("{}")
             return
