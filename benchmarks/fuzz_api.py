@@ -267,6 +267,15 @@ class Watch:
                 self.children.add(-1)  # (a child that ended unseen)
 
 
+def answered(status: int, document: Any) -> bool:
+    """Whether a 4xx answer is one the API documents: ``{"error": ...}``, or for a verdict
+    that answers no question (422: ``difficulty`` of a puzzle without one solution) the
+    command's own document, with its ``status``."""
+    if not isinstance(document, dict):
+        return False
+    return "error" in document or (status == 422 and "status" in document)
+
+
 def fifo_opened(fifo: Path) -> bool:
     """Whether something has the FIFO open for reading (or waits to): an open for writing
     without waiting succeeds only then.  (What it reads is nothing: the end, at once.)"""
@@ -291,6 +300,9 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=10, help="time budget [10]")
     parser.add_argument("--requests", type=int, help="stop after this many requests")
     parser.add_argument("--seed", type=int, default=1, help="seed of the requests [1]")
+    parser.add_argument(
+        "--save", type=Path, help="a folder for the bodies of failed and late requests"
+    )
     parser.add_argument("serve", nargs="*", help="options for hashi-asp serve (after --)")
     arguments = parser.parse_args()
     serving = arguments.serve or ["--time-limit", "1", "--max-time-limit", "3"]
@@ -364,11 +376,14 @@ def main() -> int:
                 shown = f"{command} {body[:200]!r} -> {status} {str(document)[:200]}"
                 if status >= 500:
                     fail(f"{status}", shown)
-                elif status >= 400 and not (isinstance(document, dict) and "error" in document):
+                elif status >= 400 and not answered(status, document):
                     fail("a 4xx without an error", shown)
                 if seconds > limit + 1:
                     short = f"{command} -> {status}, a body of {len(body)} bytes: {body[:50]!r}"
                     over.append((seconds, limit, short))
+                if arguments.save and (seconds > limit + 1 or status < 0 or status >= 500):
+                    arguments.save.mkdir(parents=True, exist_ok=True)
+                    (arguments.save / f"{sent:05d}-{command}-{status}.json").write_bytes(body)
                 if server.process.poll() is not None:
                     fail("the server ended", "".join(server.err)[-2000:])
                     return 1

@@ -107,3 +107,33 @@ def test_a_long_python_loop_looks_at_its_deadline():
             if item == 25:
                 deadline.stop()
     assert seen == list(range(30))  # stopped at the next look, not at the end
+
+
+@pytest.mark.parametrize("question", ["settle", "count", "models"])
+def test_a_question_asked_without_polling_is_stopped_at_its_deadline(question):
+    """The synchronous questions of the walkthrough's checker and the fix's single edits: one
+    that clingo cannot answer (13 pigeons in 12 holes) raises Stopped at its deadline instead
+    of holding its caller until clingo is done."""
+    from conftest import PIGEONS
+
+    from hashi_asp.asp.interface import Program
+
+    grounded = control.ground(read(PROLOG), Program(additions=[PIGEONS]), models=0)
+    ask = {
+        "settle": lambda deadline: grounded.settle([], deadline),
+        "count": lambda deadline: grounded.count([], 2, deadline),
+        "models": lambda deadline: grounded.models([], 2, deadline),
+    }[question]
+    raised: list[BaseException] = []
+
+    def asking() -> None:
+        try:
+            ask(Deadline(0.5))
+        except BaseException as error:  # what it raised is the answer
+            raised.append(error)
+
+    thread = threading.Thread(target=asking, daemon=True)
+    thread.start()
+    thread.join(120)  # a bound on the wait for an answer, not a measure of speed
+    assert not thread.is_alive(), "the question went on past its deadline"
+    assert len(raised) == 1 and isinstance(raised[0], Stopped) and raised[0].why is Stop.TIME

@@ -14,13 +14,14 @@ as a capability needs, with one deadline, Ctrl-C, and every model checked before
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import clingo
 
@@ -30,6 +31,8 @@ from ..status import Stop
 from ..stopping import POLL_SECONDS, Deadline, Stopped, left_behind, uninterruptible
 from . import interface
 from .interface import EncodingError, InvalidAnswer, Program
+
+T = TypeVar("T")
 
 # Solver settings measured on the Coelho et al. set, on 1 000 to 100 000 islands and on 2 000
 # islands with few doubled bridges, where the search (not grounding) takes the time:
@@ -363,38 +366,72 @@ class Grounded:
         """Search for one model under the assumptions: ``exhausted`` means there is none."""
         return self.search(lambda model: False, assumptions=assumptions, deadline=deadline)
 
-    def settle(self, assumptions: Iterable[int]) -> list[int] | None:
+    def settle(
+        self, assumptions: Iterable[int], deadline: Deadline | None = None
+    ) -> list[int] | None:
         """None if there is a model under the assumptions, else the ones clingo blamed (its
         core), found in this thread without polling: for the many small questions that
         propagation alone mostly answers (a step of a walkthrough), where starting and
-        watching a search thread would cost more than the search.  Ctrl-C and deadlines are
-        honoured between calls, not during one."""
-        core: list[int] = []
-        found = self.control.solve(assumptions=list(assumptions), on_core=core.extend)
-        return None if found.satisfiable else core
+        watching a search thread would cost more than the search.  At the deadline's end
+        clingo is interrupted (:func:`_asking`) and :class:`Stopped` raised."""
+        assumed = list(assumptions)
 
-    def count(self, assumptions: Iterable[int], limit: int) -> int:
+        def ask() -> tuple[list[int] | None, bool]:
+            core: list[int] = []
+            found = self.control.solve(assumptions=assumed, on_core=core.extend)
+            return (None if found.satisfiable else core), found.interrupted
+
+        return self._asked(ask, deadline)
+
+    def count(
+        self, assumptions: Iterable[int], limit: int, deadline: Deadline | None = None
+    ) -> int:
         """How many models there are under the assumptions, up to ``limit``, found in this
-        thread without polling (as :meth:`settle`): for many small questions that propagation
-        mostly answers.  Ctrl-C and deadlines are honoured between calls, not during one."""
-        found = 0
-        with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:
-            for _ in handle:
-                found += 1
-                if found >= limit:
-                    break
-        return found
+        thread without polling (as :meth:`settle`, and stopped as it is): for many small
+        questions that propagation mostly answers."""
+        assumed = list(assumptions)
 
-    def models(self, assumptions: Iterable[int], limit: int) -> tuple[list[list], bool]:
+        def ask() -> tuple[int, bool]:
+            found = 0
+            with self.control.solve(assumptions=assumed, yield_=True) as handle:
+                for _ in handle:
+                    found += 1
+                    if found >= limit:
+                        return found, False
+                return found, handle.get().interrupted
+
+        return self._asked(ask, deadline)
+
+    def models(
+        self, assumptions: Iterable[int], limit: int, deadline: Deadline | None = None
+    ) -> tuple[list[list], bool]:
         """Up to ``limit`` models under the assumptions, as their shown atoms, and whether they
         are all there are; found in this thread, as :meth:`count`."""
-        found: list[list] = []
-        with self.control.solve(assumptions=list(assumptions), yield_=True) as handle:
-            for model in handle:
-                found.append(list(model.symbols(shown=True)))
-                if len(found) >= limit:
-                    return found, False
-            return found, True
+        assumed = list(assumptions)
+
+        def ask() -> tuple[tuple[list[list], bool], bool]:
+            found: list[list] = []
+            with self.control.solve(assumptions=assumed, yield_=True) as handle:
+                for model in handle:
+                    found.append(list(model.symbols(shown=True)))
+                    if len(found) >= limit:
+                        return (found, False), False
+                return (found, True), handle.get().interrupted
+
+        return self._asked(ask, deadline)
+
+    def _asked(self, ask: Callable[[], tuple[T, bool]], deadline: Deadline | None) -> T:
+        """The answer of ``ask`` (a question to clingo in this thread, which says whether it
+        was interrupted), clingo interrupted at the deadline's end; :class:`Stopped` then.  An
+        interruption meant for a question that had just ended reaches the next one: that one
+        is asked again."""
+        while True:
+            with _asking(self.control, deadline):
+                answer, interrupted = ask()
+            if not interrupted:
+                return answer
+            if deadline is not None and deadline.expired():
+                raise deadline.reached("asking clingo")
 
     def minimal_core(
         self,
@@ -414,9 +451,12 @@ class Grounded:
         while i < len(kept):
             trial = kept[:i] + kept[i + 1 :]
             if quick:
-                if Deadline.of(deadline).expired():
+                try:
+                    if Deadline.of(deadline).expired():
+                        raise Stopped("the deadline has ended")
+                    blamed = self.settle([*fixed, *trial], deadline)
+                except Stopped:
                     return Core(kept, False, Search(False, Deadline.of(deadline).stopped))
-                blamed = self.settle([*fixed, *trial])
                 outcome = Search(blamed is not None, core=blamed)
             else:
                 outcome = self.attempt([*fixed, *trial], deadline)
@@ -518,6 +558,46 @@ class Grounded:
     def ground_part(self, parts: Sequence[tuple[str, Sequence[clingo.Symbol]]]) -> None:
         """Ground further parts of the program (small ones: in this thread)."""
         self.control.ground(list(parts))
+
+
+@contextlib.contextmanager
+def _asking(control: clingo.Control, deadline: Deadline | None) -> Iterator[None]:
+    """While a question is asked of ``control`` in this thread: one watching thread for all
+    such questions interrupts clingo at the deadline's end (its time, a signal, a caller's
+    stop), as a polled search would stop.  Registering costs a dictionary entry, not a thread
+    per question: the walkthrough asks thousands."""
+    if deadline is None:
+        yield
+        return
+    key = object()
+    with _questions_lock:
+        _questions[key] = (control, deadline)
+        if not _question_watch.is_set():
+            _question_watch.set()
+            threading.Thread(
+                target=_watch_questions, name="hashi-asp: question watch", daemon=True
+            ).start()
+    try:
+        yield
+    finally:
+        with _questions_lock:
+            _questions.pop(key, None)
+
+
+def _watch_questions() -> None:
+    """Interrupt each question whose deadline has ended (:func:`_asking`), for ever."""
+    while True:
+        time.sleep(POLL_SECONDS)
+        with _questions_lock:
+            for key, (control, deadline) in list(_questions.items()):
+                if deadline.expired():
+                    control.interrupt()
+                    del _questions[key]
+
+
+_questions: dict[object, tuple[clingo.Control, Deadline]] = {}
+_questions_lock = threading.Lock()
+_question_watch = threading.Event()
 
 
 def _close(handle: clingo.SolveHandle) -> None:

@@ -125,7 +125,7 @@ class SingleEdits:
                 self.grounded.literal(predicates.EDITS[kind].symbol(*cell, n)) for n in settled
             ]
             assumed = [literal, *(-x for x in leave_out if x is not None)]
-            found, all_there_are = self.grounded.models(assumed, AT_ONCE * len(left))
+            found, all_there_are = self.grounded.models(assumed, AT_ONCE * len(left), self.deadline)
             counts = dict.fromkeys(left, 0)
             for atoms in found:
                 ((_, _, number),) = predicates.EDITS[kind].read_numbers(atoms)
@@ -144,7 +144,7 @@ class SingleEdits:
         if literal is None:
             raise FixFault(f"internal error: no switch for the edit {edit.words()}")
         self.deadline.check("trying single edits")
-        return self.grounded.count([literal], 2)
+        return self.grounded.count([literal], 2, self.deadline)
 
 
 def _number(edit: Edit) -> tuple[int, ...]:

@@ -148,7 +148,7 @@ class Checker:
         reason = list(reason)
         assumed = self._assumptions(domain, reason, connectivity, pair, keep, only)
         deadline.check("checking a step")
-        core = self.grounded.settle(assumed)
+        core = self.grounded.settle(assumed, deadline)
         if core is None:
             return None
         needed = set(core)
