@@ -131,7 +131,7 @@ def main() -> None:
     parser.add_argument("--per-band", type=int, default=14, help="puzzles per size and band")
     parser.add_argument("--seed", type=int, default=1, help="the first seed")
     parser.add_argument(
-        "--tries", type=int, default=3, help="seeds tried per puzzle asked, at most"
+        "--tries", type=int, default=6, help="seeds tried per puzzle asked, at most"
     )
     arguments = parser.parse_args()
     started = time.perf_counter()
