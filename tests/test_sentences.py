@@ -96,15 +96,13 @@ def test_a_crossing_step_names_the_certain_bridge_its_pair_would_cross(technique
 @st.composite
 def generated_puzzles(draw) -> Puzzle:
     """Unique puzzles of 7x7 to 10x10 from the generator, under each variant of the rules, with
-    a fifth to two fifths of the cells islands: of every difficulty."""
+    islands on a fifth to two fifths of the cells: of every difficulty."""
     rules = draw(st.sampled_from(RULES))
     side = draw(st.integers(7, 10))
     islands = draw(st.integers(side * side // 5, side * side * 2 // 5))
     try:
-        made = generate(
-            islands, side, side, seed=draw(st.integers(0, 10**6)), rules=rules, unique=True,
-            attempts=2,
-        )  # fmt: skip
+        seed = draw(st.integers(0, 10**6))
+        made = generate(islands, side, side, seed=seed, rules=rules, unique=True, attempts=2)
     except GenerationError:
         assume(False)
     return made.puzzle
