@@ -63,7 +63,7 @@ LAYERS = [
     },
     {"asp", "asp.predicates", "asp.interface", "asp.connectivity", "asp.control", "asp.portfolio"},
     {"reasoning", "difficulty"},
-    {"walkthrough.board", "walkthrough.results"},
+    {"walkthrough.board", "walkthrough.results", "walkthrough.reading"},
     {"walkthrough.techniques", "walkthrough.checker"},
     {"walkthrough.finding"},
     {"walkthrough"},

@@ -59,10 +59,27 @@ class Words:
         return _listing([self.island(i) for i in self.found.reason])
 
     @property
+    def at_island(self) -> bool:
+        """The pair is at the one island of the reason.  Not always so: clingo makes a reason
+        minimal (:meth:`.checker.Checker.confirm`), and may keep of two islands the one away
+        from the pair."""
+        return self.found.reason[0] in self.board.ends[self.found.pair]
+
+    @property
+    def across_island(self) -> bool:
+        """The pair crosses a pair at the one island of the reason."""
+        crossing = self.board.crossing[self.found.pair]
+        return any(q in crossing for q in self.board.at[self.found.reason[0]])
+
+    @property
     def other(self) -> str:
-        """The pair's other end, seen from the one island of the reason."""
+        """The pair's other end, seen from the one island of the reason (which must be one of
+        its ends: a sentence says "to" only then)."""
         a, z = self.board.ends[self.found.pair]
-        return cell_name(self.board.cells[z if a == self.found.reason[0] else a])
+        island = self.found.reason[0]
+        if island not in (a, z):
+            raise AssertionError("a bridge 'to' a cell from an island away from the pair")
+        return cell_name(self.board.cells[z if a == island else a])
 
     def ends(self, p: int | None = None) -> tuple[str, str]:
         a, z = self.board.ends[self.found.pair if p is None else p]
@@ -178,7 +195,23 @@ def _one_neighbour_or_every_bridge(w: Words) -> str:
     return f"{w.only} needs every bridge it can still get: {w.what} to {w.other}"
 
 
+def _crossed(w: Words) -> str:
+    if w.across_island:
+        return (
+            f"{w.only} gets its number only with a bridge across the pair {w.between()}: "
+            f"{w.what} there"
+        )
+    return f"{w.only} forces {w.what} {w.between()}"
+
+
+def _isolation(w: Words) -> str:
+    if w.at_island:
+        return f"{w.only} needs {w.what} to {w.other}: {CLOSED_OFF} {CONNECTED}"
+    return f"{w.only} forces {w.what} {w.between()}: {CLOSED_OFF} {CONNECTED}"
+
+
 CONNECTED = "(all islands must be connected)"
+CLOSED_OFF = "anything else closes a group off from the other islands"
 
 CATALOGUE: tuple[Technique, ...] = (
     # Stage 1 of Tatham's solver: what the rules and one island's arithmetic show at once.
@@ -267,8 +300,7 @@ CATALOGUE: tuple[Technique, ...] = (
     ),
     Technique(
         "crossed", "hard", 1, False, "1 island",
-        lambda w: f"{w.only} gets its number only with a bridge across the pair {w.between()}: "
-        f"{w.what} there",
+        _crossed,
         "the N at (r, c) gets its number only with a bridge across the pair between (r, c) and "
         "(r, c): no bridge there",
         applies=lambda c: not c.at_island,
@@ -300,15 +332,14 @@ CATALOGUE: tuple[Technique, ...] = (
     ),
     Technique(
         "isolation", "hard", 1, True, "1 island, connectivity",
-        lambda w: f"{w.only} needs {w.what} to {w.other}: anything else closes a group off "
-        f"from the other islands {CONNECTED}",
+        _isolation,
         "the 1 at (6, 3) needs a single bridge to (4, 3): anything else closes a group off from "
         "the other islands (all islands must be connected)",
     ),
     Technique(
         "group-isolation", "hard", 2, True, "2 islands, connectivity",
-        lambda w: f"{w.islands}, taken together, force {w.what} {w.between()}: anything else "
-        f"closes a group off from the other islands {CONNECTED}",
+        lambda w: f"{w.islands}, taken together, force {w.what} {w.between()}: {CLOSED_OFF} "
+        f"{CONNECTED}",
         "the 3 at (3, 7) and the 2 at (6, 7), taken together, force no bridge between (0, 3) and "
         "(4, 3): anything else closes a group off from the other islands (all islands must be "
         "connected)",
@@ -321,8 +352,8 @@ CATALOGUE: tuple[Technique, ...] = (
     ),
     Technique(
         "three-isolation", "expert", 3, True, "3 islands, connectivity",
-        lambda w: f"{w.islands}, taken together, force {w.what} {w.between()}: anything else "
-        f"closes a group off from the other islands {CONNECTED}",
+        lambda w: f"{w.islands}, taken together, force {w.what} {w.between()}: {CLOSED_OFF} "
+        f"{CONNECTED}",
         "the 2 at (0, 4), the 3 at (2, 4) and the 2 at (2, 8), taken together, force at least "
         "one bridge between (2, 2) and (2, 4): anything else closes a group off from the other "
         "islands (all islands must be connected)",
