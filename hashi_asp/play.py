@@ -106,23 +106,27 @@ class Play:
         """Whether the bridges drawn are, on their own, a valid solution of ``puzzle``."""
         return bool(self.bridges) and not check(puzzle, self.drawn)
 
-    def counts(self, puzzle: Puzzle) -> dict[Pair, tuple[int, ...]]:
+    def counts(self, puzzle: Puzzle, *, bounds: bool = False) -> dict[Pair, tuple[int, ...]]:
         """The counts each pair of neighbours of ``puzzle`` can take in this state (ascending,
         pairs in reading order); a state the module docstring refuses raises
-        :class:`PuzzleError`."""
+        :class:`PuzzleError`.  ``bounds``: each bridge drawn a lower bound, even in a complete
+        drawing (as the steps of a walkthrough leave a pair they have not yet decided)."""
 
         def blame(key: str, index: int, message: str) -> Exception:
             return PuzzleError(message)
 
-        return _judged(self, puzzle, blame)
+        return _judged(self, puzzle, blame, bounds)
 
 
 # ---------------------------------------------------------------------------- the counts
 
 
-def _judged(play: Play, puzzle: Puzzle, blame: Blame) -> dict[Pair, tuple[int, ...]]:
+def _judged(
+    play: Play, puzzle: Puzzle, blame: Blame, bounds: bool = False
+) -> dict[Pair, tuple[int, ...]]:
     """The counts of every pair of neighbours in ``play``, each entry judged first: the first
-    mistake, in the order of the entries, raises what ``blame`` makes of it."""
+    mistake, in the order of the entries, raises what ``blame`` makes of it (``bounds``: as
+    :meth:`Play.counts`)."""
     top = puzzle.rules.max_bridges
     counts = {pair: set(range(top + 1)) for pair in puzzle.geometry.pairs}
 
@@ -156,7 +160,7 @@ def _judged(play: Play, puzzle: Puzzle, blame: Blame) -> dict[Pair, tuple[int, .
                 f"narrowed pair {pair_name(*pair)}: count {wrong[0]} is not in 0..{top}",
             )
 
-    exact = play.solves(puzzle)  # a complete drawing: each pair exactly its count
+    exact = not bounds and play.solves(puzzle)  # a complete drawing: each pair exactly its count
     said: dict[Pair, list[str]] = {}
     for i, b in enumerate(play.bridges):
         allowed = {b.count} if exact else set(range(b.count, top + 1))

@@ -317,8 +317,6 @@ def mistakes(
         *((pair, STATE.symbol(*pair[0], *pair[1], 0)) for pair in play.ruled_out),
     ]
     found = Mistakes(solvable=None)
-    if not claims:
-        return found
     try:
         grounded = ground(
             puzzle,

@@ -68,7 +68,8 @@ def hint_text(puzzle: Puzzle, found: Hint, look: Look | None = None) -> str:
 
 
 def _mistakes_line(found: Hint, look: Look) -> str:
-    """The bridges drawn and pairs ruled out that no solution has, each on its own."""
+    """The bridges drawn and pairs ruled out that no solution has, each on its own; said to be
+    all of them only when every one was asked about."""
     from ..puzzle import pair_name
     from .output import stopped
 
@@ -78,12 +79,15 @@ def _mistakes_line(found: Hint, look: Look) -> str:
         *(f"{pair_name(*b.ends)} with {b.count} or more" for b in listed.bridges),
         *(f"{pair_name(*pair)} without a bridge" for pair in listed.ruled_out),
     ]
-    cut = "" if listed.exhausted else f" ({stopped(listed.timed_out, look.signal)}: not all asked)"
+    cut = stopped(listed.timed_out, look.signal)
     if listed.solvable is False:
-        return f"mistakes: none to name, the puzzle itself has no solution{cut}"
-    if not named:
-        return f"mistakes: none, each bridge drawn and pair ruled out is in some solution{cut}"
-    return f"mistakes: no solution has {', nor '.join(named)}{cut}"
+        return "mistakes: none to name, the puzzle itself has no solution"
+    if named:
+        rest = "" if listed.exhausted else f" ({cut}: the rest not asked)"
+        return f"mistakes: no solution has {', nor '.join(named)}{rest}"
+    if listed.exhausted:
+        return "mistakes: none, each bridge drawn and pair ruled out is in some solution"
+    return f"mistakes: none found, {cut} before each bridge drawn and pair ruled out was asked"
 
 
 def _hint_body(puzzle: Puzzle, found: Hint, look: Look) -> str:

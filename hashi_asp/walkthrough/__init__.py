@@ -83,17 +83,22 @@ def steps(
     for).  ``on_step`` hears the :class:`Progress` after each step (``rating`` marks it as the
     walk of a difficulty).
 
-    From a state that the walkthrough from the empty board passes through (each step applied
-    as its pair's counts, in ``narrowed``), the steps are that walkthrough's next ones: it is
-    walked again, its steps the state already has kept unshown, so that its order (the
-    previous step's reason is read first) is the same; from any other state, the walkthrough
-    starts there."""
+    From a state that the walkthrough from the empty board passes through (each of its steps
+    applied: its counts in ``narrowed``, the bridges it makes certain drawn), the steps are
+    that walkthrough's next ones: it is walked again, the steps the state has already kept
+    unshown, so that its order (the previous step's reason is read first) is the same.  Such a
+    state goes on to the walkthrough's end even when its bridges are complete (the steps that
+    rule out the pairs left are still to come), so that the steps given one at a time are
+    exactly those of the whole walkthrough.  From any other state, the walkthrough starts
+    there (a complete drawing: solved, no step)."""
     deadline = Deadline.of(time_limit)
     play = Play.of(given)
     start = starting_counts(puzzle, play)
-    # The walkthrough from the empty board, while the state has each of its steps already.
+    # The walkthrough from the empty board, while the state has each of its steps already;
+    # what the steps leave is read as they leave it, a bridge drawn as a lower bound.
+    passed = starting_counts(puzzle, play, bounds=True) if play.solves(puzzle) else start
     board = Finder(puzzle, starting_counts(puzzle, Play()))
-    replaying = board.domain != start
+    replaying = board.domain != passed
     told = _Teller(start, on_step, rating)
     checker = Checker(puzzle, deadline) if checked else None
     shown = None if given is None else play
@@ -105,11 +110,11 @@ def steps(
             if found is not None and checker is not None:
                 found = checker.confirm(found, board, deadline)
             if replaying:
-                if found is not None and _had(found, start):
+                if found is not None and _had(found, passed):
                     board.apply(found)
                     continue
                 replaying = False
-                if board.domain != start:  # a state this walkthrough does not pass through
+                if board.domain != passed:  # a state this walkthrough does not pass through
                     board = Finder(puzzle, list(start))
                     continue
             if found is None:

@@ -126,10 +126,11 @@ class Board:
         return min(pairs, default=-1)
 
 
-def starting_counts(puzzle: Puzzle, given: Play) -> list[int]:
+def starting_counts(puzzle: Puzzle, given: Play, *, bounds: bool = False) -> list[int]:
     """The counts each pair can take at the start, as bit sets, in the order of the pairs:
-    those the player's state ``given`` leaves it (:meth:`~hashi_asp.play.Play.counts`)."""
-    counts = given.counts(puzzle)
+    those the player's state ``given`` leaves it (:meth:`~hashi_asp.play.Play.counts`, with
+    ``bounds`` as it takes it)."""
+    counts = given.counts(puzzle, bounds=bounds)
     return [sum(1 << k for k in counts[pair]) for pair in puzzle.geometry.pairs]
 
 
