@@ -84,10 +84,21 @@ def test_a_complete_drawing_is_decided_by_steps_and_hint(tmp_path):
     assert {pair: ks[0] for pair, ks in counts.items() if ks[0]} == drawn.drawn.counts()
 
 
+def test_a_complete_drawing_with_steps_applied_is_decided_where_the_walkthrough_stops():
+    """Two islands without numbers: one bridge or two. The walkthrough says "at least one" and
+    is stuck; a drawing of one bridge with that step applied is a complete one: solved."""
+    puzzle = Puzzle(1, 2, {(0, 0): None, (0, 1): None})
+    pair = ((0, 0), (0, 1))
+    assert steps(puzzle).status == "stuck"
+    play = Play((bridge(*pair, 1),), narrowed=((pair, (1, 2)),))
+    walk = steps(puzzle, play)
+    assert (walk.status, walk.steps, walk.possible) == ("solved", [], {pair: (1,)})
+
+
 def test_an_incomplete_drawing_is_a_lower_bound():
     puzzle = read(WALK)
     answer = solve(puzzle).solutions[0]
-    some = Play(answer.bridges[:-1])
+    some = Play(answer.bridges[1:])
     counts = some.counts(puzzle)
     for b in some.bridges:
         assert counts[b.ends] == tuple(range(b.count, 3))

@@ -94,9 +94,12 @@ def steps(
     deadline = Deadline.of(time_limit)
     play = Play.of(given)
     start = starting_counts(puzzle, play)
-    # The walkthrough from the empty board, while the state has each of its steps already;
-    # what the steps leave is read as they leave it, a bridge drawn as a lower bound.
-    passed = starting_counts(puzzle, play, bounds=True) if play.solves(puzzle) else start
+    # The walkthrough from the empty board, while the state has each of its steps already.
+    # A complete drawing with steps applied is read as the steps leave it (each bridge drawn a
+    # lower bound): the walkthrough it is on the way through goes on, and where that ends
+    # short of the drawing, the drawing decides.
+    decided = bool(play.narrowed) and play.solves(puzzle)
+    passed = starting_counts(puzzle, play, bounds=True) if decided else start
     board = Finder(puzzle, starting_counts(puzzle, Play()))
     replaying = board.domain != passed
     told = _Teller(start, on_step, rating)
@@ -118,7 +121,10 @@ def steps(
                     board = Finder(puzzle, list(start))
                     continue
             if found is None:
-                break
+                if board.domain == start or not decided:
+                    break
+                board = Finder(puzzle, list(start))  # the drawing decides what is left
+                continue
             walk.steps.append(_described(board, found))
             board.apply(found)
             told(len(walk.steps), board.domain)
