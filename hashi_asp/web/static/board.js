@@ -125,10 +125,12 @@ function element(name, attributes, parent) {
   return node;
 }
 
-function pairLine(k, attributes, parent) {
+// The line of a pair from centre to centre, or `inset` short of each centre.
+function pairLine(k, attributes, parent, inset = 0) {
   const [a, b] = pairOf(k);
   const [x1, y1] = centre(...a), [x2, y2] = centre(...b);
-  return element("line", { x1, y1, x2, y2, "data-pair": k, ...attributes }, parent);
+  const [dx, dy] = [Math.sign(x2 - x1) * inset, Math.sign(y2 - y1) * inset];
+  return element("line", { x1: x1 + dx, y1: y1 + dy, x2: x2 - dx, y2: y2 - dy, "data-pair": k, ...attributes }, parent);
 }
 
 // Parallel lines of a bridge, `gap` apart, centred on the line between the islands.
@@ -139,8 +141,8 @@ function offsets(count) {
 
 // Layers, bottom up: the water with its labels, the bridges and the marks "no bridge", the
 // islands, then what the page points out (a step's pair, where solutions differ, a mistake),
-// drawn over the islands so that a pair of islands in adjacent cells shows it whole (the
-// overlays multiply with what is under them: the numbers stay readable).
+// drawn over the islands' rims, short of their numbers, so that a pair of islands in adjacent
+// cells shows it as well as any other (the overlays multiply with what is under them).
 function draw() {
   const board = $("board");
   board.setAttribute("viewBox", `0 0 ${boardWidth()} ${boardHeight()}`);
@@ -195,9 +197,10 @@ function draw() {
     if (n !== null) element("text", { x, y: y + 7 }, group).textContent = String(n);
   }
   const over = element("g", { class: "overlays" }, board);
-  for (const [a, b] of shown.differences) pairLine(pairKey(a, b), { class: "difference" }, over);
-  if (shown.step) pairLine(shown.step, { class: "pair-step" }, over);
-  for (const k of shown.mistakes) pairLine(k, { class: "pair-mistake" }, over);
+  const rim = UNIT * 0.22;  // from an island's centre: clear of its number
+  for (const [a, b] of shown.differences) pairLine(pairKey(a, b), { class: "difference" }, over, rim);
+  if (shown.step) pairLine(shown.step, { class: "pair-step" }, over, rim);
+  for (const k of shown.mistakes) pairLine(k, { class: "pair-mistake" }, over, rim);
   // A proposed new island: a dashed ring with its number on the water cell.
   for (const [k, n] of shown.added) {
     if (state.islands.has(k)) continue;
