@@ -61,6 +61,18 @@ class Play:
     ruled_out: tuple[Pair, ...] = ()
     narrowed: tuple[Narrowing, ...] = ()
 
+    def __post_init__(self) -> None:
+        # As the rest of the library has them: a pair's cells in reading order, counts ascending.
+        fields = {
+            "bridges": tuple(bridge(b[:2], b[2:4], b[4]) for b in self.bridges),
+            "ruled_out": tuple(_ordered(pair) for pair in self.ruled_out),
+            "narrowed": tuple(
+                (_ordered(pair), tuple(sorted(set(ks)))) for pair, ks in self.narrowed
+            ),
+        }
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+
     @classmethod
     def of(cls, given: Play | Solution | None) -> Play:
         """A state as the library takes one: a :class:`Play`, or a :class:`Solution` (the
@@ -116,6 +128,11 @@ class Play:
             return PuzzleError(message)
 
         return _judged(self, puzzle, blame, bounds)
+
+
+def _ordered(pair: Pair) -> Pair:
+    """The pair, its first cell first in reading order."""
+    return bridge(*pair, 0).ends
 
 
 # ---------------------------------------------------------------------------- the counts
@@ -261,9 +278,9 @@ def _read(data: Any, puzzle: Puzzle, fail: Callable[..., Exception]) -> Play:
     ruled_out = _entries(data, "ruled_out", 4, at, fail)
     narrowed = _entries(data, "narrowed", 5, at, fail)
     play = Play(
-        tuple(bridge((r1, c1), (r2, c2), k) for r1, c1, r2, c2, k in bridges),
-        tuple(_pair(*entry) for entry in ruled_out),
-        tuple((_pair(r1, c1, r2, c2), tuple(sorted(set(ks)))) for r1, c1, r2, c2, ks in narrowed),
+        tuple(Bridge(*entry) for entry in bridges),
+        tuple(((r1, c1), (r2, c2)) for r1, c1, r2, c2 in ruled_out),
+        tuple((((r1, c1), (r2, c2)), ks) for r1, c1, r2, c2, ks in narrowed),
     )
 
     def blame(key: str, index: int, message: str) -> Exception:
@@ -297,7 +314,3 @@ def _entries(
         if not good:
             raise fail(f"{what} {i}: expected {shape} of integers", *at[key], i)
     return entries
-
-
-def _pair(r1: int, c1: int, r2: int, c2: int) -> Pair:
-    return bridge((r1, c1), (r2, c2), 0).ends

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from serving import post
 
-from hashi_asp import Puzzle, PuzzleError, Rules, Solution, bridge, hint, read, solve
+from hashi_asp import Bridge, Puzzle, PuzzleError, Rules, Solution, bridge, hint, read, solve
 from hashi_asp.asp.interface import Program
 from hashi_asp.generation import generate
 from hashi_asp.play import Play
@@ -202,6 +202,12 @@ def test_the_state_is_read_back_as_written():
         "narrowed": [[0, 0, 6, 0, [1, 2]], [0, 0, 6, 0, [2]]],
     }
     assert Play.from_json(play.to_json(), puzzle) == play
+    built = Play(  # built in Python: the same, each pair's cells in reading order
+        (Bridge(0, 2, 0, 0, 2),),
+        (((0, 4), (0, 2)),),
+        ((((6, 0), (0, 0)), (2, 1)), (((0, 0), (6, 0)), (2,))),
+    )
+    assert built == play
     assert Play.from_json({}, puzzle) == Play()
     assert Play.from_json([[0, 0, 0, 2, 1]], puzzle) == Play((bridge((0, 0), (0, 2), 1),))
     assert Play.from_json({"solutions": [{"bridges": [[0, 0, 0, 2, 1]]}]}, puzzle).bridges
