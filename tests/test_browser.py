@@ -416,6 +416,7 @@ def test_progress_and_the_timer_are_kept_across_a_reload(server, browser):
     settled(browser)
     browser.find_element(By.ID, "show-timer").click()
     wait(browser, lambda d: re.fullmatch(r"\d+:\d\d", d.find_element(By.ID, "timer").text), "t")
+    browser.execute_script("timer.set(754, true)")  # a player 12 minutes and more into it
     drag(browser, (0, 0), (0, 2))
     drag(browser, (6, 4), (6, 6), button="right")
     wait(browser, lambda d: ruled_out(d), "the mark")
@@ -445,6 +446,18 @@ def test_progress_and_the_timer_are_kept_across_a_reload(server, browser):
     wait(browser, lambda d: verdict(d) == "solved", "solved after the reload")
     assert browser.find_element(By.ID, "timer").text == time
     assert browser.find_element(By.ID, "timer").get_attribute("data-running") == "false"
+    # The time is the puzzle's: another puzzle's starts from nothing; undo brings this one back
+    # with its own.
+    source = browser.find_element(By.ID, "source")
+    source.clear()
+    source.send_keys(SQUARE)
+    press(browser, "load")
+    wait(browser, lambda d: len(islands(d)) == 4, "the other puzzle")
+    assert re.fullmatch(r"0:0\d", browser.find_element(By.ID, "timer").text)
+    press(browser, "undo")
+    wait(browser, lambda d: board_state(d)[0] == dict(puzzle.islands), "the puzzle back")
+    wait(browser, lambda d: verdict(d) == "solved", "solved, as it was")
+    assert browser.find_element(By.ID, "timer").text == time
 
 
 def test_keyboard_play(server, browser):

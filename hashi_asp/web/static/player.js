@@ -124,8 +124,14 @@ function setPuzzleOnly(doc) {
 
 function after(puzzleBefore) {
   showHistory();
+  const another = puzzleText() !== puzzleBefore;
+  if (another) {
+    // The time is the puzzle's: as kept for it (none for a new one), stopped until played().
+    const kept = stored(PROGRESS, {})[puzzleText()];
+    timer.set(kept ? kept.seconds || 0 : 0, false);
+  }
   save();
-  if (puzzleText() !== puzzleBefore) puzzleChanged();
+  if (another) puzzleChanged();
   else { draw(); played(); }
 }
 
@@ -153,16 +159,15 @@ function save() {
   if (!state.islands.size) return;
   store(LAST, { puzzle: puzzleDocument(), mode: state.mode });
   const all = stored(PROGRESS, {});
-  all[puzzleText()] = { ...progressOf(), seconds: timer.seconds(), solved: solved, at: Date.now() };
+  all[puzzleText()] = { ...progressOf(), seconds: timer.seconds(), at: Date.now() };
   const kept = Object.entries(all).sort(([, a], [, b]) => b.at - a.at).slice(0, PUZZLES_KEPT);
   store(PROGRESS, Object.fromEntries(kept));
 }
 
-// The player's state and time on the puzzle shown, as last kept (nothing for a new puzzle).
+// The player's state on the puzzle shown, as last kept (nothing for a new puzzle); its time is
+// set once the change is made (after()).
 function resume() {
-  const kept = stored(PROGRESS, {})[puzzleText()];
-  setProgress(kept || {});
-  timer.set(kept ? kept.seconds || 0 : 0, !(kept && kept.solved));
+  setProgress(stored(PROGRESS, {})[puzzleText()] || {});
 }
 
 // A link that names a puzzle opens that puzzle; once the puzzle shown is another (loaded,
