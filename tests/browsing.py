@@ -78,6 +78,17 @@ def screen(driver, size: tuple[int, int]) -> None:
     )
 
 
+def fresh_page(driver, server: str) -> None:
+    """The page at a laptop's screen size with nothing kept from before (the browser's storage
+    emptied on the page's origin, without the page, which would keep a puzzle in it), and the
+    console's entries so far set aside."""
+    screen(driver, WIDE)
+    driver.get(f"{server}api")
+    driver.execute_script("localStorage.clear()")
+    driver.get(server)
+    driver.get_log("browser")
+
+
 # The API answers some questions with a 4xx status and a document the page reads (no solution,
 # a refused puzzle): Chromium logs each as a failed load.  Anything else severe (a script error,
 # a refusal by the page's Content-Security-Policy, a file of the page missing) is a fault.
