@@ -106,7 +106,7 @@ def page_figures(url: str, rounds: int) -> tuple[list[float], list[float]]:
                 "  if (!state.islands.has(key(r, c))) return [r, c];"
             )
             driver.execute_script(
-                "window.typedAt = null; state.cursor = arguments[0]; draw();"
+                "window.typedAt = null; setMode('edit'); state.cursor = arguments[0]; draw();"
                 "document.getElementById('board').focus();"
                 "document.addEventListener('keydown', e => { window.typedAt = e.timeStamp; },"
                 "  { once: true, capture: true });"

@@ -7,7 +7,8 @@ the code to it):
 1. the ground: :mod:`.status` (verdicts, stops, exit codes), :mod:`.errors`, :mod:`.puzzle`
    (islands, rules, bridges, where bridges can go), :mod:`.stopping` (deadlines, signals, work
    that cannot be interrupted), :mod:`.files`, :mod:`.checking` (the independent checker);
-2. :mod:`.notations` (reading and writing puzzles), :mod:`.drawing` (text, SVG, PNG);
+2. :mod:`.notations` (reading and writing puzzles), :mod:`.drawing` (text, SVG, PNG),
+   :mod:`.play` (a player's state: bridges drawn, pairs ruled out, counts narrowed);
 3. :mod:`.asp`, the only code that knows clingo: the predicates between Python and the
    encodings, the one owner of ``clingo.Control``, the catalogue of formulations;
 4. the capabilities, each a function named for what it does: :func:`solve`, :func:`unique`,
@@ -46,6 +47,7 @@ _HOMES = {
     "stopping": ["Deadline", "Stopped"],
     "notations": ["parse", "read", "read_solutions", "write"],
     "checking": ["Violation", "check"],
+    "play": ["Play"],
     "drawing": ["draw", "png", "svg", "write_picture"],
     "asp.interface": ["EncodingError", "InvalidAnswer", "Program", "encoding_path", "facts"],
     "solving": ["Difference", "Result", "count", "solve", "unique"],
@@ -76,6 +78,7 @@ __all__ = [
     "Hint",
     "InvalidAnswer",
     "Pair",
+    "Play",
     "Program",
     "Puzzle",
     "PuzzleError",
@@ -156,6 +159,7 @@ if TYPE_CHECKING:
     from .fixing import Edit, Fix, fix
     from .generation import Generated, GenerationError, generate
     from .notations import parse, read, read_solutions, write
+    from .play import Play
     from .puzzle import Bridge, Cell, Geometry, Pair, Puzzle, Rules, Solution, bridge
     from .reasoning import Explanation, Hint, explain, hint
     from .reviewing import Review, review

@@ -13,15 +13,17 @@ they return has passed the independent checker.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .asp import interface
 from .asp.control import Grounded, ground, within
 from .asp.interface import Program
-from .asp.predicates import AT_LEAST, CONSEQUENCES_LP, GIVEN_PART, RELAX, RELAX_LP
+from .asp.predicates import AT_LEAST, CONSEQUENCES_LP, GIVEN_PART, RELAX, RELAX_LP, STATE
 from .checking import Violation, check
 from .graphs import connected_groups
+from .play import Play
 from .puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge, cell_name
 from .status import Stop, Verdict
 from .stopping import Deadline, Stopped
@@ -39,26 +41,28 @@ _PARTIAL_OK = {"island-count", "disconnected"}
 
 @dataclass
 class Hint:
-    """What all the solutions (those extending ``given``, if any) have in common.
+    """What all the solutions (those that keep to a player's state ``given``, if any) have in
+    common.
 
     ``options`` maps each pair of neighbouring islands to the bridge counts it has across those
     solutions (0 = no bridge), so a pair with one option is decided and one with several is
     where solutions differ.  ``status`` is ``unique`` (every pair decided), ``multiple``,
-    ``unsolvable`` (no solution, or ``given`` cannot be completed) or ``unknown`` (the time
-    limit came first; ``options`` then holds only what was seen, so a pair with two options is
+    ``unsolvable`` (no solution, or none keeps to ``given``) or ``unknown`` (the time limit
+    came first; ``options`` then holds only what was seen, so a pair with two options is
     certainly undecided but one with a single option may not be).
     """
 
     status: Verdict
     options: dict[Pair, tuple[int, ...]]
     solution: Solution | None = None  # one of the solutions, checked
-    given: Solution | None = None
+    given: Play | None = None
     illegal: list[Violation] = field(default_factory=list)  # given bridges that break the rules
-    conflict: list[Bridge] | None = (
-        None  # given bridges no solution extends; [] = the puzzle has none
-    )
-    minimal: bool = False  # dropping any bridge from ``conflict`` leaves a completable set
-    complete: bool = False  # ``given`` already solves the puzzle
+    # The entries of ``given`` that no solution has together; empty: the puzzle has none.
+    conflict: Play | None = None
+    minimal: bool = False  # dropping any entry from ``conflict`` leaves a state some solution has
+    complete: bool = False  # the bridges of ``given`` already solve the puzzle
+    mistakes: Mistakes | None = None  # the entries of ``given`` no solution has, each on its own
+    known: dict[Pair, tuple[int, ...]] = field(default_factory=dict)  # the counts ``given`` leaves
     explanation: Explanation | None = None  # why the puzzle itself has no solution (if asked)
     exhausted: bool = False
     stopped: Stop | None = None  # why the search ended early (the time limit, a signal)
@@ -91,16 +95,52 @@ class Hint:
     @property
     def forced(self) -> list[Bridge]:
         """Bridges every solution has beyond ``given``: for each pair, the fewest bridges any
-        solution has there, where that is more than ``given`` has (exact unless undecided)."""
-        have = self.given.counts() if self.given else {}
+        solution has there, where that is more than the least ``given`` leaves it (exact
+        unless undecided)."""
+        have = {pair: ks[0] for pair, ks in self.known.items()}
         return [
             bridge(*pair, ks[0]) for pair, ks in self.options.items() if ks[0] > have.get(pair, 0)
         ]
 
 
+@dataclass
+class Mistakes:
+    """The entries of a player's state that no solution of the puzzle has, each taken on its
+    own: ``bridges`` drawn (no solution has that many bridges or more there) and pairs
+    ``ruled_out`` (every solution joins them), in the order of the state, each proven by
+    clingo (no solution with that entry).  ``solvable`` says whether the puzzle has a solution
+    at all (None: not known); one without has every entry.  Unless ``exhausted``, the search
+    was cut short (``stopped``: the time limit, a signal): those listed are proven, the
+    entries after them were not asked about."""
+
+    bridges: list[Bridge] = field(default_factory=list)
+    ruled_out: list[Pair] = field(default_factory=list)
+    exhausted: bool = True
+    stopped: Stop | None = None
+    solvable: bool | None = True  # whether the puzzle has a solution (None: not known)
+
+    @property
+    def timed_out(self) -> bool:
+        return self.stopped is Stop.TIME
+
+    def add(self, entry: Bridge | Pair) -> None:
+        if isinstance(entry, Bridge):
+            self.bridges.append(entry)
+        else:
+            self.ruled_out.append(entry)
+
+    def to_json(self) -> dict:
+        return {
+            "bridges": [list(b) for b in self.bridges],
+            "ruled_out": [[*a, *z] for a, z in self.ruled_out],
+            "exhausted": self.exhausted,
+            "solvable": self.solvable,
+        }
+
+
 def hint(
     puzzle: Puzzle,
-    given: Solution | None = None,
+    given: Play | Solution | None = None,
     *,
     program: Program = Program(),
     time_limit: float | Deadline | None = None,
@@ -108,26 +148,38 @@ def hint(
 ) -> Hint:
     """The bridge counts each pair of neighbours has across all solutions (clingo's brave
     consequences over the pairs' states; the cautious ones follow), optionally only solutions
-    that extend ``given``: a player's bridges, each a lower bound (a single bridge may become a
-    double).  If ``given`` breaks a rule on its own (diagonal, crossing, over an island, count
-    out of range...) the search is skipped and ``illegal`` lists why; if it cannot be completed,
-    ``conflict`` is a minimal set of its bridges that no solution extends.  With ``explained``,
-    a puzzle that has no solution at all gets its :func:`explain` as ``explanation``."""
+    that keep to ``given``, a player's state (:class:`~hashi_asp.play.Play`: bridges drawn,
+    each a lower bound unless they solve the puzzle, pairs ruled out, counts narrowed; a
+    :class:`Solution` is the bridges drawn).  If its bridges break a rule on their own
+    (crossing, a loop where loops are not allowed...) the search is skipped and ``illegal``
+    lists why; if no solution keeps to it, ``conflict`` is a minimal part of it that no
+    solution has together.  With ``given``, ``mistakes`` lists its entries that no solution
+    has, each on its own (:func:`mistakes`).  With ``explained``, a puzzle that has no
+    solution at all gets its :func:`explain` as ``explanation``.  A state the player's form
+    refuses (:mod:`hashi_asp.play`) raises :class:`~hashi_asp.errors.PuzzleError`."""
     deadline = Deadline.of(time_limit)
-    found = _hint(puzzle, given, program, deadline)
-    if explained and found.status is Verdict.UNSOLVABLE and found.conflict == []:
+    play = None if given is None else Play.of(given)
+    found = _hint(puzzle, play, program, deadline)
+    if play is not None:
+        # A solution that keeps to the whole state has each of its entries.
+        kept = found.solution is not None
+        found.mistakes = Mistakes() if kept else mistakes(puzzle, play, program, deadline)
+    if explained and found.status is Verdict.UNSOLVABLE and found.conflict == Play():
         found.explanation = explain(puzzle, program=program, time_limit=deadline)
     return found
 
 
-def _hint(puzzle: Puzzle, given: Solution | None, program: Program, deadline: Deadline) -> Hint:
-    complete = False
+def _hint(puzzle: Puzzle, given: Play | None, program: Program, deadline: Deadline) -> Hint:
+    complete, known = False, {}
     if given is not None:  # the rules are the puzzle's: judged before any grounding
-        broken = check(puzzle, given)
+        known = given.counts(puzzle)
+        broken = check(puzzle, given.drawn)
         illegal = [v for v in broken if v.rule not in _PARTIAL_OK]
         if illegal:
-            return Hint(Verdict.UNSOLVABLE, {}, given=given, illegal=illegal, exhausted=True)
-        complete = bool(given.bridges) and not broken
+            return Hint(
+                Verdict.UNSOLVABLE, {}, given=given, illegal=illegal, known=known, exhausted=True
+            )
+        complete = given.solves(puzzle)
     parts = [("base", ()), *([GIVEN_PART.of()] if given is not None else [])]
     grounded = ground(
         puzzle,
@@ -139,11 +191,16 @@ def _hint(puzzle: Puzzle, given: Solution | None, program: Program, deadline: De
         brave=True,
         deadline=deadline,
     )
-    drawn = _drawn_literals(grounded, given)
-    if None in drawn:  # a bridge the encoding has no atom for cannot be built
-        conflict = [drawn[None]]
+    claims = _Claims(grounded, given, known if complete else None)
+    if claims.impossible is not None:  # an entry the encoding has no atom for cannot hold
         return Hint(
-            Verdict.UNSOLVABLE, {}, given=given, conflict=conflict, minimal=True, exhausted=True
+            Verdict.UNSOLVABLE,
+            {},
+            given=given,
+            conflict=claims.impossible,
+            minimal=True,
+            known=known,
+            exhausted=True,
         )
 
     witness: list[Solution] = []
@@ -154,12 +211,13 @@ def _hint(puzzle: Puzzle, given: Solution | None, program: Program, deadline: De
             witness.append(grounded.solution(model, 1))
         union[:] = grounded.shown(model)
 
-    assumed = [literal for literal in drawn if literal is not None]
-    outcome = grounded.search(accept, assumptions=assumed, deadline=deadline)
+    assumed = list(claims.entry)
+    outcome = grounded.search(accept, assumptions=[*assumed, *claims.fixed], deadline=deadline)
     options = interface.states(union)
     common: dict[str, Any] = {
         "given": given,
         "complete": complete,
+        "known": known,
         "exhausted": outcome.exhausted,
         "stopped": outcome.stopped,
         "stats": grounded.statistics(outcome),
@@ -169,26 +227,134 @@ def _hint(puzzle: Puzzle, given: Solution | None, program: Program, deadline: De
         return Hint(Verdict.MULTIPLE if several else Verdict.UNIQUE, options, witness[0], **common)
     if witness or not outcome.exhausted:
         return Hint(Verdict.UNKNOWN, options, witness[0] if witness else None, **common)
-    # No solution extends the given bridges: find a minimal set of them to blame.
-    core = grounded.minimal_core(within(outcome.core, assumed), deadline)
+    # No solution keeps to the given state: find a minimal part of it to blame.
+    core = grounded.minimal_core(within(outcome.core, assumed), deadline, fixed=claims.fixed)
     if core.cut is not None:
         common.update(stopped=core.cut.stopped)
     return Hint(
         Verdict.UNSOLVABLE,
         {},
-        conflict=[drawn[literal] for literal in core.literals],
+        conflict=claims.part(core.literals),
         minimal=core.minimal,
         **common,
     )
 
 
-def _drawn_literals(grounded: Grounded, given: Solution | None) -> dict[int | None, Bridge]:
-    """Each drawn bridge's "at least this many" atom as a program literal (key None for a
-    bridge the encoding has no atom for)."""
-    return {
-        grounded.literal(AT_LEAST.symbol(*b)): b
-        for b in (given.bridges if given is not None else ())
-    }
+class _Claims:
+    """A player's state as assumptions on the grounded program: each drawn bridge's "at least
+    this many" atom, each ruled-out pair's "no bridge" state, each narrowed pair's states ruled
+    out, as literals (``entry``: which entry of the state each stands for, ``("bridges", i)``
+    ...); the counts of a complete drawing, held ``fixed`` (they are a valid solution, nothing
+    to blame).  ``impossible``: an entry that needs an atom grounding left out (a count no
+    solution can have there), alone, or None."""
+
+    def __init__(
+        self, grounded: Grounded, given: Play | None, exact: dict[Pair, tuple[int, ...]] | None
+    ):
+        self.given = given or Play()
+        self.entry: dict[int, tuple[str, int]] = {}
+        self.fixed: list[int] = []
+        self.impossible: Play | None = None
+
+        def state(pair: Pair, k: int) -> int | None:
+            return grounded.literal(STATE.symbol(*pair[0], *pair[1], k))
+
+        for i, drawn in enumerate(self.given.bridges):
+            self._claim(grounded.literal(AT_LEAST.symbol(*drawn)), ("bridges", i))
+        for i, pair in enumerate(self.given.ruled_out):
+            self._claim(state(pair, 0), ("ruled_out", i))
+        top = grounded.puzzle.rules.max_bridges
+        for i, (pair, ks) in enumerate(self.given.narrowed):
+            for k in set(range(top + 1)) - set(ks):
+                literal = state(pair, k)
+                if literal is not None:
+                    self._claim(-literal, ("narrowed", i))
+        for pair, (k,) in (exact or {}).items():
+            ruled = (state(pair, j) for j in range(top + 1) if j != k)
+            self.fixed += [-literal for literal in ruled if literal is not None]
+
+    def _claim(self, literal: int | None, entry: tuple[str, int]) -> None:
+        if literal is None:
+            if self.impossible is None:
+                self.impossible = self.part([], [entry])
+        else:
+            self.entry.setdefault(literal, entry)
+
+    def part(self, literals: list[int], entries: Iterable[tuple[str, int]] = ()) -> Play:
+        """The entries of the state that ``literals`` (and ``entries``) stand for, as a state."""
+        chosen = {*entries, *(self.entry[literal] for literal in literals)}
+        given = self.given
+
+        def kept(key: str, values: tuple) -> tuple:
+            return tuple(value for i, value in enumerate(values) if (key, i) in chosen)
+
+        return Play(
+            kept("bridges", given.bridges),
+            kept("ruled_out", given.ruled_out),
+            kept("narrowed", given.narrowed),
+        )
+
+
+# ---------------------------------------------------------------------------- mistakes
+
+
+def mistakes(
+    puzzle: Puzzle,
+    given: Play | Solution,
+    program: Program = Program(),
+    time_limit: float | Deadline | None = None,
+) -> Mistakes:
+    """The bridges drawn and the pairs ruled out in ``given`` that no solution of ``puzzle``
+    has, each taken on its own (:class:`Mistakes`): the question a player asks when stuck, is
+    it me or the puzzle.  One search for any solution, then one per entry that no solution
+    seen so far has: with that entry assumed ("at least k bridges there", "no bridge there"),
+    none means a mistake, proven."""
+    deadline = Deadline.of(time_limit)
+    play = Play.of(given)
+    play.counts(puzzle)  # a state the form refuses raises here
+    claims: list[tuple[Bridge | Pair, clingo.Symbol]] = [
+        *((b, AT_LEAST.symbol(*b)) for b in play.bridges),
+        *((pair, STATE.symbol(*pair[0], *pair[1], 0)) for pair in play.ruled_out),
+    ]
+    found = Mistakes(solvable=None)
+    try:
+        grounded = ground(
+            puzzle,
+            program,
+            extra=[CONSEQUENCES_LP],
+            text=interface.pair_facts(puzzle),
+            parts=[("base", ()), GIVEN_PART.of()],
+            deadline=deadline,
+        )
+    except Stopped as stop:
+        return Mistakes(exhausted=False, stopped=stop.why, solvable=None)
+    seen: dict[Pair, set[int]] = {}
+
+    def record(model: clingo.Model) -> bool:
+        grounded.solution(model, 1)  # a solution, by the independent checker
+        for pair, ks in interface.states(grounded.shown(model)).items():
+            seen.setdefault(pair, set()).update(ks)
+        return False
+
+    def agreed(claim: Bridge | Pair) -> bool:
+        if isinstance(claim, Bridge):
+            return any(k >= claim.count for k in seen.get(claim.ends, ()))
+        return 0 in seen.get(claim, ())
+
+    solvable = grounded.search(record, deadline=deadline)
+    if solvable.cut_short:
+        return Mistakes(exhausted=False, stopped=solvable.stopped, solvable=None)
+    found.solvable = not solvable.exhausted
+    for claim, symbol in claims:
+        literal = None if solvable.exhausted else grounded.literal(symbol)
+        if literal is not None and not agreed(claim):
+            asked = grounded.search(record, assumptions=[literal], deadline=deadline)
+            if asked.cut_short:
+                return replace(found, exhausted=False, stopped=asked.stopped)
+        if literal is not None and agreed(claim):
+            continue  # a solution has it
+        found.add(claim)  # no solution at all, no atom for it, or none under it
+    return found
 
 
 # ---------------------------------------------------------------------------- explanations

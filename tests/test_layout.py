@@ -61,6 +61,7 @@ LAYERS = [
         "checking",
         "drawing",
     },
+    {"play"},
     {"asp", "asp.predicates", "asp.interface", "asp.connectivity", "asp.control", "asp.portfolio"},
     {"reasoning", "difficulty"},
     {"walkthrough.board", "walkthrough.results", "walkthrough.reading"},

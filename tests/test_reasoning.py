@@ -10,7 +10,19 @@ from conftest import MANY, PROLOG, PUZZLES, run, small_puzzles
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from hashi_asp import Puzzle, Solution, bridge, check, count, explain, hint, read, solve, unique
+from hashi_asp import (
+    Puzzle,
+    PuzzleError,
+    Solution,
+    bridge,
+    check,
+    count,
+    explain,
+    hint,
+    read,
+    solve,
+    unique,
+)
 from hashi_asp.asp.control import ground
 from hashi_asp.reasoning import necessary_checks
 
@@ -162,14 +174,20 @@ def test_a_player_state_that_cannot_be_completed_names_a_minimal_conflict():
     drawn = [bridge((0, 0), (0, 2), 1), bridge((0, 0), (2, 0), 2), bridge((4, 0), (4, 4), 2)]
     found = hint(read(PROLOG), Solution.of(drawn))
     assert found.status == "unsolvable" and found.minimal
-    assert sorted(found.conflict) == sorted(drawn[:2])
+    assert sorted(found.conflict.bridges) == sorted(drawn[:2])
+
+
+CROSS = Puzzle(3, 3, {(0, 1): 1, (1, 0): 1, (1, 2): 1, (2, 1): 1})  # two pairs that cross
 
 
 def test_illegal_player_bridges_are_reported_without_search():
-    drawn = Solution.of([bridge((0, 0), (2, 2), 1), bridge((2, 0), (2, 4), 1)])
-    found = hint(read(PROLOG), drawn)
+    drawn = Solution.of([bridge((0, 1), (2, 1), 1), bridge((1, 0), (1, 2), 1)])
+    found = hint(CROSS, drawn)
     assert found.status == "unsolvable" and found.conflict is None
-    assert {v.rule for v in found.illegal} == {"diagonal", "over-island"}
+    assert {v.rule for v in found.illegal} == {"crossing"}
+    for wrong in (bridge((0, 0), (2, 2), 1), bridge((2, 0), (2, 4), 1)):  # not neighbours
+        with pytest.raises(PuzzleError, match="does not join two neighbouring islands"):
+            hint(read(PROLOG), Solution.of([wrong]))
 
 
 @given(small_puzzles(), st.randoms(use_true_random=False))
@@ -183,7 +201,7 @@ def test_count_unique_and_consequences_agree_with_brute_force(case, random):
     assert verdict.status == {0: "unsolvable", 1: "unique"}.get(len(everything), "multiple")
     found = hint(puzzle)
     if not everything:
-        assert found.status == "unsolvable" and found.conflict == []
+        assert found.status == "unsolvable" and found.conflict.empty
         return
     assert found.options == options_by_brute_force(puzzle, everything)
     assert set(found.cautious) == {
@@ -208,8 +226,8 @@ def test_count_unique_and_consequences_agree_with_brute_force(case, random):
     if extending:
         assert partial.options == options_by_brute_force(puzzle, extending)
     else:
-        assert partial.status == "unsolvable" and partial.minimal and partial.conflict
-        conflict = partial.conflict
+        assert partial.status == "unsolvable" and partial.minimal and partial.conflict.bridges
+        conflict = partial.conflict.bridges
         assert not any(
             all(counts_of(s).get(b.ends, 0) >= b.count for b in conflict) for s in everything
         )
@@ -429,8 +447,13 @@ def test_cli_hint_with_a_player_state(tmp_path):
         "  (0, 0)-(0, 2): 1\n  (0, 0)-(2, 0): 2\n"
     ) in stuck.stdout
 
-    illegal = run("hint", PROLOG, "--given", "-", input="[[0,0,2,2,1]]")
-    assert illegal.exit_code == 1 and "bridge (0, 0)-(2, 2) is diagonal" in illegal.stdout
+    crossing = run("hint", "-", "--given", "[[0,1,2,1,1],[1,0,1,2,1]]", input=".1.\n1.1\n.1.\n")
+    assert crossing.exit_code == 1 and "crossing at cell (1, 1)" in crossing.stdout
+    diagonal = run("hint", PROLOG, "--given", "-", input="[[0,0,2,2,1]]")
+    assert diagonal.exit_code == 2 and diagonal.stdout == ""
+    assert diagonal.stderr == (
+        "hashi-asp: <stdin>:1:2: bridge (0, 0)-(2, 2) does not join two neighbouring islands\n"
+    )
 
 
 def test_cli_hint_json():

@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 from hashi_asp import Puzzle, PuzzleError, Rules, Solution, bridge, read, solve
 from hashi_asp.difficulty import BANDS, band_of
 from hashi_asp.generation import GenerationError, generate
+from hashi_asp.play import Play
 from hashi_asp.status import Status
 from hashi_asp.walkthrough import (
     SeveralSolutions,
@@ -150,11 +151,13 @@ def assignment(puzzle: Puzzle, domains: dict, reason, connectivity: bool, pair=N
 
 
 def start_of(puzzle: Puzzle, bridges=()) -> dict:
-    """The counts each pair can take at the start: 0..K, at least the count drawn."""
+    """The counts each pair can take at the start: 0..K, at least the count drawn; exactly the
+    count drawn (0 where none is) when the bridges drawn solve the puzzle."""
     top = puzzle.rules.max_bridges
-    domains = {pair: tuple(range(top + 1)) for pair in pairs_of(puzzle)}
+    complete = bool(bridges) and frozenset(bridges) in bruteforce.solutions_of(puzzle)
+    domains = {pair: (0,) if complete else tuple(range(top + 1)) for pair in pairs_of(puzzle)}
     for drawn in bridges:
-        domains[drawn.ends] = tuple(range(drawn.count, top + 1))
+        domains[drawn.ends] = (drawn.count,) if complete else tuple(range(drawn.count, top + 1))
     return domains
 
 
@@ -644,7 +647,7 @@ def test_the_finder_passes_follow_the_catalogue_and_levels_only_rise():
 def replayed(puzzle: Puzzle):
     """The walkthrough's steps, each with the finder's board just before it."""
     walk = steps(puzzle)
-    board = Finder(puzzle, starting_counts(puzzle, None))
+    board = Finder(puzzle, starting_counts(puzzle, Play()))
     index = puzzle.geometry.index
     for step in walk.steps:
         yield step, board

@@ -19,6 +19,7 @@ and a test checks that they agree)::
     relax.lp             external    relax(R,C)
     consequences.lp      input       pair(R1,C1,R2,C2)
                          output      state(R1,C1,R2,C2,K)
+                         assumed     state(R1,C1,R2,C2,K)
                          part        given
                            assumed   at_least(R1,C1,R2,C2,K)
     another_solution.lp  external    want(R1,C1,R2,C2,K)

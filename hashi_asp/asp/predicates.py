@@ -306,7 +306,9 @@ PAIR = Predicate(
     {CONSEQUENCES_LP: INPUT, SINGLE_EDIT_LP: INPUT},
     "two islands that see each other; in single_edit.lp, two cells that may under an edit",
 )
-STATE = Predicate("state", "R1,C1,R2,C2,K", {CONSEQUENCES_LP: OUTPUT}, "the pair has K bridges")
+STATE = Predicate(
+    "state", "R1,C1,R2,C2,K", {CONSEQUENCES_LP: (OUTPUT, ASSUMED)}, "the pair has K bridges"
+)
 GIVEN_PART = Part("given", "", CONSEQUENCES_LP, "the bridges a player drew, as lower bounds")
 AT_LEAST = Predicate(
     "at_least",

@@ -374,6 +374,14 @@ class Reader:
             return self._within(lambda: notations.read_solutions(argument), "reading the bridges")
         return notations.parse_solutions(argument, name)
 
+    def play(self, argument: str, name: str, puzzle: Any) -> Any:
+        """A player's state (:mod:`hashi_asp.play`), judged against ``puzzle``."""
+        from .. import play
+
+        if self.files:
+            return self._within(lambda: play.read(argument, puzzle), "reading the bridges")
+        return play.parse(argument, puzzle, name)
+
     def _within(self, read: Callable[[], T], doing: str) -> T:
         if self.deadline is None:
             return read()

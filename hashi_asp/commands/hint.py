@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..status import Question
-from .check import one_set
 from .declaration import BRIDGES, Command, Given, Option, Outcome, Printed, Reader, lines
 from .shared_options import SEARCHING, formats, read_program
 
@@ -15,8 +14,14 @@ if TYPE_CHECKING:
     from ..reasoning import Hint
     from .output import Look
 
-GIVEN = Option("given", BRIDGES, "Bridges drawn so far, as `check` reads them.", metavar="BRIDGES")
-"""--given: the bridges a player has drawn (``hint``, ``steps``)."""
+GIVEN = Option(
+    "given",
+    BRIDGES,
+    "The player's state: bridges drawn, pairs ruled out, counts narrowed (JSON), or bridges "
+    "as `check` reads them.",
+    metavar="STATE",
+)
+"""--given: a player's state (``hint``, ``steps``): :mod:`hashi_asp.play`."""
 
 
 def hint(given: Given) -> Outcome:
@@ -38,7 +43,13 @@ def hint(given: Given) -> Outcome:
 def read_given(given: Given, reader: Reader) -> None:
     """The program and the puzzle, then --given."""
     read_program(given, reader)
-    given.values["drawn"] = one_set(given.values["given"], reader, "given")
+    given.values["drawn"] = read_state(given, reader)
+
+
+def read_state(given: Given, reader: Reader) -> object:
+    """The player's state --given holds, judged against the puzzle read, or None."""
+    argument = given.values["given"]
+    return None if argument is None else reader.play(argument, "given", given.puzzle)
 
 
 # ---------------------------------------------------------------------------- its output
@@ -52,7 +63,31 @@ def hint_text(puzzle: Puzzle, found: Hint, look: Look | None = None) -> str:
 
     look = look or TEXT
     why = explained(puzzle, found.explanation, look)
-    return _hint_body(puzzle, found, look) + why + _hint_verdict(found, look)
+    mistakes = _mistakes_line(found, look) + "\n" if found.mistakes is not None else ""
+    return _hint_body(puzzle, found, look) + why + mistakes + _hint_verdict(found, look)
+
+
+def _mistakes_line(found: Hint, look: Look) -> str:
+    """The bridges drawn and pairs ruled out that no solution has, each on its own; said to be
+    all of them only when every one was asked about."""
+    from ..puzzle import pair_name
+    from .output import stopped
+
+    listed = found.mistakes
+    assert listed is not None
+    named = [
+        *(f"{pair_name(*b.ends)} with {b.count} or more" for b in listed.bridges),
+        *(f"{pair_name(*pair)} without a bridge" for pair in listed.ruled_out),
+    ]
+    cut = stopped(listed.timed_out, look.signal)
+    if listed.solvable is False:
+        return "mistakes: none to name, the puzzle itself has no solution"
+    if named:
+        rest = "" if listed.exhausted else f" ({cut}: the rest not asked)"
+        return f"mistakes: no solution has {', nor '.join(named)}{rest}"
+    if listed.exhausted:
+        return "mistakes: none, each bridge drawn and pair ruled out is in some solution"
+    return f"mistakes: none found, {cut} before each bridge drawn and pair ruled out was asked"
 
 
 def _hint_body(puzzle: Puzzle, found: Hint, look: Look) -> str:
@@ -63,11 +98,23 @@ def _hint_body(puzzle: Puzzle, found: Hint, look: Look) -> str:
     if found.illegal:
         listed = "".join(f"  - {failed.message}\n" for failed in found.illegal)
         return f"The drawn bridges break the rules:\n{listed}\n"
-    if found.conflict:
+    conflict = found.conflict
+    if conflict is not None and not conflict.empty and found.given is not None:
         proof = "" if found.minimal else " (not proven minimal: time limit)"
-        listed = "".join(f"  {pair_name(*b.ends)}: {b.count}\n" for b in found.conflict)
-        marks = {b.ends: look.palette.highlight for b in found.conflict}
-        drawing = draw(puzzle, found.given, look.style, marks=marks)
+        listed = "".join(
+            [
+                *(f"  {pair_name(*b.ends)}: {b.count}\n" for b in conflict.bridges),
+                *(f"  {pair_name(*pair)}: ruled out\n" for pair in conflict.ruled_out),
+                *(f"  {pair_name(*pair)}: {counts(ks)}\n" for pair, ks in conflict.narrowed),
+            ]
+        )
+        pairs = [
+            *(b.ends for b in conflict.bridges),
+            *conflict.ruled_out,
+            *(pair for pair, _ in conflict.narrowed),
+        ]
+        marks = dict.fromkeys(pairs, look.palette.highlight)
+        drawing = draw(puzzle, found.given.drawn, look.style, marks=marks)
         return (
             f"The drawn bridges cannot be completed: no solution has all of these together{proof}:"
             f"\n{listed}\n{drawing}\n\n"
@@ -139,8 +186,9 @@ def hint_json(puzzle: Puzzle, found: Hint) -> dict:
                 "given": found.given.to_json(),
                 "forced": [list(b) for b in found.forced] if found.options else [],
                 "illegal": [violation_json(v) for v in found.illegal],
-                "conflict": None if found.conflict is None else [list(b) for b in found.conflict],
+                "conflict": None if found.conflict is None else found.conflict.entries(),
                 "minimal": found.minimal,
+                "mistakes": found.mistakes.to_json() if found.mistakes is not None else None,
             }
         )
     document["puzzle"] = puzzle.to_json()
@@ -150,11 +198,13 @@ def hint_json(puzzle: Puzzle, found: Hint) -> dict:
 COMMAND = Command(
     "hint",
     """Draw the bridges every solution of PUZZLE has, '?' where solutions differ, and list
-    those pairs of islands with the counts they take.  --given takes the bridges a player has
-    drawn, each a lower bound (a single bridge may still become a double): then only solutions
-    extending them count, and the bridges they force are listed, or a minimal set of the drawn
-    bridges that cannot all stay.  Exit 0 if there is a solution (extending --given), 1 if not,
-    3 if the time limit came first.""",
+    those pairs of islands with the counts they take.  --given takes a player's state: the
+    bridges drawn, each a lower bound (a single bridge may still become a double) unless they
+    solve the puzzle, the pairs ruled out and the counts steps narrowed.  Then only solutions
+    that keep to it count, and the bridges it forces are listed, or a minimal part of it that
+    cannot all stay; and its mistakes, the bridges drawn and pairs ruled out that no solution
+    has.  Exit 0 if there is a solution (keeping to --given), 1 if not, 3 if the time limit
+    came first.""",
     (*SEARCHING, GIVEN, formats("text", "unicode", "json")),
     hint,
     prepare=read_given,

@@ -6,9 +6,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..status import Question
-from .check import one_set
 from .declaration import FLAG, INT, Command, Given, Option, Outcome, Printed, Reader, lines
-from .hint import GIVEN
+from .hint import GIVEN, read_state
 from .shared_options import (
     FORCE,
     OUT_FOLDER,
@@ -63,7 +62,7 @@ def steps(given: Given) -> Outcome:
 def read_given(given: Given, reader: Reader) -> None:
     """The puzzle, then --given."""
     read_puzzle(given, reader)
-    given.values["drawn"] = one_set(given.values["given"], reader, "given")
+    given.values["drawn"] = read_state(given, reader)
 
 
 # ---------------------------------------------------------------------------- its output
@@ -133,7 +132,9 @@ def steps_verdict(walk: Walkthrough, look: Look | None = None) -> str:
 
 
 def steps_json(puzzle: Puzzle, walk: Walkthrough) -> dict:
-    """The document ``steps --format json`` prints."""
+    """The document ``steps --format json`` prints (``given``: the player's state it started
+    from, when one was given)."""
+    given = {"given": walk.given.to_json()} if walk.given is not None else {}
     return {
         "status": walk.status,
         "steps": [step.to_json() for step in walk.steps],
@@ -143,6 +144,7 @@ def steps_json(puzzle: Puzzle, walk: Walkthrough) -> dict:
         "difficulty": walk.difficulty.to_json() if walk.difficulty else None,
         "checked": walk.checked,
         "timed_out": walk.timed_out,
+        **given,
         "puzzle": puzzle.to_json(),
     }
 
@@ -165,10 +167,12 @@ def step_pictures(puzzle: Puzzle, walk: Walkthrough) -> list[tuple[str, str]]:
 
 COMMAND = Command(
     "steps",
-    """Walk through PUZZLE one step at a time, from the empty board or the bridges --given: each
-    step narrows the bridge counts of one pair of islands, with the smallest set of island
-    numbers that forces it (and whether it needs all islands connected), easiest first; each is
-    confirmed by clingo before it is shown.  -n 1 is the next move.  --format svg writes one
+    """Walk through PUZZLE one step at a time, from the empty board or a player's state --given
+    (bridges drawn, pairs ruled out, counts narrowed by the steps applied): each step narrows
+    the bridge counts of one pair of islands, with the smallest set of island numbers that
+    forces it (and whether it needs all islands connected), easiest first; each is confirmed by
+    clingo before it is shown.  -n 1 is the next move: with each step applied (its counts added
+    to "narrowed"), the next -n 1 gives the walkthrough's next step.  --format svg writes one
     picture per step into --out.  Ends with the difficulty when solved; a terminal shows the
     progress on stderr.  Exit 0 when solved (or after the -n steps asked), 1 when stuck (several
     solutions) or in a contradiction (none), 3 at the time limit.""",

@@ -186,11 +186,17 @@ def read_solutions(source: str | os.PathLike) -> list[Solution]:
     """Solutions from a file, ``-`` for standard input, or the text itself: JSON
     (``{"bridges": [...]}``, the output of ``solve --format json`` with every entry of
     ``"solutions"``, or a bare list of bridges), or a pzprv3 file with lines."""
+    return parse_solutions(*read_source(source))
+
+
+def read_source(source: str | os.PathLike) -> tuple[str, str]:
+    """The text of a file, of standard input (``-``) or the text itself (anything with a
+    newline or starting with ``{`` or ``[``), with the name messages give its source."""
     if source == "-":
-        return parse_solutions(_stdin(), "<stdin>")
+        return _stdin(), "<stdin>"
     if isinstance(source, str) and is_text(source):
-        return parse_solutions(source, "<text>")
-    return parse_solutions(read_text(Path(source)), str(source))
+        return source, "<text>"
+    return read_text(Path(source)), str(source)
 
 
 def _stdin() -> str:
@@ -222,5 +228,6 @@ __all__ = [
     "parse_solutions",
     "read",
     "read_solutions",
+    "read_source",
     "write",
 ]

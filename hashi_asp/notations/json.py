@@ -44,7 +44,7 @@ def parse(text: str, source: str = "<json>", max_number: int | None = None) -> P
 
 
 def _read(text: str, max_number: int | None) -> tuple[int, int, dict[Cell, int | None], Rules]:
-    data, fail = _load(text)
+    data, fail = load_located(text)
     if isinstance(data, list):
         return (*_coordinate_list(data, max_number or Rules().max_number, fail), Rules())
     if not isinstance(data, dict):
@@ -244,7 +244,7 @@ def parse_solutions(text: str, source: str = "<solution>") -> list[Solution]:
 
 
 def _read_solutions(text: str) -> list[Solution]:
-    data, fail = _load(text)
+    data, fail = load_located(text)
 
     def bridges(entries: object, *path: str | int) -> Solution:
         if not isinstance(entries, list):
@@ -274,7 +274,7 @@ def _read_solutions(text: str) -> list[Solution]:
 # ---------------------------------------------------------------------------- positions
 
 
-def _load(text: str) -> tuple[object, Fail]:
+def load_located(text: str) -> tuple[object, Fail]:
     """The parsed document, and a function making a problem located at a path inside it."""
     import json
 
@@ -376,7 +376,7 @@ def _position(text: str, path: tuple) -> tuple[int, int]:
                 i = skip(decoder.raw_decode(text, i)[1])
                 i = skip(i + 1)  # the comma
         else:
-            # (Each key once: _load refuses a document that repeats one.)
+            # (Each key once: load_located refuses a document that repeats one.)
             i, found = skip(i + 1), None
             while text[i] != "}":
                 key, i = decoder.raw_decode(text, i)

@@ -30,6 +30,7 @@ from ..asp.control import enumerate_solutions
 from ..asp.interface import Program
 from ..checking import check
 from ..difficulty import Difficulty, rate
+from ..play import Play
 from ..puzzle import Puzzle, Solution
 from ..status import Verdict
 from ..stopping import Deadline, Stopped
@@ -66,7 +67,7 @@ __all__ = [
 
 def steps(
     puzzle: Puzzle,
-    given: Solution | None = None,
+    given: Play | Solution | None = None,
     *,
     limit: int | None = None,
     checked: bool = True,
@@ -74,26 +75,56 @@ def steps(
     on_step: OnStep | None = None,
     rating: bool = False,
 ) -> Walkthrough:
-    """Walk through ``puzzle`` from the empty board, or from ``given`` (a player's bridges,
-    each a lower bound, as ``hint`` reads them), one step at a time: at most ``limit`` steps
-    (``limit=1``: the next move), else to the end, and rate it when it reaches the solution.
-    With ``checked`` every step is confirmed by clingo before it is kept (``False`` only for
-    measuring; the step no small reason shows is then not looked for).  ``on_step`` hears the
-    :class:`Progress` after each step (``rating`` marks it as the walk of a difficulty)."""
+    """Walk through ``puzzle`` from the empty board, or from ``given`` (a player's state:
+    :class:`~hashi_asp.play.Play`; a :class:`Solution` is the bridges drawn), one step at a
+    time: at most ``limit`` steps (``limit=1``: the next move), else to the end, and rate it
+    when it reaches the solution.  With ``checked`` every step is confirmed by clingo before it
+    is kept (``False`` only for measuring; the step no small reason shows is then not looked
+    for).  ``on_step`` hears the :class:`Progress` after each step (``rating`` marks it as the
+    walk of a difficulty).
+
+    From a state that the walkthrough from the empty board passes through (each of its steps
+    applied: its counts in ``narrowed``, the bridges it makes certain drawn), the steps are
+    that walkthrough's next ones: it is walked again, the steps the state has already kept
+    unshown, so that its order (the previous step's reason is read first) is the same.  Such a
+    state goes on to the walkthrough's end even when its bridges are complete (the steps that
+    rule out the pairs left are still to come), so that the steps given one at a time are
+    exactly those of the whole walkthrough.  From any other state, the walkthrough starts
+    there (a complete drawing: solved, no step)."""
     deadline = Deadline.of(time_limit)
-    start = starting_counts(puzzle, given)
-    board = Finder(puzzle, list(start))
+    play = Play.of(given)
+    start = starting_counts(puzzle, play)
+    # The walkthrough from the empty board, while the state has each of its steps already.
+    # A complete drawing with steps applied is read as the steps leave it (each bridge drawn a
+    # lower bound): the walkthrough it is on the way through goes on, and where that ends
+    # short of the drawing, the drawing decides.
+    decided = bool(play.narrowed) and play.solves(puzzle)
+    passed = starting_counts(puzzle, play, bounds=True) if decided else start
+    board = Finder(puzzle, starting_counts(puzzle, Play()))
+    replaying = board.domain != passed
     told = _Teller(start, on_step, rating)
     checker = Checker(puzzle, deadline) if checked else None
-    walk = Walkthrough(puzzle, [], Verdict.UNKNOWN, {}, given=given, checked=checked)
+    shown = None if given is None else play
+    walk = Walkthrough(puzzle, [], Verdict.UNKNOWN, {}, given=shown, checked=checked)
     try:
         while limit is None or len(walk.steps) < limit:
             deadline.check("walking through the puzzle")
             found = board.next_step(checker, deadline)
-            if found is None:
-                break
-            if checker is not None:
+            if found is not None and checker is not None:
                 found = checker.confirm(found, board, deadline)
+            if replaying:
+                if found is not None and _had(found, passed):
+                    board.apply(found)
+                    continue
+                replaying = False
+                if board.domain != passed:  # a state this walkthrough does not pass through
+                    board = Finder(puzzle, list(start))
+                    continue
+            if found is None:
+                if board.domain == start or not decided:
+                    break
+                board = Finder(puzzle, list(start))  # the drawing decides what is left
+                continue
             walk.steps.append(_described(board, found))
             board.apply(found)
             told(len(walk.steps), board.domain)
@@ -104,6 +135,8 @@ def steps(
         walk.stopped = deadline.stopped
     except Stopped as stop:
         walk.stopped = stop.why
+    if replaying:  # stopped before the state was reached: what it has is all that is known
+        board = Finder(puzzle, list(start))
     walk.possible = board.possible()
     walk.status = _status(walk, board, limit)
     if walk.status is not Verdict.UNKNOWN:  # a stop after the last step takes nothing from it
@@ -115,10 +148,16 @@ def steps(
         broken = check(puzzle, walk.solution)
         if broken:
             raise InvalidStep(f"the walkthrough ends in a state that breaks the rules: {broken[0]}")
-        # Only a puzzle with one solution is rated (stuck: several); from the player's bridges,
+        # Only a puzzle with one solution is rated (stuck: several); from the player's state,
         # the steps rate what is left.
         walk.difficulty = _rated(walk.steps)
     return walk
+
+
+def _had(found: Found, start: list[int]) -> bool:
+    """Whether the state ``start`` has the step already: its pair takes no count the step rules
+    out."""
+    return found.pair >= 0 and not start[found.pair] & ~found.new
 
 
 def difficulty(

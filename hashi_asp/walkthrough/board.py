@@ -1,15 +1,15 @@
 """The board a walkthrough reasons on: the bridge counts each pair of neighbouring islands can
 still take, as bit sets (bit k set: k bridges are still possible), narrowed one step at a
 time, and the groups of islands that certain bridges join.  Also what a step is as found (its
-reason, the pair, the counts left) and the counts a walkthrough starts from."""
+reason, the pair, the counts left) and the counts a walkthrough starts from: a player's state's."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import PuzzleError
 from ..graphs import connected_groups
-from ..puzzle import Cell, Pair, Puzzle, Solution, cell_name
+from ..play import Play
+from ..puzzle import Cell, Pair, Puzzle
 
 
 @dataclass(frozen=True)
@@ -126,25 +126,12 @@ class Board:
         return min(pairs, default=-1)
 
 
-def starting_counts(puzzle: Puzzle, given: Solution | None) -> list[int]:
-    """The counts each pair can take at the start, as bit sets: anything up to the most bridges
-    a pair may have, and with ``given`` at least as many as the player drew."""
-    geometry = puzzle.geometry
-    top = puzzle.rules.max_bridges
-    counts = [(1 << (top + 1)) - 1 for _ in geometry.ends]
-    for drawn in given.bridges if given is not None else ():
-        a, z = sorted(drawn.ends)
-        p = pair_index(geometry, a, z)
-        if p is None:
-            where = f"{cell_name(a)}-{cell_name(z)}"
-            raise PuzzleError(f"given bridge {where} does not join two neighbouring islands")
-        if not 1 <= drawn.count <= top:
-            raise PuzzleError(
-                f"given bridge {cell_name(a)}-{cell_name(z)} has {drawn.count} "
-                f"bridges; allowed 1..{top}"
-            )
-        counts[p] &= ~((1 << drawn.count) - 1)
-    return counts
+def starting_counts(puzzle: Puzzle, given: Play, *, bounds: bool = False) -> list[int]:
+    """The counts each pair can take at the start, as bit sets, in the order of the pairs:
+    those the player's state ``given`` leaves it (:meth:`~hashi_asp.play.Play.counts`, with
+    ``bounds`` as it takes it)."""
+    counts = given.counts(puzzle, bounds=bounds)
+    return [sum(1 << k for k in counts[pair]) for pair in puzzle.geometry.pairs]
 
 
 def pair_index(geometry, a: Cell, z: Cell) -> int | None:

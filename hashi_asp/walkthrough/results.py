@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from ..difficulty import Difficulty
 from ..drawing import Picture, svg
 from ..errors import HashiError, PuzzleError
+from ..play import Play
 from ..puzzle import Cell, Pair, Puzzle, Solution, bridge
 from ..status import Status, Stop, Verdict
 
@@ -116,7 +117,7 @@ class Walkthrough:
     steps: list[Step]
     status: Verdict
     possible: dict[Pair, tuple[int, ...]]
-    given: Solution | None = None  # the bridges the walkthrough started from
+    given: Play | None = None  # the player's state the walkthrough started from
     solution: Solution | None = None
     conflict: tuple[Cell, ...] | None = None
     difficulty: Difficulty | None = None
@@ -144,7 +145,7 @@ class Walkthrough:
         its pair and its reason's islands highlighted, its sentence as the title.  Without
         steps, the starting board."""
         if not self.steps:
-            return svg(self.puzzle, self.given, title="No step yet")
+            return svg(self.puzzle, self._start(), title="No step yet")
         number = len(self.steps) if number is None else number
         if not 1 <= number <= len(self.steps):
             raise IndexError(f"step {number}: the walkthrough has steps 1 to {len(self.steps)}")
@@ -171,10 +172,18 @@ class Walkthrough:
         step n)."""
         return self.picture()
 
+    def _start(self) -> Solution:
+        """The bridges certain in the state the walkthrough started from: each pair's least
+        count there."""
+        if self.given is None:
+            return Solution(())
+        counts = self.given.counts(self.puzzle)
+        return Solution.of(bridge(*pair, ks[0]) for pair, ks in counts.items() if ks[0])
+
     def boards(self) -> Iterator[tuple[Step, Solution]]:
         """Each step with the bridges certain after it (the start's, then each step's least
         count): the board a player has drawn so far."""
-        least = {b.ends: b.count for b in (self.given.bridges if self.given else ())}
+        least = {b.ends: b.count for b in self._start().bridges}
         for step in self.steps:
             if step.pair is not None and step.bridges:
                 least[step.pair] = step.bridges[0]

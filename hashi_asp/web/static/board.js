@@ -1,0 +1,259 @@
+// The board: the puzzle and the player's state, their geometry (neighbours, crossings: as the
+// library computes them), and their drawing as inline SVG that scales to its frame.
+//
+// The drawing's hooks, which other tools and the tests read (keep them stable): each island a
+// `g.island` with `data-cell="R,C"` (and `data-row`, `data-col`), its number as its text; each
+// drawn bridge a `g.bridge` with `data-pair="R1,C1,R2,C2"` and `data-count` (and `data-r1`,
+// `data-c1`, `data-r2`, `data-c2`); each pair marked "no bridge" a `g.no-bridge` with
+// `data-pair`.  Rows and columns count from 0; a pair's first end is the first in reading order.
+"use strict";
+
+// ---------------------------------------------------------------------------- state
+
+const UNIT = 40;              // the SVG's own units per cell; fit() sets the size on screen
+const LABELS = 0.7 * UNIT;    // the band of row and column labels, left and top
+const EDGE = 0.15 * UNIT;     // the margin right and below
+const MOST_PER_CELL = 88;     // pixels: a small board grows to its frame, up to this
+const LEAST_PER_CELL = 18;    // pixels: below this a large board scrolls in its frame
+
+const state = {
+  rows: 7, cols: 7,
+  islands: new Map(),         // "r,c" -> number, or null for an island without a number
+  rules: { maxBridges: 2, noLoops: false },
+  // The player's state (the `given` of the API, see player.js):
+  bridges: new Map(),         // pair key -> lines drawn (1 or more)
+  ruledOut: new Set(),        // pair keys marked "no bridge here"
+  narrowed: new Map(),        // pair key -> the counts the steps applied left it, e.g. [1, 2]
+  placed: new Map(),          // pair key -> when the player first drew or marked it (for "first")
+  placing: 0,
+  // What the page points out, none of it the player's: reset by each change.
+  shown: null,
+  cursor: [0, 0],
+  mode: "edit",               // "play" (draw bridges), "mark" (mark "no bridge"), "edit" (islands)
+};
+
+const key = (r, c) => `${r},${c}`;
+const cellOf = (k) => k.split(",").map(Number);
+const pairKey = (a, b) => {
+  const [x, y] = (a[0] < b[0] || (a[0] === b[0] && a[1] < b[1])) ? [a, b] : [b, a];
+  return `${x[0]},${x[1]},${y[0]},${y[1]}`;
+};
+const pairOf = (k) => { const v = k.split(",").map(Number); return [[v[0], v[1]], [v[2], v[3]]]; };
+const maxNumber = () => 4 * state.rules.maxBridges;
+const playing = () => state.mode !== "edit";
+const cellName = ([r, c]) => `(${r}, ${c})`;
+const pairName = ([a, b]) => `${cellName(a)}-${cellName(b)}`;
+
+function nothingShown() {
+  return {
+    islands: new Set(),       // islands in the wrong (a rule broken, numbers that cannot all hold)
+    added: new Map(),         // islands a fix proposes on water: "r,c" -> number
+    differences: [],          // pairs where two solutions differ
+    reason: new Set(),        // the islands whose numbers force the step shown
+    step: null,               // the pair the step shown decides
+    mistakes: new Set(),      // pairs drawn or marked that are wrong (the first mistake)
+  };
+}
+state.shown = nothingShown();
+
+function clearShown() { state.shown = nothingShown(); }
+
+// ---------------------------------------------------------------------------- geometry
+
+// The nearest island in each direction from a cell (bridges join only such neighbours).
+function neighbour(r, c, dr, dc) {
+  for (let i = r + dr, j = c + dc; i >= 0 && j >= 0 && i < state.rows && j < state.cols; i += dr, j += dc) {
+    if (state.islands.has(key(i, j))) return [i, j];
+  }
+  return null;
+}
+
+// The cells strictly between the two ends of a pair.
+function between(a, b) {
+  const cells = [];
+  const dr = Math.sign(b[0] - a[0]), dc = Math.sign(b[1] - a[1]);
+  for (let r = a[0] + dr, c = a[1] + dc; r !== b[0] || c !== b[1]; r += dr, c += dc) cells.push([r, c]);
+  return cells;
+}
+
+// Whether two pairs cross: one horizontal, one vertical, meeting strictly inside both.
+function crosses(p, q) {
+  const [[a1, b1], [a2, b2]] = [p, q];
+  const hp = a1[0] === b1[0], hq = a2[0] === b2[0];
+  if (hp === hq) return false;
+  const [h, v] = hp ? [p, q] : [q, p];
+  const row = h[0][0], col = v[0][1];
+  return h[0][1] < col && col < h[1][1] && v[0][0] < row && row < v[1][0];
+}
+
+// Whether a pair still joins two neighbouring islands (an edit can part them).
+function joins(k) {
+  const [a, b] = pairOf(k);
+  return state.islands.has(key(...a)) && state.islands.has(key(...b)) &&
+    between(a, b).every(([r, c]) => !state.islands.has(key(r, c)));
+}
+
+// What the player drew or marked on pairs that an edit parted goes.
+function prunePairs() {
+  for (const k of [...state.bridges.keys()]) if (!joins(k)) state.bridges.delete(k);
+  for (const k of [...state.ruledOut]) if (!joins(k)) state.ruledOut.delete(k);
+  for (const k of [...state.narrowed.keys()]) if (!joins(k)) state.narrowed.delete(k);
+  for (const k of [...state.placed.keys()]) if (!state.bridges.has(k) && !state.ruledOut.has(k)) state.placed.delete(k);
+}
+
+function bridgeCount(island) {
+  let total = 0;
+  for (const [k, n] of state.bridges) {
+    const [a, b] = pairOf(k);
+    if (key(...a) === island || key(...b) === island) total += n;
+  }
+  return total;
+}
+
+// ---------------------------------------------------------------------------- drawing
+
+const SVG = "http://www.w3.org/2000/svg";
+const $ = (id) => document.getElementById(id);
+const centre = (r, c) => [LABELS + UNIT * (c + 0.5), LABELS + UNIT * (r + 0.5)];
+const boardWidth = () => LABELS + UNIT * state.cols + EDGE;
+const boardHeight = () => LABELS + UNIT * state.rows + EDGE;
+
+function element(name, attributes, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// The line of a pair from centre to centre, or `inset` short of each centre.
+function pairLine(k, attributes, parent, inset = 0) {
+  const [a, b] = pairOf(k);
+  const [x1, y1] = centre(...a), [x2, y2] = centre(...b);
+  const [dx, dy] = [Math.sign(x2 - x1) * inset, Math.sign(y2 - y1) * inset];
+  return element("line", { x1: x1 + dx, y1: y1 + dy, x2: x2 - dx, y2: y2 - dy, "data-pair": k, ...attributes }, parent);
+}
+
+// Parallel lines of a bridge, `gap` apart, centred on the line between the islands.
+function offsets(count) {
+  const gap = UNIT / 8;
+  return Array.from({ length: count }, (_, i) => (i - (count - 1) / 2) * gap);
+}
+
+// Layers, bottom up: the water with its labels, the bridges and the marks "no bridge", the
+// islands, then what the page points out (a step's pair, where solutions differ, a mistake),
+// drawn over the islands' rims, short of their numbers, so that a pair of islands in adjacent
+// cells shows it as well as any other (the overlays multiply with what is under them).
+function draw() {
+  const board = $("board");
+  board.setAttribute("viewBox", `0 0 ${boardWidth()} ${boardHeight()}`);
+  board.replaceChildren();
+  element("rect", { class: "water", width: boardWidth(), height: boardHeight() }, board);
+  drawLabels(element("g", { class: "labels" }, board));
+  const water = element("g", {}, board);
+  for (let r = 0; r < state.rows; r++) {
+    for (let c = 0; c < state.cols; c++) {
+      const [x, y] = centre(r, c);
+      element("rect", { class: "cell", x: x - UNIT / 2, y: y - UNIT / 2, width: UNIT, height: UNIT,
+        "data-row": r, "data-col": c }, water);
+      if (!state.islands.has(key(r, c))) element("circle", { class: "water-dot", cx: x, cy: y, r: 1.5 }, water);
+    }
+  }
+  const shown = state.shown;
+  const bridges = element("g", {}, board);
+  for (const k of [...state.ruledOut].sort()) {
+    const group = element("g", { class: "no-bridge", "data-pair": k }, bridges);
+    if (shown.mistakes.has(k)) group.classList.add("mistake");
+    if (shown.step === k) group.classList.add("step");
+    pairLine(k, { class: "trace" }, group);
+    const [a, b] = pairOf(k), [x1, y1] = centre(...a), [x2, y2] = centre(...b);
+    const [x, y, s] = [(x1 + x2) / 2, (y1 + y2) / 2, UNIT / 7];
+    element("path", { class: "cross", d: `M${x - s},${y - s}L${x + s},${y + s}M${x - s},${y + s}L${x + s},${y - s}` }, group);
+    pairLine(k, { class: "hit" }, group);
+  }
+  for (const [k, count] of [...state.bridges].sort()) {
+    const [a, b] = pairOf(k);
+    const group = element("g", { class: "bridge", "data-pair": k, "data-count": count,
+      "data-r1": a[0], "data-c1": a[1], "data-r2": b[0], "data-c2": b[1] }, bridges);
+    if (shown.mistakes.has(k)) group.classList.add("mistake");
+    if (shown.step === k) group.classList.add("step");
+    const [x1, y1] = centre(...a), [x2, y2] = centre(...b);
+    const horizontal = a[0] === b[0];
+    for (const o of offsets(Math.min(count, 8))) {
+      const [dx, dy] = horizontal ? [0, o] : [o, 0];
+      element("line", { x1: x1 + dx, y1: y1 + dy, x2: x2 + dx, y2: y2 + dy }, group);
+    }
+    pairLine(k, { class: "hit" }, group);
+  }
+  const steps = new Set(shown.step ? pairOf(shown.step).map((e) => key(...e)) : []);
+  const islands = element("g", {}, board);
+  for (const [k, n] of state.islands) {
+    const [r, c] = cellOf(k), [x, y] = centre(r, c);
+    const group = element("g", { class: "island", "data-cell": k, "data-row": r, "data-col": c }, islands);
+    if (shown.islands.has(k)) group.classList.add("marked");
+    if (shown.reason.has(k)) group.classList.add("reason");
+    if (steps.has(k)) group.classList.add("step");
+    if (playing() && n !== null && bridgeCount(k) === n) group.classList.add("done");
+    element("circle", { cx: x, cy: y, r: UNIT * 0.4 }, group);
+    if (n !== null) element("text", { x, y: y + 7 }, group).textContent = String(n);
+  }
+  const over = element("g", { class: "overlays" }, board);
+  const rim = UNIT * 0.22;  // from an island's centre: clear of its number
+  for (const [a, b] of shown.differences) pairLine(pairKey(a, b), { class: "difference" }, over, rim);
+  if (shown.step) pairLine(shown.step, { class: "pair-step" }, over, rim);
+  for (const k of shown.mistakes) pairLine(k, { class: "pair-mistake" }, over, rim);
+  // A proposed new island: a dashed ring with its number on the water cell.
+  for (const [k, n] of shown.added) {
+    if (state.islands.has(k)) continue;
+    const [r, c] = cellOf(k), [x, y] = centre(r, c);
+    const group = element("g", { class: "added", "data-cell": k, "data-row": r, "data-col": c }, over);
+    element("circle", { cx: x, cy: y, r: UNIT * 0.4 }, group);
+    element("text", { x, y: y + 7 }, group).textContent = String(n);
+  }
+  const [r, c] = state.cursor, [x, y] = centre(r, c);
+  element("rect", { class: "cursor", x: x - UNIT / 2 + 2, y: y - UNIT / 2 + 2,
+    width: UNIT - 4, height: UNIT - 4 }, board);
+  fit();
+}
+
+// Row numbers down the left, column numbers along the top: the (row, column) of every message.
+function drawLabels(group) {
+  for (let c = 0; c < state.cols; c++) {
+    element("text", { class: "label", x: centre(0, c)[0], y: LABELS * 0.62 }, group).textContent = String(c);
+  }
+  for (let r = 0; r < state.rows; r++) {
+    element("text", { class: "label", x: LABELS * 0.45, y: centre(r, 0)[1] + 5 }, group).textContent = String(r);
+  }
+}
+
+// The board's size on screen: as large as its frame is wide and the window leaves room below the
+// frame's top for the play bar and a message of a few lines, within MOST_PER_CELL; never below
+// LEAST_PER_CELL (the frame then scrolls).  Set as attributes and through the CSS object model,
+// never as a style attribute, which the page's policy refuses.
+const MESSAGE_ROOM = 72;      // pixels below the play bar
+
+function fit() {
+  const board = $("board"), frame = $("board-frame");
+  const below = $("play-bar").getBoundingClientRect().height + MESSAGE_ROOM;
+  const top = frame.getBoundingClientRect().top + window.scrollY;
+  const room = [frame.clientWidth, window.innerHeight - top - below];
+  const wide = boardWidth() / UNIT, high = boardHeight() / UNIT;
+  let perCell = Math.min(room[0] / wide, room[1] / high, MOST_PER_CELL);
+  perCell = Math.max(LEAST_PER_CELL, Math.floor(perCell));
+  board.setAttribute("width", Math.round(perCell * wide));
+  board.setAttribute("height", Math.round(perCell * high));
+  frame.style.maxHeight = `${Math.max(room[1], 8 * LEAST_PER_CELL)}px`;  // CSSOM: allowed
+}
+
+// The cell under a pointer, and where in it, from the board's own coordinates.
+function pointAt(event) {
+  const board = $("board");
+  const point = board.createSVGPoint();
+  point.x = event.clientX; point.y = event.clientY;
+  return point.matrixTransform(board.getScreenCTM().inverse());
+}
+
+function cellAt(event) {
+  const local = pointAt(event);
+  const r = Math.floor((local.y - LABELS) / UNIT), c = Math.floor((local.x - LABELS) / UNIT);
+  return r >= 0 && c >= 0 && r < state.rows && c < state.cols ? [r, c] : null;
+}

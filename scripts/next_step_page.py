@@ -1,0 +1,113 @@
+"""Next step pressed in the real page until the end, on Simon Tatham's puzzles, against the
+walkthrough ``hashi-asp steps`` shows: does the page reach "solved" in exactly its steps, in its
+order, with no step given twice?
+
+    apt-get install sgt-puzzles                                # his generator
+    python scripts/next_step_page.py                           # 7x7 and 10x10, 6 per level
+    python scripts/next_step_page.py --folder next-step-set    # the set kept (made if absent)
+    python scripts/next_step_page.py --sizes 7 10 15 --per-level 10
+
+The set is the one ``benchmarks/next_step.py`` makes (which presses Next step through the API
+alone): for each size and each of his levels d0, d1 and d2, ``--per-level`` puzzles from
+``sgt-bridges --generate 1 SxSi30e10m2dL#hashi-asp-next-S-L-i``.  Here the page is opened on
+each (``hashi-asp serve`` started here, a headless Chromium as the browser tests use, the
+browser's storage emptied first) and its ``#next-step`` button pressed, each press waited for
+(the player's state changes, or the message says the end), until ``#message`` says
+``Nothing left to find: solved.``.  Per puzzle: the presses that gave a step, the walkthrough's
+steps, whether the sentences shown are the walkthrough's in its order, and the verdict at the
+end.  Not a test: it takes minutes; the figures are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import urllib.parse
+from pathlib import Path
+
+from screenshot import browser, serve
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from next_step import puzzle_set  # the same set as the API's measurement
+
+END = "Nothing left to find: solved."
+WAIT = 120  # seconds at most for one press
+
+
+def walkthrough(game_id: str) -> list[str]:
+    shown = subprocess.run(
+        [sys.executable, "-m", "hashi_asp", "steps", game_id, "--format", "json"],
+        capture_output=True,
+        text=True,
+    )
+    return [step["text"] for step in json.loads(shown.stdout)["steps"]]
+
+
+def pressed(driver, url: str, game_id: str, most: int) -> tuple[list[str], str]:
+    """The sentences the page showed, press after press, and its verdict at the end."""
+    driver.get(f"{url}api")
+    driver.execute_script("localStorage.clear()")
+    driver.get(f"{url}?puzzle={urllib.parse.quote(game_id, safe='')}")
+    wait = WebDriverWait(driver, WAIT)
+    wait.until(lambda d: "analysing" not in d.find_element(By.ID, "verdict").text)
+    said = []
+    for _ in range(most):
+        before = driver.execute_script("return snapshot()")
+        driver.find_element(By.ID, "next-step").click()
+        wait.until(
+            lambda d, b=before: (
+                d.execute_script("return snapshot()") != b
+                or d.find_element(By.ID, "message").text == END
+            )
+        )
+        text = driver.find_element(By.ID, "message").text
+        if text == END:
+            break
+        said.append(text)
+    wait.until(lambda d: d.find_element(By.ID, "verdict").text == "solved")
+    return said, driver.find_element(By.ID, "verdict").text
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[7, 10])
+    parser.add_argument("--per-level", type=int, default=6)
+    parser.add_argument("--folder", type=Path, help="where the set is kept (made if absent)")
+    arguments = parser.parse_args()
+    sets = puzzle_set(arguments.folder, arguments.sizes, arguments.per_level)
+    server, url = serve()
+    driver = browser()
+    total = exact = 0
+    try:
+        for name, ids in sets.items():
+            matched = 0
+            for game_id in ids:
+                steps = walkthrough(game_id)
+                said, verdict = pressed(driver, url, game_id, len(steps) + 3)
+                same = said == steps and verdict == "solved"
+                matched += same
+                repeated = len(said) - len(set(said))
+                if not same:
+                    print(
+                        f"  {game_id}: {len(said)} pressed, {len(steps)} steps, "
+                        f"{repeated} repeated, verdict {verdict!r}"
+                    )
+            print(
+                f"{name}: {matched} of {len(ids)} solved by Next step in exactly the "
+                "walkthrough's steps"
+            )
+            total += len(ids)
+            exact += matched
+    finally:
+        driver.quit()
+        server.terminate()
+        server.wait()
+    print(f"all: {exact} of {total}")
+
+
+if __name__ == "__main__":
+    main()
