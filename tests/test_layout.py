@@ -244,6 +244,7 @@ def test_no_asp_rule_inside_python():
         *PACKAGE.rglob("*.py"),
         *(REPO / "tests").rglob("*.py"),
         *(REPO / "benchmarks").rglob("*.py"),
+        *(REPO / "scripts").rglob("*.py"),
     ]:
         assert rule not in path.read_text(), path
 
@@ -477,6 +478,8 @@ def test_the_text_speaks_of_the_product():
         *PACKAGE.rglob("*.py"),
         *(REPO / "encodings").glob("*.lp"),
         *(REPO / "benchmarks").glob("*.py"),
+        *(REPO / "scripts").glob("*.py"),
+        *(PACKAGE / "web" / "static").glob("*.*"),
     ]
     found = [
         f"{path.relative_to(REPO)}:{number}: {line.strip()}"
@@ -493,7 +496,7 @@ def test_the_text_speaks_of_the_product():
 @pytest.mark.parametrize("arguments", [["check"], ["format", "--check"]], ids=["lint", "format"])
 def test_ruff(arguments):
     completed = subprocess.run(
-        [sys.executable, "-m", "ruff", *arguments, "hashi_asp", "tests", "benchmarks"],
+        [sys.executable, "-m", "ruff", *arguments, "hashi_asp", "tests", "benchmarks", "scripts"],
         cwd=REPO,
         capture_output=True,
         text=True,
