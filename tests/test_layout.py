@@ -86,7 +86,7 @@ LAYERS = [
     {"fixing.single_edits", "fixing.first_fix"},
     {"fixing.counterexamples"},
     {"fixing"},
-    {"reviewing"},
+    {"reviewing", "misreading"},
     # What a command is and what commands share, then the commands.
     {"commands", "commands.declaration", "commands.shared_options", "commands.output"},
     {"commands.click_options", *(COMMAND_MODULES - {"commands.generate"})},
