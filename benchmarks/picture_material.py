@@ -151,8 +151,14 @@ def pzpr_modules(folder: Path | None = None) -> Path | None:
 
 
 def decoded(data: bytes) -> np.ndarray:
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    """A picture in colour, what is transparent in it white (as on a page or a screen)."""
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
     assert image is not None
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.shape[2] == 4:
+        alpha = image[..., 3:4].astype(np.float32) / 255
+        return (image[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
     return image
 
 

@@ -180,9 +180,10 @@ def cell_glyph(
 ) -> Glyph | None:
     """The glyph at a cell of the rectified picture whose centre is (``cx``, ``cy``): the ink
     in a window of 0.64 cells around it, without the pieces that reach the window's edge
-    (circles, squares, bridges, grid lines, the neighbours' numbers).  With ``touching`` (a
-    cell where a glyph was seen before), if nothing else is there, the ink within 0.3 cells of
-    the centre is taken: a number that touches its circle."""
+    (circles, squares, bridges, grid lines, the neighbours' numbers).  If nothing else is
+    there, the ink within 0.3 cells of the centre is taken (a number that touches its circle):
+    with ``touching`` (a cell where a glyph was seen before) whatever it is, else only if it
+    keeps off the edge of that disc (a line through the cell crosses it)."""
     half = round(float(0.32 * pitch))
     x0, y0 = round(float(cx)) - half, round(float(cy)) - half
     window = relative[max(0, y0) : y0 + 2 * half + 1, max(0, x0) : x0 + 2 * half + 1]
@@ -202,12 +203,12 @@ def cell_glyph(
         keep = [i for i in keep if stats[i, cv2.CC_STAT_AREA] >= 4 and (
             stats[i, cv2.CC_STAT_HEIGHT] >= 0.3 * tallest)]  # fmt: skip
         glyph = np.isin(labels, keep).astype(np.uint8) * 255
-    elif not touching:
-        return None
     else:
         ys, xs = np.mgrid[0:size, 0:size]
-        near = (ys - size / 2) ** 2 + (xs - size / 2) ** 2 <= (0.3 * pitch) ** 2
-        glyph = mask * near
+        apart = np.hypot(ys - size / 2, xs - size / 2)
+        glyph = mask * (apart <= 0.3 * pitch)
+        if not touching and np.count_nonzero(glyph[apart > 0.3 * pitch - 2]) > 2:
+            return None
     ys, xs = np.nonzero(glyph)
     if len(ys) < 6:
         return None

@@ -9,7 +9,8 @@ the reader is of each.
 3. The lattice through their centres (:mod:`.lattice`): the grid, drawn or not.
 4. The picture rectified: the homography undone, each cell :data:`PITCH` pixels, the numbers
    upright; every cell of the grid is looked at again (:func:`.glyphs.cell_glyph`), which
-   reads the numbers at their size and finds an island the first look missed.  An island's
+   reads the numbers at their size and finds an island the first look missed (one read with
+   a chance of :data:`NEW_ISLAND` or more, of the height of the others).  An island's
    chances are those of both looks together; its number the likeliest of 1 to 8, its
    confidence that number's chance.
 """
@@ -94,6 +95,8 @@ def islands(data: bytes, source: str) -> tuple[int, int, dict[Cell, int], Readin
                 second[r, c] = glyph
     read = digits.chances([glyph.mask for glyph in second.values()])
     looked = dict(zip(second, read))
+    seen_heights = [glyph.height for cell, glyph in second.items() if cell in seen]
+    usual = float(np.median(seen_heights)) if seen_heights else 0.4 * PITCH
     numbers: dict[Cell, int] = {}
     confidence: dict[Cell, float] = {}
     likely: dict[Cell, tuple[float, ...]] = {}
@@ -106,6 +109,8 @@ def islands(data: bytes, source: str) -> tuple[int, int, dict[Cell, int], Readin
             chances = looked[cell]
             if chances.argmax() not in range(1, 9) or chances.max() < NEW_ISLAND:
                 continue
+            if not 0.75 * usual <= second[cell].height <= 1.3 * usual:
+                continue  # not a number of this puzzle's size
         number = int(chances[1:9].argmax()) + 1
         numbers[cell] = number
         confidence[cell] = round(float(chances[number]), 3)
@@ -166,13 +171,13 @@ def _island_number(glyph: Glyph) -> bool:
     """Whether a glyph of the first look is taken for an island's number: one in a circle or a
     square with a chance of :data:`ENCLOSED` or more of being one of 1 to 8 (a number drawn
     small or blurred), or one of 1 to 8 with a chance of :data:`SURE` or more, or
-    :data:`SURE_IN_CLUTTER` where there is some ink around it; never one in the midst of ink
-    (the grain of a table, a pattern)."""
+    :data:`SURE_IN_CLUTTER` where there is some ink around it; never one not enclosed in the
+    midst of ink (the grain of a table, a pattern)."""
     assert glyph.chances is not None
+    if glyph.enclosed:  # (its circle is ink around it: no clutter)
+        return float(glyph.chances[1:9].sum()) >= ENCLOSED
     if glyph.clutter > CLUTTERED:
         return False
-    if glyph.enclosed:
-        return float(glyph.chances[1:9].sum()) >= ENCLOSED
     sure = SURE if glyph.clutter <= CLEAR else SURE_IN_CLUTTER
     return glyph.number is not None and glyph.chances[glyph.digit] >= sure
 
