@@ -6,6 +6,7 @@
   Debian's sgt-puzzles), a whole page turned into PNG by Ghostscript at a resolution;
 - :func:`puzzlink_drawing`: puzz.link's drawing (the ``pzpr`` package on npm, run by node,
   from a folder where it is installed) as PNG through cairosvg;
+- :func:`damaged`: the project's drawing with part of one number painted over;
 - :func:`screenshot`: a picture placed in a window with a title, buttons and a clock;
 - :func:`photo`: a photo-like version of a picture: on a background, turned by up to 8 degrees,
   seen at an angle, in uneven light with a shadow, blurred, with noise, saved as JPEG of
@@ -74,6 +75,23 @@ def drawing(puzzle: Puzzle, cell: int = 40, style: str = "circles", scheme: str 
     if scheme == "dark":
         text = text.replace("#ffffff", "#1c1c1e").replace(INK, "#e6e6e6")
     return png_of_svg(text)
+
+
+PARTS = {  # what of a number is painted over, as (x, y, width, height) in cells from its centre
+    "top": (-0.2, -0.3, 0.4, 0.18),
+    "bottom": (-0.2, 0.03, 0.4, 0.2),
+    "left": (-0.22, -0.3, 0.2, 0.6),
+    "right": (0.03, -0.3, 0.2, 0.6),
+}
+
+
+def damaged(puzzle: Puzzle, cell: tuple[int, int], part: str = "top", size: int = 40) -> bytes:
+    """The project's drawing with part of the number at ``cell`` painted over (a 3 whose top
+    is gone looks like a 5): a picture with a number a reader may well get wrong."""
+    x, y = (size * (cell[1] + 1), size * (cell[0] + 1))
+    dx, dy, w, h = (size * v for v in PARTS[part])
+    patch = f'<rect x="{x + dx:g}" y="{y + dy:g}" width="{w:g}" height="{h:g}" fill="#ffffff"/>'
+    return png_of_svg(str(svg(puzzle, cell=size)).replace("</svg>", patch + "</svg>"))
 
 
 def tatham_print(size: int, seed: int, dpi: int = 100) -> tuple[Puzzle, bytes]:

@@ -15,10 +15,13 @@ without an island at the edges left out: no picture shows them).  Of the reads t
 suspects are looked for (hashi_asp.suspects) and counted as naming the misread islands when the
 islands read are where they should be and every island read wrong is among them.  The time of
 a 15x15 picture is the read and the check for uniqueness together (in this process, the
-classifier loaded once; a command's start-up adds about 0.3 s).  ``--readers`` compares the
-shipped classifier with Tesseract (Debian's tesseract-ocr, one call per number, single
-character mode, digits 1-8 only) on the numbers of a share of the pictures, cut out as the
-reader cuts them.  ``--keep DIR`` writes every picture read wrong there.
+classifier loaded once; a command's start-up adds about 0.3 s).  A third set, "damaged", has
+one number of each puzzle's drawing partly painted over (its top, bottom, left or right: a 3
+may look like a 5), to see the suspects at work where a number is misread.
+
+``--readers`` compares the shipped classifier with Tesseract (Debian's tesseract-ocr, one call
+per number, single character mode, digits 1-8 only) on the numbers of a share of the pictures,
+cut out as the reader cuts them.  ``--keep DIR`` writes every picture read wrong there.
 """
 
 from __future__ import annotations
@@ -115,6 +118,15 @@ def main() -> None:
                     (options.keep / f"{name}.txt").write_text(f"{puzzle.to_json()}\n{verdict}\n")
                 if len(glyph_sample) < 60 and rng.random() < 0.25:
                     glyph_sample.append((data, puzzle))
+        for puzzle in material.tatham_puzzles(size, options.count, options.seed * 1000 + size):
+            cell = rng.choice(sorted(puzzle.islands))
+            part = rng.choice(sorted(material.PARTS))
+            for set_name, data in (("damaged", material.damaged(puzzle, cell, part)),):
+                read = read_picture(data, "damaged")
+                exact = material.same_puzzle(read, puzzle)
+                results[set_name, f"one number {part}"].append(
+                    (exact, None if exact else _named(read, puzzle))
+                )
         print(f"{size}x{size} done", file=sys.stderr, flush=True)
     _report(results, by_size, times)
     if options.readers:
@@ -136,7 +148,7 @@ def _named(read: Puzzle, truth: Puzzle) -> bool:
 
 def _report(results: dict, by_size: dict, times: dict) -> None:
     print("\nset    pictures of          count   exact  not exact  suspects name the misread")
-    for set_name in ("clean", "photo"):
+    for set_name in ("clean", "photo", "damaged"):
         total = []
         for (name, kind), rows in sorted(results.items()):
             if name != set_name:

@@ -18,7 +18,6 @@ from conftest import REPO, run
 from serving import post
 
 from hashi_asp import notations
-from hashi_asp.drawing import centre, svg
 from hashi_asp.pictures import read_picture
 from hashi_asp.puzzle import Puzzle
 
@@ -141,20 +140,13 @@ def test_convert_to_json_gives_the_puzzle_with_what_was_read(tmp_path):
     assert solved["puzzle"]["read"] == read
 
 
-def damaged(puzzle: Puzzle, cell: tuple[int, int]) -> bytes:
-    """The drawing with the top of the number at ``cell`` painted over (a 3 looks like a 5)."""
-    x, y = centre(*cell, 40)
-    patch = f'<rect x="{x - 8}" y="{y - 12}" width="16" height="7" fill="#ffffff"/>'
-    return material.png_of_svg(str(svg(puzzle, cell=40)).replace("</svg>", patch + "</svg>"))
-
-
 def test_the_island_probably_misread_is_named(tmp_path):
     """The 3 at (0, 0), its top painted over, reads as a 5 with little confidence; the puzzle
     then has no solution, and the one change among the least certain islands that makes it
     unique is that island back to 3."""
     puzzle = notations.parse("7x7m2:3a4a5a4g3m4a5k3a6a5a4")
     assert puzzle.islands[0, 0] == 3
-    path = picture(tmp_path, damaged(puzzle, (0, 0)))
+    path = picture(tmp_path, material.damaged(puzzle, (0, 0), "top"))
     solved = run("solve", path)
     assert "probably a 3, not a 5, at (0, 0)" in solved.stderr
     converted = json.loads(run("convert", path, "--to", "json").stdout)
@@ -212,7 +204,10 @@ def test_the_api_reads_a_picture_sent_as_a_data_url(server, tmp_path):
     assert [entry[:3] for entry in read["islands"]] == SEVEN.to_json()["islands"]
     assert read["suspects"] == []
     puzzle = notations.parse("7x7m2:3a4a5a4g3m4a5k3a6a5a4")
-    url = "data:image/png;base64," + base64.b64encode(damaged(puzzle, (0, 0))).decode()
+    url = (
+        "data:image/png;base64,"
+        + base64.b64encode(material.damaged(puzzle, (0, 0), "top")).decode()
+    )
     status, document = post(server.local, "convert", {"puzzle": url, "to": "tatham"})
     assert status == 200, document
     assert document["puzzle"]["read"]["suspects"] == [[0, 0, 5, 3]]

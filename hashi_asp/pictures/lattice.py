@@ -14,10 +14,10 @@ be drawn: :func:`fit` finds the lattice from the glyphs' centres alone.
    the next ones if the lattice does not fit.
 3. The growth: from the glyph nearest the middle, each glyph in turn, the nearest to those
    placed first, goes to the lattice point nearest to where the lattice placed so far (a
-   similarity, then an affine map, then a homography, as there are points to fit) puts it;
-   one too far from every lattice point, or on a point taken, is left out.  Growing outwards
-   from the middle keeps each step short, where a homography guessed from a few points is
-   still right.
+   similarity, then an affine map, then a homography, as there are points spread enough to
+   pin them down) puts it; one too far from every lattice point, or on a point taken, is left
+   out, and tried again once the lattice has grown.  Growing outwards from the middle keeps
+   each step short, where a map guessed from a few points is still right.
 4. The homography fitted to all glyphs placed places them all once more.
 """
 
@@ -31,6 +31,7 @@ import numpy as np
 
 CELL_OVER_GLYPH = 3.8  # a cell is at most this many times a number's height
 SLACK = 0.3  # of a cell: how far from its lattice point a glyph may be
+GROWING_SLACK = 0.4  # the same while growing, when the lattice is known only near its middle
 
 
 @dataclass
@@ -134,20 +135,25 @@ def _grown(points: np.ndarray, turn: float, pitch: float) -> Lattice:
     apart = np.hypot(*(points[None, :, :] - points[:, None, :]).transpose(2, 0, 1))
     nearest_placed = apart[seed].copy()
     nearest_placed[seed] = np.inf
-    while True:
-        open_ = [i for i in range(n) if i not in cells and i not in left_out]
-        if not open_:
+    for _ in range(3):  # those left out tried again, with the lattice grown meanwhile
+        placed = len(cells)
+        left_out.clear()
+        while True:
+            open_ = [i for i in range(n) if i not in cells and i not in left_out]
+            if not open_:
+                break
+            j = min(open_, key=lambda i: nearest_placed[i])
+            where = _to_lattice(model, points[j : j + 1])[0]
+            cell = (round(float(where[1])), round(float(where[0])))
+            off = np.abs(where - np.round(where)).max()
+            if off > GROWING_SLACK or cell in taken:
+                left_out.add(j)
+                continue
+            cells[j], taken[cell] = cell, j
+            nearest_placed = np.minimum(nearest_placed, apart[j])
+            model = _model(points, cells, model, turn)
+        if len(cells) == placed:
             break
-        j = min(open_, key=lambda i: nearest_placed[i])
-        where = _to_lattice(model, points[j : j + 1])[0]
-        cell = (round(float(where[1])), round(float(where[0])))
-        off = np.abs(where - np.round(where)).max()
-        if off > SLACK or cell in taken:
-            left_out.add(j)
-            continue
-        cells[j], taken[cell] = cell, j
-        nearest_placed = np.minimum(nearest_placed, apart[j])
-        model = _model(points, cells, model, turn)
     for _ in range(2):
         model = _model(points, cells, model, turn)
         cells = _placed(model, points)
@@ -164,33 +170,37 @@ def _to_lattice(model: np.ndarray, points: np.ndarray) -> np.ndarray:
 def _model(
     points: np.ndarray, cells: dict[int, tuple[int, int]], model: np.ndarray, turn: float
 ) -> np.ndarray:
-    """The map from lattice to picture fitted to the glyphs placed: a homography from 8
-    glyphs over 3 rows and 3 columns, an affine map from 3 glyphs off one line, else a
-    similarity of the turn found."""
+    """The map from lattice to picture fitted to the glyphs placed, as many parameters as they
+    pin down without guessing far beyond them: a homography from 10 glyphs over 5 rows and 5
+    columns, an affine map from 6 over 4 rows and 4 columns, else a similarity (a turn, a
+    pitch and a place: from one glyph on, the turn found and the pitch given)."""
     index = list(cells)
     lattice = np.array([[cells[i][1], cells[i][0]] for i in index], np.float64)
     picture = points[index].astype(np.float64)
-    rows, cols = len(set(lattice[:, 1])), len(set(lattice[:, 0]))
-    if len(index) >= 8 and rows >= 3 and cols >= 3:
+    span = lattice.max(axis=0) - lattice.min(axis=0) + 1 if len(index) else np.zeros(2)
+    if len(index) >= 10 and span.min() >= 5:
         found, _ = cv2.findHomography(lattice, picture, 0)
         if found is not None and abs(np.linalg.det(found)) > 1e-9:
             return found
-    if len(index) >= 3 and rows >= 2 and cols >= 2:
+    if len(index) >= 6 and span.min() >= 4:
         design = np.c_[lattice, np.ones(len(index))]
         solved, *_ = np.linalg.lstsq(design, picture, rcond=None)
         affine = np.eye(3)
         affine[:2, :] = solved.T
         if abs(np.linalg.det(affine)) > 1e-9:
             return affine
-    if len(index) >= 2:  # one line: the turn kept, the pitch and the place fitted
-        c, s = math.cos(turn), math.sin(turn)
-        turned = lattice @ np.array([[c, s], [-s, c]])  # pitch * turned + place = picture
-        design = np.zeros((2 * len(index), 3))
-        design[0::2, 0], design[1::2, 0] = turned[:, 0], turned[:, 1]
-        design[0::2, 1], design[1::2, 2] = 1, 1
-        (pitch, x, y), *_ = np.linalg.lstsq(design, picture.ravel(), rcond=None)
-        if pitch > 0:
-            return np.array([[pitch * c, -pitch * s, x], [pitch * s, pitch * c, y], [0, 0, 1.0]])
+    if len(index) >= 2 and span.max() >= 2:
+        # x = a c - b r + tx, y = b c + a r + ty: a and b the pitch turned.
+        design = np.zeros((2 * len(index), 4))
+        design[0::2] = np.c_[
+            lattice[:, 0], -lattice[:, 1], np.ones(len(index)), np.zeros(len(index))
+        ]
+        design[1::2] = np.c_[
+            lattice[:, 1], lattice[:, 0], np.zeros(len(index)), np.ones(len(index))
+        ]
+        (a, b, x, y), *_ = np.linalg.lstsq(design, picture.ravel(), rcond=None)
+        if math.hypot(a, b) > 0:
+            return np.array([[a, -b, x], [b, a, y], [0, 0, 1.0]])
     return model
 
 
