@@ -10,14 +10,14 @@ the same in a window with a title, buttons and a clock (a screenshot), puzz.link
 sgt-bridges (Ghostscript, at 100 or 150 dpi); and each again as a photo (picture_material.photo:
 turned, at an angle, uneven light, a shadow, blur, noise, a background, JPEG 50-70).
 
-Each picture is read; a read is exact when it has the puzzle's islands (rows and columns
-without an island at the edges left out: no picture shows them).  Of the reads that are not, the
-suspects are looked for (hashi_asp.suspects) and counted as naming the misread islands when the
-islands read are where they should be and every island read wrong is among them.  The time of
-a 15x15 picture is the read and the check for uniqueness together (in this process, the
-classifier loaded once; a command's start-up adds about 0.3 s).  A third set, "damaged", has
-one number of each puzzle's drawing partly painted over (its top, bottom, left or right: a 3
-may look like a 5), to see the suspects at work where a number is misread.
+Each picture is read; a read is exact when it has the puzzle's islands (rows and columns without
+an island at the edges left out: no picture shows them). Of the reads that are not, the suspects
+are looked for (hashi_asp.suspects) and counted as naming the misread islands when the read with
+their changes made (a number changed, a mark taken for a number removed) is the puzzle. The time
+of a 15x15 picture is the read and the check for uniqueness together (in this process, the
+classifier loaded once; a command's start-up adds about 0.3 s). A third set, "damaged", has one
+number of each puzzle's drawing partly painted over (its top, bottom, left or right: a 3 may
+look like a 5), to see the suspects at work where a number is misread.
 
 ``--readers`` compares the shipped classifier with Tesseract (Debian's tesseract-ocr, one call
 per number, single character mode, digits 1-8 only) on the numbers of a share of the pictures,
@@ -134,16 +134,19 @@ def main() -> None:
 
 
 def _named(read: Puzzle, truth: Puzzle) -> bool:
-    """Whether the suspects of a read with every island in place but some numbers wrong name
-    every island read wrong."""
-    got, meant = material.normalised(read), material.normalised(truth)
-    if set(got) != set(meant):
+    """Whether the suspects of a read name every island read wrong: the read with their
+    changes made (a number changed, a mark taken for a number removed) is the puzzle."""
+    islands = dict(read.islands)
+    for suspect in suspects(read):
+        if suspect.suggested is None:
+            islands.pop(suspect.cell, None)
+        else:
+            islands[suspect.cell] = suspect.suggested
+    if not islands:
         return False
-    wrong = {cell for cell in got if got[cell] != meant[cell]}
-    top = min(r for r, _ in read.islands)
-    left = min(c for _, c in read.islands)
-    named = {(r - top, c - left) for (r, c), _, _ in suspects(read)}
-    return wrong <= named
+    top = min(r for r, _ in islands)
+    left = min(c for _, c in islands)
+    return {(r - top, c - left): n for (r, c), n in islands.items()} == material.normalised(truth)
 
 
 def _report(results: dict, by_size: dict, times: dict) -> None:

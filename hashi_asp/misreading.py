@@ -3,9 +3,10 @@
 A puzzle someone publishes has exactly one solution.  When the one read from a picture has
 none, or more than one, some number was misread, most likely among those the reader was least
 sure of.  :func:`suspects` asks the author fix (:func:`hashi_asp.fixing.fix`) for the fewest
-new numbers of the :data:`LEAST_CERTAIN` least certain islands (those under :data:`CERTAIN`)
-that leave exactly one solution, each island's other numbers offered from the likeliest (the
-reader's chances), and names them: "probably a 3, not an 8, at (4, 6)".  A puzzle read with
+new numbers (or removals: a mark taken for a number) of the :data:`LEAST_CERTAIN` least
+certain islands (those under :data:`CERTAIN`) that leave exactly one solution, each island's
+other numbers offered from the likeliest (the reader's chances), and names them: "probably a
+3, not an 8, at (4, 6)", "probably no island, not a 4, at (2, 6)".  A puzzle read with
 exactly one solution has no suspects; nor has one whose islands were all read for sure (the
 picture's puzzle itself may be wrong), or one no such change makes unique.
 """
@@ -22,6 +23,7 @@ from .stopping import Deadline
 LEAST_CERTAIN = 6  # islands whose numbers may be changed, at most
 CERTAIN = 0.98  # a number read with this confidence or more is taken as read
 SECONDS = 10.0  # the longest the search takes, where no time limit is given
+NOT_THERE = 0.5  # read with less confidence, an island is first suspected to be no island
 
 
 def suspects(puzzle: Puzzle, *, time_limit: float | Deadline | None = None) -> tuple[Suspect, ...]:
@@ -45,9 +47,7 @@ def suspects(puzzle: Puzzle, *, time_limit: float | Deadline | None = None) -> t
     if found.status is not Verdict.FIXED:
         return ()
     return tuple(
-        Suspect(edit.cell, edit.old, edit.new)
-        for edit in found.edits
-        if edit.old is not None and edit.new is not None
+        Suspect(edit.cell, edit.old, edit.new) for edit in found.edits if edit.old is not None
     )
 
 
@@ -61,11 +61,16 @@ def checked(puzzle: Puzzle, *, time_limit: float | Deadline | None = None) -> Pu
     return replace(puzzle, reading=replace(reading, suspects=found))
 
 
-def _others(puzzle: Puzzle, cell: Cell) -> list[int]:
-    """The numbers an island may be but the one read, the likeliest first by the reader's
-    chances (the numbers up to what the rules allow)."""
+def _others(puzzle: Puzzle, cell: Cell) -> list[int | None]:
+    """What an island may be but the number read, the likeliest first: the other numbers by
+    the reader's chances (up to what the rules allow), and None, no island at all (a mark
+    taken for a number), first if the number read is less likely than not, else last."""
     assert puzzle.reading is not None
     read = puzzle.islands[cell]
     chances = puzzle.reading.chances.get(cell, ())
     numbers = [n for n in range(1, puzzle.rules.max_number + 1) if n != read]
-    return sorted(numbers, key=lambda n: -(chances[n - 1] if n - 1 < len(chances) else 0.0))
+    ordered: list[int | None] = [
+        *sorted(numbers, key=lambda n: -(chances[n - 1] if n - 1 < len(chances) else 0.0))
+    ]
+    doubtful = puzzle.reading.confidence.get(cell, 1.0) < NOT_THERE
+    return [None, *ordered] if doubtful else [*ordered, None]

@@ -166,15 +166,17 @@ class Solution:
 
 
 class Suspect(NamedTuple):
-    """An island probably misread: the number ``read`` at ``cell``, and the one ``suggested``."""
+    """An island probably misread: the number ``read`` at ``cell``, and the one ``suggested``
+    (None: probably no island there, but a mark taken for a number)."""
 
     cell: Cell
     read: int
-    suggested: int
+    suggested: int | None
 
     def words(self) -> str:
-        """``probably a 3, not an 8, at (4, 6)``."""
-        return f"probably {_a(self.suggested)}, not {_a(self.read)}, at {cell_name(self.cell)}"
+        """``probably a 3, not an 8, at (4, 6)``; ``probably no island, not a 4, at (2, 6)``."""
+        meant = "no island" if self.suggested is None else _a(self.suggested)
+        return f"probably {meant}, not {_a(self.read)}, at {cell_name(self.cell)}"
 
 
 def _a(number: int) -> str:
@@ -195,7 +197,7 @@ class Reading:
 
     def to_json(self, puzzle: Puzzle) -> dict:
         """The ``"read"`` member of a picture's JSON: ``islands`` as ``[r, c, n, confidence]``,
-        ``suspects`` as ``[r, c, n_read, n_suggested]``."""
+        ``suspects`` as ``[r, c, n_read, n_suggested]`` (``null``: no island there)."""
         return {
             "islands": [
                 [r, c, n, self.confidence.get((r, c), 1.0)] for (r, c), n in puzzle.islands.items()

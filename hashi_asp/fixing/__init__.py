@@ -58,7 +58,7 @@ def fix(
     free: bool = False,
     time_limit: float | Deadline | None = None,
     first: Result | None = None,
-    only: Mapping[Cell, Sequence[int]] | None = None,
+    only: Mapping[Cell, Sequence[int | None]] | None = None,
 ) -> Fix:
     """The fewest edits that leave ``puzzle`` with exactly one solution (see the module
     docstring), under the puzzle's rules and the bundled encoding.  ``keep`` is the solution to
@@ -71,8 +71,9 @@ def fix(
     does not solve the puzzle.
 
     ``only`` allows no edit but new numbers of the islands it names, each one of the numbers
-    given, the likeliest first (free mode, for a puzzle read from a picture: its least certain
-    islands and what else they may be); the puzzle may then have no solution to start from."""
+    given, the likeliest first, None for the island removed (free mode, for a puzzle read from
+    a picture: its least certain islands and what else they may be); the puzzle may then have
+    no solution to start from."""
     started = time.perf_counter()
     deadline = Deadline.of(time_limit)
     if only is not None:
@@ -118,7 +119,7 @@ def fix(
 
 def _renumbered(
     puzzle: Puzzle,
-    only: Mapping[Cell, Sequence[int]],
+    only: Mapping[Cell, Sequence[int | None]],
     deadline: Deadline,
     started: float,
     first: Result | None,
@@ -142,7 +143,7 @@ def _renumbered(
         return Fix(Verdict.UNKNOWN, free=True, seconds=seconds, stopped=first.stopped)
     # The first number offered of each island, then the second of each, and so on.
     ranked = [
-        (rank, place, Edit("change", cell, puzzle.islands[cell], n))
+        (rank, place, Edit("change" if n else "remove", cell, puzzle.islands[cell], n))
         for place, (cell, numbers) in enumerate(only.items())
         for rank, n in enumerate(numbers)
         if n != puzzle.islands[cell]

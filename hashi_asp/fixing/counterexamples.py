@@ -64,10 +64,11 @@ class Search:
         free: bool,
         deadline: Deadline,
         fewer_than: tuple[Edit, ...] | None = None,
-        only: Mapping[Cell, Sequence[int]] | None = None,
+        only: Mapping[Cell, Sequence[int | None]] | None = None,
     ):
         """``fewer_than``: a fix known already; only fixes with fewer edits are looked for.
-        ``only`` (free mode): the only edits allowed, new numbers of these islands.  ``kept``
+        ``only`` (free mode): the only edits allowed, new numbers of these islands (None: the
+        island removed).  ``kept``
         (free mode): a solution of the puzzle, if it has one."""
         self.puzzle, self.kept, self.free, self.deadline = puzzle, kept, free, deadline
         if free:
@@ -75,7 +76,9 @@ class Search:
             if fewer_than is not None:
                 text += predicates.EDITS_BELOW.fact(len(fewer_than))
             for (r, c), numbers in (only or {}).items():
-                text += predicates.MAY_BECOME.facts((r, c, n) for n in numbers)
+                text += predicates.MAY_BECOME.facts((r, c, n) for n in numbers if n is not None)
+                if None in numbers:
+                    text += predicates.MAY_GO.fact(r, c)
         else:
             assert kept is not None, "keep mode keeps a solution"
             text = predicates.MODE.fact("keep") + predicates.KEPT.facts(kept.bridges)
