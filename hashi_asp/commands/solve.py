@@ -34,7 +34,7 @@ def solve(given: Given) -> Outcome:
     def show(solution) -> None:
         if documented:
             laid.append(Laid(solution.to_json()))
-        elif drawn:
+        elif drawn and given.hooks.showing:  # (a study's or the API's run shows nothing)
             numbered = {"numbered": given.models != 1, "style": output}
             given.hooks.show(lines(solution_text(board, solution, next(numbers), **numbered)))
 
