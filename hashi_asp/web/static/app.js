@@ -214,6 +214,7 @@ function applyFix() {
 // ---------------------------------------------------------------------------- editing
 
 function setIsland(r, c, value) {  // value: a number, null (no number), or undefined (remove)
+  if (state.suspects.delete(key(r, c))) showSuspects();  // the player decided it
   change(() => {
     if (value === undefined) state.islands.delete(key(r, c));
     else state.islands.set(key(r, c), value);

@@ -28,6 +28,9 @@ const state = {
   placing: 0,
   // What the page points out, none of it the player's: reset by each change.
   shown: null,
+  // The islands a picture's reader probably misread, until confirmed or dismissed (pictures.js):
+  // "r,c" -> [r, c, number read or null, number suggested or null for no island].
+  suspects: new Map(),
   cursor: [0, 0],
   mode: "edit",               // "play" (draw bridges), "mark" (mark "no bridge"), "edit" (islands)
 };
@@ -192,6 +195,7 @@ function draw() {
     if (shown.islands.has(k)) group.classList.add("marked");
     if (shown.reason.has(k)) group.classList.add("reason");
     if (steps.has(k)) group.classList.add("step");
+    if (state.suspects.has(k)) group.classList.add("suspect");
     if (playing() && n !== null && bridgeCount(k) === n) group.classList.add("done");
     element("circle", { cx: x, cy: y, r: UNIT * 0.4 }, group);
     if (n !== null) element("text", { x, y: y + 7 }, group).textContent = String(n);
@@ -208,6 +212,16 @@ function draw() {
     const group = element("g", { class: "added", "data-cell": k, "data-row": r, "data-col": c }, over);
     element("circle", { cx: x, cy: y, r: UNIT * 0.4 }, group);
     element("text", { x, y: y + 7 }, group).textContent = String(n);
+  }
+  // A suspect of a picture's reading: what it probably is, in a badge on the island's corner
+  // (or a dashed ring on water, for an island the reader did not take).
+  for (const [k, [r, c, , suggested]] of state.suspects) {
+    const [x, y] = centre(r, c);
+    const group = element("g", { class: "suspect-mark", "data-cell": k, "data-row": r, "data-col": c }, over);
+    if (!state.islands.has(k)) element("circle", { class: "ring", cx: x, cy: y, r: UNIT * 0.4 }, group);
+    element("circle", { cx: x + UNIT * 0.32, cy: y - UNIT * 0.32, r: UNIT * 0.2 }, group);
+    element("text", { x: x + UNIT * 0.32, y: y - UNIT * 0.32 + 4 }, group).textContent =
+      suggested === null ? "✕" : String(suggested);
   }
   const [r, c] = state.cursor, [x, y] = centre(r, c);
   element("rect", { class: "cursor", x: x - UNIT / 2 + 2, y: y - UNIT / 2 + 2,

@@ -162,6 +162,7 @@ function setMode(mode) {
 // the player's state kept for it.  Undo goes back to the puzzle before.
 function openPuzzle(doc, mode) {
   stopAnalysis();
+  forgetReading();
   setMode(mode);
   if (!change(() => { setPuzzleOnly(doc); state.cursor = [0, 0]; clearShown(); resume(); })) puzzleChanged();
 }
@@ -279,6 +280,7 @@ async function start() {
     load(await file.text(), notation);
     event.target.value = "";
   });
+  pictureInputs();
   on("new", "click", newGrid);
   on("fix", "click", findFix);
   on("apply-fix", "click", applyFix);
