@@ -35,7 +35,8 @@ class Glyph:
     pixels of the picture), its ``mask`` (cut to the box), the classifier's ``chances``,
     whether it is ``enclosed`` by a circle or a square, and its ``clutter``: the share of ink
     around it (within twice its height, but its own), near none for a number on paper, with a
-    circle at most a tenth, much more for a speck of a table's grain."""
+    circle at most a tenth, much more for a speck of a table's grain; and the ``frame``'s size
+    in pixels, the larger side of the circle or square it is in, if it is enclosed."""
 
     x: int
     y: int
@@ -45,6 +46,7 @@ class Glyph:
     chances: np.ndarray | None = None
     enclosed: bool = False
     clutter: float = 0.0
+    frame: float = 0.0  # the larger side of the circle or square it is in, if enclosed
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -131,18 +133,22 @@ def _measure_clutter(mask: np.ndarray, glyphs: list[Glyph]) -> None:
 
 
 def _in_a_word(glyph: Glyph, boxes: list[tuple[int, int, int, int]]) -> bool:
-    """Another piece of ink of about the glyph's height close beside it, on its line."""
+    """Another piece of ink of about the glyph's height close beside it, on its line: a
+    letter, a dot or a colon, or a taller letter (a capital, letters run together) beside it,
+    but never what encloses it (a circle, a square)."""
     h = glyph.height
     for x, y, w, other_h in boxes:
         if (x, y, w, other_h) == (glyph.x, glyph.y, glyph.width, h):
             continue
-        if not 0.55 * h <= other_h <= 1.45 * h and not (other_h < 0.55 * h and w > 0.15 * h):
+        if x <= glyph.x and x + w >= glyph.x + glyph.width:
+            continue  # around it, or above or below it
+        if not 0.55 * h <= other_h <= 2.2 * h and not (other_h < 0.55 * h and w > 0.15 * h):
             continue  # (a dot or a colon counts as a letter beside it)
         overlap = min(y + other_h, glyph.y + h) - max(y, glyph.y)
         if overlap < 0.4 * min(h, other_h):
             continue
         gap = max(x - (glyph.x + glyph.width), glyph.x - (x + w))
-        if gap < WORD_GAP * h and not (other_h > 1.45 * h):
+        if gap < WORD_GAP * h:
             return True
     return False
 
@@ -171,7 +177,7 @@ def _mark_enclosed(mask: np.ndarray, glyphs: list[Glyph]) -> None:
                 and abs(x + w / 2 - cx) < 0.2 * w
                 and abs(y + h / 2 - cy) < 0.2 * h
             ):
-                glyph.enclosed = True
+                glyph.enclosed, glyph.frame = True, float(max(w, h))
                 break
 
 
@@ -218,3 +224,20 @@ def cell_glyph(
         return None
     cut = glyph[top:bottom, left:right]
     return Glyph(x0 + int(left), y0 + int(top), int(right - left), int(h), cut)
+
+
+def frames(relative: np.ndarray, pitch: float) -> list[tuple[float, float, float]]:
+    """The holes in the ink of the rectified picture shaped like an island's circle or square:
+    about as wide as tall, between 0.3 and 0.95 cells across; each as its centre and its
+    size (the larger side), in pixels.  A number's own holes (in a 6, an 8) are smaller."""
+    contours, hierarchy = cv2.findContours(ink(relative), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    found = []
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0]):
+        if parent < 0:
+            continue
+        x, y, w, h = cv2.boundingRect(contour)
+        if 0.3 * pitch <= max(w, h) <= 0.95 * pitch and 0.75 <= w / h <= 1.33:
+            found.append((x + w / 2, y + h / 2, float(max(w, h))))
+    return found

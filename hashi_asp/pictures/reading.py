@@ -23,7 +23,7 @@ import numpy as np
 from ..errors import PuzzleError
 from ..puzzle import Cell, Reading
 from . import digits
-from .glyphs import Glyph, candidates, cell_glyph, ink, relative
+from .glyphs import Glyph, candidates, cell_glyph, frames, ink, relative
 from .lattice import fit
 
 LONGEST = 2400  # pixels: a larger picture is shrunk first (a phone's photo is 4000 or more)
@@ -34,6 +34,8 @@ CLEAR = 0.03  # share of ink around a glyph on clear paper, at most
 SURE_IN_CLUTTER = 0.9  # the least chance of a digit with more ink than that around it
 CLUTTERED = 0.2  # share of ink around a glyph beyond which it is taken for no number
 NEW_ISLAND = 0.9  # the least chance of a digit the second look alone finds
+UNREADABLE = 0.3  # of a number in a frame the second look alone finds, less: not read
+MISSED = 0.1  # the least chance of a number, of a glyph not taken for one, to be offered
 
 
 def grey(data: bytes, source: str) -> np.ndarray:
@@ -57,7 +59,7 @@ def grey(data: bytes, source: str) -> np.ndarray:
     return image
 
 
-def islands(data: bytes, source: str) -> tuple[int, int, dict[Cell, int], Reading]:
+def islands(data: bytes, source: str) -> tuple[int, int, dict[Cell, int | None], Reading]:
     """The grid's rows and columns, the islands read and how sure the reader is of each."""
     gray = grey(data, source)
     flattened, found = _first_look(gray)
@@ -70,7 +72,9 @@ def islands(data: bytes, source: str) -> tuple[int, int, dict[Cell, int], Readin
         )
     height = float(np.median([glyph.height for glyph in found]))
     points = np.array([glyph.centre for glyph in found], np.float64)
-    lattice = fit(points, height)
+    enclosed = [glyph.frame for glyph in found if glyph.enclosed]
+    frame = float(np.median(enclosed)) if len(enclosed) >= 0.6 * len(found) else 0.0
+    lattice = fit(points, height, frame)
     seen = {cell: found[i] for i, cell in lattice.cells.items()}
     if len(seen) < 2:
         raise PuzzleError("no puzzle found in the picture: the numbers seen are on no grid", source)
@@ -97,25 +101,39 @@ def islands(data: bytes, source: str) -> tuple[int, int, dict[Cell, int], Readin
     looked = dict(zip(second, read))
     seen_heights = [glyph.height for cell, glyph in second.items() if cell in seen]
     usual = float(np.median(seen_heights)) if seen_heights else 0.4 * PITCH
-    numbers: dict[Cell, int] = {}
+    framed = _framed(rectified, rows, cols, set(seen))
+    numbers: dict[Cell, int | None] = {}
     confidence: dict[Cell, float] = {}
     likely: dict[Cell, tuple[float, ...]] = {}
-    for cell in sorted({*seen, *looked}):
+    missed: dict[Cell, tuple[float, ...]] = {}
+    for cell in sorted({*seen, *looked, *framed}):
+        chances = looked.get(cell)
         if cell in seen:
             first = seen[cell].chances
             assert first is not None
-            chances = (first + looked[cell]) / 2 if cell in looked else first
-        else:
-            chances = looked[cell]
-            if chances.argmax() not in range(1, 9) or chances.max() < NEW_ISLAND:
+            chances = first if chances is None else (first + chances) / 2
+        elif cell in framed:  # an island whose number may be unreadable
+            if chances is None or chances[1:9].max() < UNREADABLE:
+                numbers[cell], confidence[cell] = None, 0.0
+                likely[cell] = () if chances is None else _rounded(chances)
                 continue
-            if not 0.75 * usual <= second[cell].height <= 1.3 * usual:
-                continue  # not a number of this puzzle's size
+        else:
+            assert chances is not None
+            if (
+                chances.argmax() not in range(1, 9)
+                or chances.max() < NEW_ISLAND
+                or not 0.75 * usual <= second[cell].height <= 1.3 * usual
+            ):  # not a number of this puzzle's size: perhaps one the picture spoils
+                if chances[1:9].max() >= MISSED and 0.5 * usual <= second[cell].height:
+                    missed[cell] = _rounded(chances)
+                continue
         number = int(chances[1:9].argmax()) + 1
         numbers[cell] = number
         confidence[cell] = round(float(chances[number]), 3)
-        likely[cell] = tuple(round(float(p), 4) for p in chances[1:9])
-    numbers = _seen_by_another(numbers)
+        likely[cell] = _rounded(chances)
+    kept = _seen_by_another(numbers)
+    missed.update({cell: likely[cell] for cell in numbers if cell not in kept and likely[cell]})
+    numbers = kept
     if len(numbers) < 2:
         raise PuzzleError(
             "no puzzle found in the picture: no two numbers in a row or column", source
@@ -128,11 +146,43 @@ def islands(data: bytes, source: str) -> tuple[int, int, dict[Cell, int], Readin
     reading = Reading(
         {(r - top, c - left): confidence[r, c] for r, c in numbers},
         chances={(r - top, c - left): likely[r, c] for r, c in numbers},
+        missed={
+            (r - top, c - left): chances
+            for (r, c), chances in sorted(missed.items(), key=lambda item: -max(item[1]))
+            if 0 <= r - top < rows and 0 <= c - left < cols
+        },
     )
     return rows, cols, moved, reading
 
 
-def _seen_by_another(numbers: dict[Cell, int]) -> dict[Cell, int]:
+def _rounded(chances: np.ndarray) -> tuple[float, ...]:
+    """The chances of the numbers 1 to 8, rounded."""
+    return tuple(round(float(p), 4) for p in chances[1:9])
+
+
+def _framed(rectified: np.ndarray, rows: int, cols: int, seen: set[Cell]) -> set[Cell]:
+    """The cells of the lattice with an island's circle or square, when the islands seen have
+    them: a frame of about their frames' size centred on the cell (a number painted over, or
+    too faint to read, leaves its frame).  None where frames are found at many empty cells (a
+    grid drawn, a pattern)."""
+    at: dict[Cell, float] = {}
+    for x, y, size in frames(rectified, PITCH):
+        col, row = x / PITCH - 1, y / PITCH - 1
+        cell = (round(row), round(col))
+        near = max(abs(row - cell[0]), abs(col - cell[1])) <= 0.2
+        if near and cell not in at and 0 <= cell[0] < rows and 0 <= cell[1] < cols:
+            at[cell] = size
+    sizes = [size for cell, size in at.items() if cell in seen]
+    if len(sizes) < max(2, 0.6 * len(seen)):
+        return set()
+    usual = float(np.median(sizes))
+    found = {cell for cell, size in at.items() if 0.8 * usual <= size <= 1.25 * usual}
+    if len(found - seen) > 1 + 0.3 * len(seen):
+        return set()
+    return found - seen
+
+
+def _seen_by_another(numbers: dict[Cell, int | None]) -> dict[Cell, int | None]:
     """The islands with another in their row or column, until every one has: an island alone
     on its lines could have no bridge, so it is something else (a mark on the table, a letter
     of a word that looked like a number)."""
