@@ -28,11 +28,12 @@ from .lattice import fit
 
 LONGEST = 2400  # pixels: a larger picture is shrunk first (a phone's photo is 4000 or more)
 PITCH = 48  # pixels a cell in the rectified picture
+BORDER = 2  # cells of the rectified picture before the lattice's first row and column
 SURE = 0.5  # the least chance of a first look's digit
 ENCLOSED = 0.2  # the least chance of being one of 1 to 8 of a first look's glyph in a circle
 CLEAR = 0.03  # share of ink around a glyph on clear paper, at most
 SURE_IN_CLUTTER = 0.9  # the least chance of a digit with more ink than that around it
-CLUTTERED = 0.2  # share of ink around a glyph beyond which it is taken for no number
+CLUTTERED = 0.1  # share of ink around a glyph beyond which it is taken for no number
 NEW_ISLAND = 0.9  # the least chance of a digit the second look alone finds
 UNREADABLE = 0.3  # of a number in a frame the second look alone finds, less: not read
 MISSED = 0.1  # the least chance of a number, of a glyph not taken for one, to be offered
@@ -79,29 +80,31 @@ def islands(data: bytes, source: str) -> tuple[int, int, dict[Cell, int | None],
     if len(seen) < 2:
         raise PuzzleError("no puzzle found in the picture: the numbers seen are on no grid", source)
     rows, cols = lattice.rows, lattice.cols
-    # The rectified picture: cell (r, c) centred at ((c + 1) * PITCH, (r + 1) * PITCH).
-    to_lattice = np.array([[1 / PITCH, 0, -1], [0, 1 / PITCH, -1], [0, 0, 1.0]])
+    # The rectified picture: cell (r, c) centred at ((c + BORDER) * PITCH, (r + BORDER) *
+    # PITCH), a ring of cells around the lattice (a frame there whose number was not read).
+    to_lattice = np.array([[1 / PITCH, 0, -BORDER], [0, 1 / PITCH, -BORDER], [0, 0, 1.0]])
     rectified = cv2.warpPerspective(
         flattened,
         lattice.homography @ to_lattice,
-        ((cols + 1) * PITCH, (rows + 1) * PITCH),
+        ((cols + 2 * BORDER - 1) * PITCH, (rows + 2 * BORDER - 1) * PITCH),
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=1.0,
     )
+    framed = _framed(rectified, rows, cols, set(seen))
     second: dict[Cell, Glyph] = {}
-    for r in range(rows):
-        for c in range(cols):
-            glyph = cell_glyph(
-                rectified, (c + 1) * PITCH, (r + 1) * PITCH, PITCH, touching=(r, c) in seen
-            )
+    for r in range(-1, rows + 1):
+        for c in range(-1, cols + 1):
+            if not (0 <= r < rows and 0 <= c < cols) and (r, c) not in framed:
+                continue
+            x, y = (c + BORDER) * PITCH, (r + BORDER) * PITCH
+            glyph = cell_glyph(rectified, x, y, PITCH, touching=(r, c) in seen)
             if glyph is not None:
                 second[r, c] = glyph
     read = digits.chances([glyph.mask for glyph in second.values()])
     looked = dict(zip(second, read))
     seen_heights = [glyph.height for cell, glyph in second.items() if cell in seen]
     usual = float(np.median(seen_heights)) if seen_heights else 0.4 * PITCH
-    framed = _framed(rectified, rows, cols, set(seen))
     numbers: dict[Cell, int | None] = {}
     confidence: dict[Cell, float] = {}
     likely: dict[Cell, tuple[float, ...]] = {}
@@ -161,16 +164,16 @@ def _rounded(chances: np.ndarray) -> tuple[float, ...]:
 
 
 def _framed(rectified: np.ndarray, rows: int, cols: int, seen: set[Cell]) -> set[Cell]:
-    """The cells of the lattice with an island's circle or square, when the islands seen have
-    them: a frame of about their frames' size centred on the cell (a number painted over, or
-    too faint to read, leaves its frame).  None where frames are found at many empty cells (a
-    grid drawn, a pattern)."""
+    """The cells of the lattice, and of the ring of cells around it, with an island's circle
+    or square, when the islands seen have them: a frame of about their frames' size centred on
+    the cell (a number painted over, or too faint to read, leaves its frame).  None where
+    frames are found at many empty cells (a grid drawn, a pattern)."""
     at: dict[Cell, float] = {}
     for x, y, size in frames(rectified, PITCH):
-        col, row = x / PITCH - 1, y / PITCH - 1
+        col, row = x / PITCH - BORDER, y / PITCH - BORDER
         cell = (round(row), round(col))
         near = max(abs(row - cell[0]), abs(col - cell[1])) <= 0.2
-        if near and cell not in at and 0 <= cell[0] < rows and 0 <= cell[1] < cols:
+        if near and cell not in at and -1 <= cell[0] <= rows and -1 <= cell[1] <= cols:
             at[cell] = size
     sizes = [size for cell, size in at.items() if cell in seen]
     if len(sizes) < max(2, 0.6 * len(seen)):
