@@ -54,7 +54,7 @@ def suspects(puzzle: Puzzle, *, time_limit: float | Deadline | None = None) -> t
         key=lambda cell: (reading.confidence[cell], cell),
     )[:LEAST_CERTAIN]
     missed = [cell for cell in reading.missed if cell not in puzzle.islands][:MISSED]
-    if not doubtful and not blank:
+    if not doubtful and not blank and not missed:
         return ()
     only = {cell: _others(puzzle, cell) for cell in [*blank, *doubtful]}
     only.update({cell: _numbers(puzzle, reading.missed[cell]) for cell in missed})

@@ -23,11 +23,14 @@ be drawn: :func:`fit` finds the lattice from the glyphs' centres alone.
 5. If that leaves a glyph out, or one farther than :data:`CLOSE` from its point (a lattice
    grown wrong from few glyphs at a steep angle: a row or column too many or too few),
    lattices are grown from :data:`SEEDS` other glyphs near the middle, and the one that
-   places the most glyphs, nearest their points, is kept.
+   places the most glyphs, nearest their points, is kept.  If still some glyph is far from
+   its point, a row or a column is added or taken away across a gap of empty rows or columns
+   (where the growth may have counted wrong), as long as that brings the glyphs nearer.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -40,6 +43,7 @@ SLACK = 0.3  # of a cell: how far from its lattice point a glyph may be
 GROWING_SLACK = 0.4  # the same while growing, when the lattice is known only near its middle
 CLOSE = 0.15  # of a cell: a lattice with every glyph this near its point is taken as found
 SEEDS = 8  # glyphs another lattice is grown from, when the first is not
+SHIFTS = 3  # rows or columns added or taken away across a gap, at most
 
 
 @dataclass
@@ -99,7 +103,37 @@ def fit(points: np.ndarray, height: float, frame: float = 0.0) -> Lattice:
                 -_misfit(best, points),
             ):
                 best = found
+    for _ in range(SHIFTS):
+        if _misfit(best, points) <= CLOSE:
+            break
+        shifted = min(_shifted(best, points), key=lambda found: _misfit(found, points))
+        if _misfit(shifted, points) >= _misfit(best, points):
+            break
+        best = shifted
     return _tight(best, largest)
+
+
+def _shifted(lattice: Lattice, points: np.ndarray) -> list[Lattice]:
+    """The lattice with a row or a column more or fewer across each gap of empty rows or
+    columns (where a lattice grown across it may have counted wrong), each fitted again."""
+    cells = lattice.cells
+    found = []
+    for axis in (0, 1):
+        lines = sorted({cell[axis] for cell in cells.values()})
+        for before, after in itertools.pairwise(lines):
+            if after - before < 3:
+                continue
+            for step in (-1, 1):
+                moved = {
+                    i: (
+                        r + step * (axis == 0 and r > before),
+                        c + step * (axis == 1 and c > before),
+                    )
+                    for i, (r, c) in cells.items()
+                }
+                model = _model(points, moved, lattice.homography, 0.0)
+                found.append(Lattice(model, moved))
+    return found
 
 
 def _misfit(lattice: Lattice, points: np.ndarray) -> float:
