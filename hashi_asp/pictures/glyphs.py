@@ -109,7 +109,8 @@ def candidates(mask: np.ndarray) -> list[Glyph]:
         if not 0.08 <= area / (w * h) <= 0.95:
             continue
         found.append(Glyph(x, y, w, h, (labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255))
-    found = [glyph for glyph in found if not _in_a_word(glyph, others)]
+    boxes = np.array(others, np.int64).reshape(-1, 4)
+    found = [glyph for glyph in found if not _in_a_word(glyph, boxes)]
     if found:
         chances = digits.chances([glyph.mask for glyph in found])
         for glyph, row in zip(found, chances):
@@ -132,25 +133,21 @@ def _measure_clutter(mask: np.ndarray, glyphs: list[Glyph]) -> None:
         glyph.clutter = max(0, int(around) - own) / max(1, (x1 - x0) * (y1 - y0))
 
 
-def _in_a_word(glyph: Glyph, boxes: list[tuple[int, int, int, int]]) -> bool:
+def _in_a_word(glyph: Glyph, boxes: np.ndarray) -> bool:
     """Another piece of ink of about the glyph's height close beside it, on its line: a
     letter, a dot or a colon, or a taller letter (a capital, letters run together) beside it,
-    but never what encloses it (a circle, a square)."""
+    but never what encloses it (a circle, a square).  ``boxes``: every piece's (x, y, width,
+    height), one a row."""
     h = glyph.height
-    for x, y, w, other_h in boxes:
-        if (x, y, w, other_h) == (glyph.x, glyph.y, glyph.width, h):
-            continue
-        if x <= glyph.x and x + w >= glyph.x + glyph.width:
-            continue  # around it, or above or below it
-        if not 0.55 * h <= other_h <= 2.2 * h and not (other_h < 0.55 * h and w > 0.15 * h):
-            continue  # (a dot or a colon counts as a letter beside it)
-        overlap = min(y + other_h, glyph.y + h) - max(y, glyph.y)
-        if overlap < 0.4 * min(h, other_h):
-            continue
-        gap = max(x - (glyph.x + glyph.width), glyph.x - (x + w))
-        if gap < WORD_GAP * h:
-            return True
-    return False
+    x, y, w, other_h = boxes.T
+    itself = (x == glyph.x) & (y == glyph.y) & (w == glyph.width) & (other_h == h)
+    around = (x <= glyph.x) & (x + w >= glyph.x + glyph.width)  # or above or below it
+    # (a dot or a colon counts as a letter beside it)
+    sized = ((0.55 * h <= other_h) & (other_h <= 2.2 * h)) | ((other_h < 0.55 * h) & (w > 0.15 * h))
+    overlap = np.minimum(y + other_h, glyph.y + h) - np.maximum(y, glyph.y)
+    on_line = overlap >= 0.4 * np.minimum(h, other_h)
+    gap = np.maximum(x - (glyph.x + glyph.width), glyph.x - (x + w))
+    return bool(np.any(~itself & ~around & sized & on_line & (gap < WORD_GAP * h)))
 
 
 def _mark_enclosed(mask: np.ndarray, glyphs: list[Glyph]) -> None:
@@ -161,24 +158,29 @@ def _mark_enclosed(mask: np.ndarray, glyphs: list[Glyph]) -> None:
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return
-    holes = []
-    for contour, (_, _, _, parent) in zip(contours, hierarchy[0]):
-        if parent >= 0:  # an inner contour: a hole in a piece of ink
-            holes.append(cv2.boundingRect(contour))
+    # The inner contours: the holes in pieces of ink, as boxes (x, y, width, height).
+    holes = np.array(
+        [
+            cv2.boundingRect(contour)
+            for contour, (_, _, _, parent) in zip(contours, hierarchy[0])
+            if parent >= 0
+        ],
+        np.float64,
+    ).reshape(-1, 4)
+    x, y, w, h = holes.T
+    side = np.maximum(w, h)
+    square = (0.7 * h <= w) & (w <= 1.43 * h)
     for glyph in glyphs:
         cx, cy = glyph.centre
-        for x, y, w, h in holes:
-            if not (x <= cx <= x + w and y <= cy <= y + h):
-                continue
-            if not 1.15 * glyph.height <= max(w, h) <= 4.5 * glyph.height:
-                continue
-            if (
-                0.7 <= w / h <= 1.43
-                and abs(x + w / 2 - cx) < 0.2 * w
-                and abs(y + h / 2 - cy) < 0.2 * h
-            ):
-                glyph.enclosed, glyph.frame = True, float(max(w, h))
-                break
+        fitting = (
+            square
+            & (1.15 * glyph.height <= side)
+            & (side <= 4.5 * glyph.height)
+            & (np.abs(x + w / 2 - cx) < 0.2 * w)
+            & (np.abs(y + h / 2 - cy) < 0.2 * h)
+        )  # (centred on the glyph, so around its centre)
+        if fitting.any():
+            glyph.enclosed, glyph.frame = True, float(side[np.argmax(fitting)])
 
 
 def cell_glyph(

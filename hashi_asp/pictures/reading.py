@@ -5,7 +5,8 @@ the reader is of each.
    white, shrunk to :data:`LONGEST` pixels at most.
 2. The glyphs (:mod:`.glyphs`) of both polarities, dark on light and light on dark; the one
    whose digits read with more confidence is the picture's.  Of those, the numbers 1 to 8 of
-   about the usual height; if most sit in a circle or a square, only those.
+   about the usual height and clear of their paper (not noise shaped like a digit); if most
+   sit in a circle or a square, only those.
 3. The lattice through their centres (:mod:`.lattice`): the grid, drawn or not.
 4. The picture rectified: the homography undone, each cell :data:`PITCH` pixels, the numbers
    upright; every cell of the grid is looked at again (:func:`.glyphs.cell_glyph`), which
@@ -35,6 +36,7 @@ CLEAR = 0.03  # share of ink around a glyph on clear paper, at most
 SURE_IN_CLUTTER = 0.9  # the least chance of a digit with more ink than that around it
 CLUTTERED = 0.1  # share of ink around a glyph beyond which it is taken for no number
 NEW_ISLAND = 0.9  # the least chance of a digit the second look alone finds
+FAINT = 0.3  # of the usual contrast of a glyph with its paper, the least a number has
 UNREADABLE = 0.3  # of a number in a frame the second look alone finds, less: not read
 MISSED = 0.1  # the least chance of a number, of a glyph not taken for one, to be offered
 
@@ -98,7 +100,7 @@ def islands(data: bytes, source: str) -> tuple[int, int, dict[Cell, int | None],
             if not (0 <= r < rows and 0 <= c < cols) and (r, c) not in framed:
                 continue
             x, y = (c + BORDER) * PITCH, (r + BORDER) * PITCH
-            glyph = cell_glyph(rectified, x, y, PITCH, touching=(r, c) in seen)
+            glyph = cell_glyph(rectified, x, y, PITCH, touching=(r, c) in seen or (r, c) in framed)
             if glyph is not None:
                 second[r, c] = glyph
     read = digits.chances([glyph.mask for glyph in second.values()])
@@ -209,7 +211,7 @@ def _first_look(gray: np.ndarray) -> tuple[np.ndarray, list[Glyph]]:
     for light_ink in (False, True):
         flattened = relative(gray, light_ink)
         found = [glyph for glyph in candidates(ink(flattened)) if _island_number(glyph)]
-        found = _usual_height(found)
+        found = _clear(gray, _usual_height(found))
         enclosed = [glyph for glyph in found if glyph.enclosed]
         if len(enclosed) >= 0.6 * len(found) and len(enclosed) >= 2:
             found = enclosed
@@ -218,6 +220,22 @@ def _first_look(gray: np.ndarray) -> tuple[np.ndarray, list[Glyph]]:
             best = (score, flattened, found)
     assert best is not None
     return best[1], best[2]
+
+
+def _clear(gray: np.ndarray, found: list[Glyph]) -> list[Glyph]:
+    """The glyphs whose ink stands out from the paper in their box by :data:`FAINT` of the
+    usual glyph's contrast or more: not grain or noise of a dark page that happens to be
+    shaped like a digit."""
+    if len(found) < 3:
+        return found
+    contrast = []
+    for glyph in found:
+        box = gray[glyph.y : glyph.y + glyph.height, glyph.x : glyph.x + glyph.width]
+        inked = glyph.mask > 0
+        paper = box[~inked]
+        contrast.append(abs(float(box[inked].mean()) - float(paper.mean())) if paper.size else 0.0)
+    usual = float(np.median(contrast))
+    return [glyph for glyph, value in zip(found, contrast) if value >= FAINT * usual]
 
 
 def _island_number(glyph: Glyph) -> bool:
