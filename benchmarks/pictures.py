@@ -127,6 +127,12 @@ def main() -> None:
                 results[set_name, f"one number {part}"].append(
                     (exact, None if exact else _named(read, puzzle))
                 )
+                if not exact and options.keep:
+                    name = (
+                        f"{set_name}-{size}-{part}-{len(results[set_name, f'one number {part}'])}"
+                    )
+                    (options.keep / f"{name}.png").write_bytes(data)
+                    (options.keep / f"{name}.txt").write_text(f"{puzzle.to_json()}\n{cell}\n")
         print(f"{size}x{size} done", file=sys.stderr, flush=True)
     _report(results, by_size, times)
     if options.readers:

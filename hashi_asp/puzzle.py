@@ -166,17 +166,22 @@ class Solution:
 
 
 class Suspect(NamedTuple):
-    """An island probably misread: the number ``read`` at ``cell``, and the one ``suggested``
-    (None: probably no island there, but a mark taken for a number)."""
+    """An island probably misread: the number ``read`` at ``cell`` (None: no number read
+    there, an island whose number could not be read or one not taken for an island at all),
+    and the one ``suggested`` (None: probably no island there, but a mark taken for one)."""
 
     cell: Cell
-    read: int
+    read: int | None
     suggested: int | None
 
     def words(self) -> str:
-        """``probably a 3, not an 8, at (4, 6)``; ``probably no island, not a 4, at (2, 6)``."""
+        """``probably a 3, not an 8, at (4, 6)``; ``probably no island, not a 4, at (2, 6)``;
+        ``probably a 2 at (3, 4), not read``."""
+        place = cell_name(self.cell)
         meant = "no island" if self.suggested is None else _a(self.suggested)
-        return f"probably {meant}, not {_a(self.read)}, at {cell_name(self.cell)}"
+        if self.read is None:
+            return f"probably {meant} at {place}, not read"
+        return f"probably {meant}, not {_a(self.read)}, at {place}"
 
 
 def _a(number: int) -> str:
@@ -194,6 +199,10 @@ class Reading:
     suspects: tuple[Suspect, ...] | None = None
     chances: Mapping[Cell, tuple[float, ...]] = field(default_factory=dict)
     """Per island, the reader's chance of each number from 1 to 8 (what else it may be)."""
+    missed: Mapping[Cell, tuple[float, ...]] = field(default_factory=dict)
+    """Cells where the reader saw something it did not take for an island (a faint or
+    damaged number, a mark), the likeliest first, each with the chance of each number from 1
+    to 8 it would be: islands the suspects may add."""
 
     def to_json(self, puzzle: Puzzle) -> dict:
         """The ``"read"`` member of a picture's JSON: ``islands`` as ``[r, c, n, confidence]``,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from conftest import REPO, run
 from serving import post
 
 from hashi_asp import notations
+from hashi_asp.drawing import svg
 from hashi_asp.pictures import read_picture
 from hashi_asp.puzzle import Puzzle
 
@@ -153,6 +155,78 @@ def test_the_island_probably_misread_is_named(tmp_path):
     assert converted["read"]["suspects"] == [[0, 0, 5, 3]]
     confidence = {(r, c): value for r, c, _, value in converted["read"]["islands"]}
     assert confidence[0, 0] == min(confidence.values()) < 0.98
+
+
+DAMAGED = notations.parse("7x7m2:3a4a5a4g3m4a5k3a6a5a4")
+
+
+def drawn(puzzle: Puzzle, change, cell: int = 40, style: str = "circles") -> bytes:
+    """The project's drawing of ``puzzle``, its SVG changed by ``change`` first."""
+    text = str(svg(puzzle, cell=cell))
+    if style == "bare":
+        text = re.sub(r"<circle [^>]*/>", "", text)
+    return material.png_of_svg(change(text))
+
+
+def test_a_circle_whose_number_is_erased_is_an_island_the_suspects_number(tmp_path):
+    """The 3 at (2, 0) is erased, its circle left: an island read without a number (null, with
+    confidence 0), which the suspects give its count in the only solution."""
+    assert DAMAGED.islands[2, 0] == 3
+    path = picture(
+        tmp_path,
+        drawn(DAMAGED, lambda text: re.sub(r'(data-row="2" data-col="0">\n<circle [^>]*/>\n)'
+                                           r"<text [^>]*>3</text>", r"\1", text)),
+    )  # fmt: skip
+    converted = json.loads(run("convert", path, "--to", "json").stdout)
+    assert [2, 0, None] in converted["islands"]
+    assert [2, 0, None, 0.0] in converted["read"]["islands"]
+    assert converted["read"]["suspects"] == [[2, 0, None, 3]]
+    solved = run("solve", path)
+    assert solved.exit_code == 0
+    assert "probably a 3 at (2, 0), not read" in solved.stderr
+
+
+def test_a_number_not_taken_for_an_island_is_named_where_it_is_missing(tmp_path):
+    """The bare 4 at (0, 2) with its right half painted over reads as no number the reader
+    takes (a 2 with little chance, at a place of its own); the puzzle read without it has no
+    solution, and the suspects add it back."""
+    assert DAMAGED.islands[0, 2] == 4
+    patch = '<rect x="120" y="26" width="12" height="28" fill="#ffffff"/></svg>'
+    path = picture(tmp_path, drawn(DAMAGED, lambda text: text.replace("</svg>", patch), 40, "bare"))
+    converted = json.loads(run("convert", path, "--to", "json").stdout)
+    assert [0, 2] not in [entry[:2] for entry in converted["islands"]]
+    assert converted["read"]["suspects"] == [[0, 2, None, 4]]
+    assert "probably a 4 at (0, 2), not read" in run("solve", path).stderr
+
+
+def test_a_grid_of_every_other_cell_is_not_taken_for_a_grid_of_larger_cells():
+    """Every island on an even row and column, numbers nearly filling their circles: two cells
+    are less than 3.8 numbers' heights, but more than 1.7 circles, so the cells stay small."""
+    puzzle = notations.parse(
+        '{"rows": 5, "cols": 5, "islands": [[0, 0, 1], [0, 2, 1], [2, 0, 4], [2, 2, 5],'
+        " [2, 4, 2], [4, 0, 2], [4, 4, 1]]}"
+    )
+
+    def large(text: str) -> str:
+        text = text.replace('font-size="20"', 'font-size="30"').replace('r="15.2"', 'r="18"')
+        return re.sub(r'<text x="([\d.]+)" y="([\d.]+)"',
+                      lambda m: f'<text x="{m[1]}" y="{float(m[2]) + 3.5:g}"', text)  # fmt: skip
+
+    read = read_picture(drawn(puzzle, large))
+    assert (read.rows, read.cols) == (5, 5)
+    assert read.islands == puzzle.islands
+
+
+def test_a_few_islands_far_apart_in_a_photo_at_an_angle():
+    """Twelve islands, rows 4 to 7 empty: grown from the middle the lattice counts a row too
+    many across the gap; a row fewer there places every island on its point."""
+    puzzle = notations.parse(
+        '{"rows": 10, "cols": 10, "islands": [[0, 0, 3], [0, 2, 2], [0, 9, 2], [2, 0, 6],'
+        " [2, 9, 4], [3, 1, 2], [3, 8, 1], [8, 1, 2], [8, 9, 2], [9, 0, 4], [9, 5, 4],"
+        " [9, 8, 2]]}"
+    )
+    photo = material.photo(material.drawing(puzzle, 32, "circles"), random.Random(10))
+    assert islands(read_picture(photo)) == islands(puzzle)
 
 
 def test_a_picture_with_no_puzzle_is_one_line_and_exit_2(tmp_path):

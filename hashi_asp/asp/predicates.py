@@ -344,6 +344,7 @@ KEPT = Predicate("kept", "R1,C1,R2,C2,K", {FIX_LP: INPUT}, "a bridge of the solu
 EDITS_BELOW = Predicate("edits_below", "U", {FIX_LP: INPUT}, "only edit sets of fewer than U")
 MAY_BECOME = Predicate("may_become", "R,C,N", {FIX_LP: INPUT}, "the only new numbers allowed")
 MAY_GO = Predicate("may_go", "R,C", {FIX_LP: INPUT}, "the only islands that may be removed")
+MAY_COME = Predicate("may_come", "R,C,N", {FIX_LP: INPUT}, "the only new islands allowed")
 ALTERNATIVE_PART = Part("alternative", "a", FIX_LP, "keep mode: one other solution seen")
 ALT_END = Predicate(
     "alt_end",

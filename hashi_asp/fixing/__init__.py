@@ -71,9 +71,10 @@ def fix(
     does not solve the puzzle.
 
     ``only`` allows no edit but new numbers of the islands it names, each one of the numbers
-    given, the likeliest first, None for the island removed (free mode, for a puzzle read from
-    a picture: its least certain islands and what else they may be); the puzzle may then have
-    no solution to start from."""
+    given, the likeliest first, None for the island removed, and new islands of the numbers
+    given on the water cells it names (free mode, for a puzzle read from a picture: its least
+    certain islands and what else they may be, and where an island may have been missed); the
+    puzzle may then have no solution to start from."""
     started = time.perf_counter()
     deadline = Deadline.of(time_limit)
     if only is not None:
@@ -143,10 +144,10 @@ def _renumbered(
         return Fix(Verdict.UNKNOWN, free=True, seconds=seconds, stopped=first.stopped)
     # The first number offered of each island, then the second of each, and so on.
     ranked = [
-        (rank, place, Edit("change" if n else "remove", cell, puzzle.islands[cell], n))
+        (rank, place, _offered(puzzle, cell, n))
         for place, (cell, numbers) in enumerate(only.items())
         for rank, n in enumerate(numbers)
-        if n != puzzle.islands[cell]
+        if _edits(puzzle, cell, n)
     ]
     offered = [edit for _, _, edit in sorted(ranked, key=lambda ranked: ranked[:2])]
     work = deadline.part(1 - MARGIN)
@@ -169,6 +170,21 @@ def _renumbered(
             found = Searched(Verdict.UNKNOWN, lower_bound=2)
     kept = solutions[0] if solutions else None
     return _cut(found.fix(kept, True, time.perf_counter() - started), work)
+
+
+def _edits(puzzle: Puzzle, cell: Cell, number: int | None) -> bool:
+    """Whether giving ``cell`` the ``number`` offered changes the puzzle."""
+    if cell not in puzzle.islands:
+        return number is not None
+    return number is None or number != puzzle.islands[cell]
+
+
+def _offered(puzzle: Puzzle, cell: Cell, number: int | None) -> Edit:
+    """The edit that gives ``cell`` the ``number`` offered: a new island on water, a new
+    number of an island, or the island removed (None)."""
+    if cell not in puzzle.islands:
+        return Edit("add", cell, None, number)
+    return Edit("change" if number else "remove", cell, puzzle.islands[cell], number)
 
 
 def _cut(found: Fix, work: Deadline) -> Fix:

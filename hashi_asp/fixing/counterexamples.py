@@ -68,7 +68,7 @@ class Search:
     ):
         """``fewer_than``: a fix known already; only fixes with fewer edits are looked for.
         ``only`` (free mode): the only edits allowed, new numbers of these islands (None: the
-        island removed).  ``kept``
+        island removed), or new islands of these numbers on these water cells.  ``kept``
         (free mode): a solution of the puzzle, if it has one."""
         self.puzzle, self.kept, self.free, self.deadline = puzzle, kept, free, deadline
         if free:
@@ -76,6 +76,9 @@ class Search:
             if fewer_than is not None:
                 text += predicates.EDITS_BELOW.fact(len(fewer_than))
             for (r, c), numbers in (only or {}).items():
+                if (r, c) not in puzzle.islands:  # water: a new island of one of the numbers
+                    text += predicates.MAY_COME.facts((r, c, n) for n in numbers if n is not None)
+                    continue
                 text += predicates.MAY_BECOME.facts((r, c, n) for n in numbers if n is not None)
                 if None in numbers:
                     text += predicates.MAY_GO.fact(r, c)

@@ -35,7 +35,8 @@ class Glyph:
     pixels of the picture), its ``mask`` (cut to the box), the classifier's ``chances``,
     whether it is ``enclosed`` by a circle or a square, and its ``clutter``: the share of ink
     around it (within twice its height, but its own), near none for a number on paper, with a
-    circle at most a tenth, much more for a speck of a table's grain."""
+    circle at most a tenth, much more for a speck of a table's grain; and the ``frame``'s size
+    in pixels, the larger side of the circle or square it is in, if it is enclosed."""
 
     x: int
     y: int
@@ -45,6 +46,7 @@ class Glyph:
     chances: np.ndarray | None = None
     enclosed: bool = False
     clutter: float = 0.0
+    frame: float = 0.0  # the larger side of the circle or square it is in, if enclosed
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -107,7 +109,8 @@ def candidates(mask: np.ndarray) -> list[Glyph]:
         if not 0.08 <= area / (w * h) <= 0.95:
             continue
         found.append(Glyph(x, y, w, h, (labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255))
-    found = [glyph for glyph in found if not _in_a_word(glyph, others)]
+    boxes = np.array(others, np.int64).reshape(-1, 4)
+    found = [glyph for glyph in found if not _in_a_word(glyph, boxes)]
     if found:
         chances = digits.chances([glyph.mask for glyph in found])
         for glyph, row in zip(found, chances):
@@ -130,21 +133,21 @@ def _measure_clutter(mask: np.ndarray, glyphs: list[Glyph]) -> None:
         glyph.clutter = max(0, int(around) - own) / max(1, (x1 - x0) * (y1 - y0))
 
 
-def _in_a_word(glyph: Glyph, boxes: list[tuple[int, int, int, int]]) -> bool:
-    """Another piece of ink of about the glyph's height close beside it, on its line."""
+def _in_a_word(glyph: Glyph, boxes: np.ndarray) -> bool:
+    """Another piece of ink of about the glyph's height close beside it, on its line: a
+    letter, a dot or a colon, or a taller letter (a capital, letters run together) beside it,
+    but never what encloses it (a circle, a square).  ``boxes``: every piece's (x, y, width,
+    height), one a row."""
     h = glyph.height
-    for x, y, w, other_h in boxes:
-        if (x, y, w, other_h) == (glyph.x, glyph.y, glyph.width, h):
-            continue
-        if not 0.55 * h <= other_h <= 1.45 * h and not (other_h < 0.55 * h and w > 0.15 * h):
-            continue  # (a dot or a colon counts as a letter beside it)
-        overlap = min(y + other_h, glyph.y + h) - max(y, glyph.y)
-        if overlap < 0.4 * min(h, other_h):
-            continue
-        gap = max(x - (glyph.x + glyph.width), glyph.x - (x + w))
-        if gap < WORD_GAP * h and not (other_h > 1.45 * h):
-            return True
-    return False
+    x, y, w, other_h = boxes.T
+    itself = (x == glyph.x) & (y == glyph.y) & (w == glyph.width) & (other_h == h)
+    around = (x <= glyph.x) & (x + w >= glyph.x + glyph.width)  # or above or below it
+    # (a dot or a colon counts as a letter beside it)
+    sized = ((0.55 * h <= other_h) & (other_h <= 2.2 * h)) | ((other_h < 0.55 * h) & (w > 0.15 * h))
+    overlap = np.minimum(y + other_h, glyph.y + h) - np.maximum(y, glyph.y)
+    on_line = overlap >= 0.4 * np.minimum(h, other_h)
+    gap = np.maximum(x - (glyph.x + glyph.width), glyph.x - (x + w))
+    return bool(np.any(~itself & ~around & sized & on_line & (gap < WORD_GAP * h)))
 
 
 def _mark_enclosed(mask: np.ndarray, glyphs: list[Glyph]) -> None:
@@ -155,24 +158,29 @@ def _mark_enclosed(mask: np.ndarray, glyphs: list[Glyph]) -> None:
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return
-    holes = []
-    for contour, (_, _, _, parent) in zip(contours, hierarchy[0]):
-        if parent >= 0:  # an inner contour: a hole in a piece of ink
-            holes.append(cv2.boundingRect(contour))
+    # The inner contours: the holes in pieces of ink, as boxes (x, y, width, height).
+    holes = np.array(
+        [
+            cv2.boundingRect(contour)
+            for contour, (_, _, _, parent) in zip(contours, hierarchy[0])
+            if parent >= 0
+        ],
+        np.float64,
+    ).reshape(-1, 4)
+    x, y, w, h = holes.T
+    side = np.maximum(w, h)
+    square = (0.7 * h <= w) & (w <= 1.43 * h)
     for glyph in glyphs:
         cx, cy = glyph.centre
-        for x, y, w, h in holes:
-            if not (x <= cx <= x + w and y <= cy <= y + h):
-                continue
-            if not 1.15 * glyph.height <= max(w, h) <= 4.5 * glyph.height:
-                continue
-            if (
-                0.7 <= w / h <= 1.43
-                and abs(x + w / 2 - cx) < 0.2 * w
-                and abs(y + h / 2 - cy) < 0.2 * h
-            ):
-                glyph.enclosed = True
-                break
+        fitting = (
+            square
+            & (1.15 * glyph.height <= side)
+            & (side <= 4.5 * glyph.height)
+            & (np.abs(x + w / 2 - cx) < 0.2 * w)
+            & (np.abs(y + h / 2 - cy) < 0.2 * h)
+        )  # (centred on the glyph, so around its centre)
+        if fitting.any():
+            glyph.enclosed, glyph.frame = True, float(side[np.argmax(fitting)])
 
 
 def cell_glyph(
@@ -218,3 +226,20 @@ def cell_glyph(
         return None
     cut = glyph[top:bottom, left:right]
     return Glyph(x0 + int(left), y0 + int(top), int(right - left), int(h), cut)
+
+
+def frames(relative: np.ndarray, pitch: float) -> list[tuple[float, float, float]]:
+    """The holes in the ink of the rectified picture shaped like an island's circle or square:
+    about as wide as tall, between 0.3 and 0.95 cells across; each as its centre and its
+    size (the larger side), in pixels.  A number's own holes (in a 6, an 8) are smaller."""
+    contours, hierarchy = cv2.findContours(ink(relative), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    found = []
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0]):
+        if parent < 0:
+            continue
+        x, y, w, h = cv2.boundingRect(contour)
+        if 0.3 * pitch <= max(w, h) <= 0.95 * pitch and 0.75 <= w / h <= 1.33:
+            found.append((x + w / 2, y + h / 2, float(max(w, h))))
+    return found

@@ -10,8 +10,9 @@ be drawn: :func:`fit` finds the lattice from the glyphs' centres alone.
 2. The pitch: the nearest neighbour along a row or a column, in the distance most glyphs have
    one at.  That may be two or three cells (no two islands of the puzzle one cell apart), so
    it is divided by the least whole number that makes a cell at most :data:`CELL_OVER_GLYPH`
-   times a glyph's height (a number fills a good part of its cell in every drawing), and by
-   the next ones if the lattice does not fit.
+   times a glyph's height (a number fills a good part of its cell in every drawing) and at
+   most :data:`CELL_OVER_FRAME` times its circle's or square's size, if drawn, and by the
+   next ones if the lattice does not fit.
 3. The growth: from the glyph nearest the middle, each glyph in turn, the nearest to those
    placed first, goes to the lattice point nearest to where the lattice placed so far (a
    similarity, then an affine map, then a homography, as there are points spread enough to
@@ -19,10 +20,17 @@ be drawn: :func:`fit` finds the lattice from the glyphs' centres alone.
    out, and tried again once the lattice has grown.  Growing outwards from the middle keeps
    each step short, where a map guessed from a few points is still right.
 4. The homography fitted to all glyphs placed places them all once more.
+5. If that leaves a glyph out, or one farther than :data:`CLOSE` from its point (a lattice
+   grown wrong from few glyphs at a steep angle: a row or column too many or too few),
+   lattices are grown from :data:`SEEDS` other glyphs near the middle, and the one that
+   places the most glyphs, nearest their points, is kept.  If still some glyph is far from
+   its point, a row or a column is added or taken away across a gap of empty rows or columns
+   (where the growth may have counted wrong), as long as that brings the glyphs nearer.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -30,8 +38,12 @@ import cv2
 import numpy as np
 
 CELL_OVER_GLYPH = 3.8  # a cell is at most this many times a number's height
+CELL_OVER_FRAME = 1.7  # and at most this many times its circle or square (0.8 to 1.5 drawn)
 SLACK = 0.3  # of a cell: how far from its lattice point a glyph may be
 GROWING_SLACK = 0.4  # the same while growing, when the lattice is known only near its middle
+CLOSE = 0.15  # of a cell: a lattice with every glyph this near its point is taken as found
+SEEDS = 8  # glyphs another lattice is grown from, when the first is not
+SHIFTS = 3  # rows or columns added or taken away across a gap, at most
 
 
 @dataclass
@@ -55,27 +67,84 @@ class Lattice:
         return x / w, y / w
 
 
-def fit(points: np.ndarray, height: float) -> Lattice:
+def fit(points: np.ndarray, height: float, frame: float = 0.0) -> Lattice:
     """The lattice of the glyphs at ``points`` (an n x 2 array of centres), ``height`` the
-    glyphs' usual height in pixels."""
+    glyphs' usual height in pixels, ``frame`` their circles' or squares' usual size (0: none
+    drawn)."""
+    largest = CELL_OVER_GLYPH * height
+    if frame > 0:
+        largest = min(largest, CELL_OVER_FRAME * frame)
     if len(points) == 1:
         shift = np.array([[height * 3, 0, points[0, 0]], [0, height * 3, points[0, 1]], [0, 0, 1]])
         return Lattice(shift, {0: (0, 0)})
     turn = _turn(points)
     base = _pitch(points, turn)
-    first = max(1, math.ceil(base / (CELL_OVER_GLYPH * height)))
+    first = max(1, math.ceil(base / largest))
     best: Lattice | None = None
+    chosen = base
     for parts in range(first, first + 3):
         pitch = base / parts
         if pitch < 1.2 * height and best is not None:
             break
         found = _grown(points, turn, pitch)
         if best is None or len(found.cells) > len(best.cells):
-            best = found
+            best, chosen = found, pitch
         if len(found.cells) >= 0.9 * len(points):
             break
     assert best is not None
-    return _tight(best, height)
+    if _misfit(best, points) > CLOSE:
+        # Grown from the middle it went wrong somewhere (few glyphs, a steep angle): grown
+        # from other glyphs, the lattice that places the most, and those nearest their points.
+        middle = np.median(points, axis=0)
+        for seed in np.argsort(np.hypot(*(points - middle).T))[1 : 1 + SEEDS]:
+            found = _grown(points, turn, chosen, int(seed))
+            if (len(found.cells), -_misfit(found, points)) > (
+                len(best.cells),
+                -_misfit(best, points),
+            ):
+                best = found
+    for _ in range(SHIFTS):
+        if _misfit(best, points) <= CLOSE:
+            break
+        shifted = min(_shifted(best, points), key=lambda found: _misfit(found, points))
+        if _misfit(shifted, points) >= _misfit(best, points):
+            break
+        best = shifted
+    return _tight(best, largest)
+
+
+def _shifted(lattice: Lattice, points: np.ndarray) -> list[Lattice]:
+    """The lattice with a row or a column more or fewer across each gap of empty rows or
+    columns (where a lattice grown across it may have counted wrong), each fitted again."""
+    cells = lattice.cells
+    found = []
+    for axis in (0, 1):
+        lines = sorted({cell[axis] for cell in cells.values()})
+        for before, after in itertools.pairwise(lines):
+            if after - before < 3:
+                continue
+            for step in (-1, 1):
+                moved = {
+                    i: (
+                        r + step * (axis == 0 and r > before),
+                        c + step * (axis == 1 and c > before),
+                    )
+                    for i, (r, c) in cells.items()
+                }
+                model = _model(points, moved, lattice.homography, 0.0)
+                found.append(Lattice(model, moved))
+    return found
+
+
+def _misfit(lattice: Lattice, points: np.ndarray) -> float:
+    """How far the glyphs are from the lattice points they are placed on, in cells: the
+    farthest, or 1 for a glyph left out."""
+    if len(lattice.cells) < len(points):
+        return 1.0
+    index = list(lattice.cells)
+    where = _to_lattice(lattice.homography, points[index])
+    placed = np.array([[lattice.cells[i][1], lattice.cells[i][0]] for i in index], np.float64)
+    return float(np.abs(where - placed).max())
 
 
 def _turn(points: np.ndarray) -> float:
@@ -120,12 +189,13 @@ def _pitch(points: np.ndarray, turn: float) -> float:
     return float(distance[0])
 
 
-def _grown(points: np.ndarray, turn: float, pitch: float) -> Lattice:
-    """The lattice grown from the glyph nearest the middle (step 3 of the module's), then
-    fitted once more to all (step 4)."""
+def _grown(points: np.ndarray, turn: float, pitch: float, seed: int | None = None) -> Lattice:
+    """The lattice grown from the glyph ``seed``, by default the one nearest the middle (step
+    3 of the module's), then fitted once more to all (step 4)."""
     n = len(points)
-    middle = np.median(points, axis=0)
-    seed = int(np.argmin(np.hypot(*(points - middle).T)))
+    if seed is None:
+        middle = np.median(points, axis=0)
+        seed = int(np.argmin(np.hypot(*(points - middle).T)))
     c, s = math.cos(turn), math.sin(turn)
     model = np.array([[pitch * c, -pitch * s, 0], [pitch * s, pitch * c, 0], [0, 0, 1.0]])
     model[:2, 2] = points[seed]
@@ -217,10 +287,10 @@ def _placed(model: np.ndarray, points: np.ndarray) -> dict[int, tuple[int, int]]
     return {i: cell for cell, (_, i) in best.items()}
 
 
-def _tight(lattice: Lattice, height: float) -> Lattice:
+def _tight(lattice: Lattice, largest: float) -> Lattice:
     """The lattice with its first row and column at 0, and, where every glyph stands on every
-    g-th row and column, cells g times larger if a cell stays within
-    :data:`CELL_OVER_GLYPH` glyph heights."""
+    g-th row and column, cells g times larger if a cell stays within ``largest`` pixels
+    (:data:`CELL_OVER_GLYPH` glyph heights, :data:`CELL_OVER_FRAME` frames)."""
     cells = lattice.cells
     top = min(r for r, _ in cells.values())
     left = min(c for _, c in cells.values())
@@ -230,7 +300,7 @@ def _tight(lattice: Lattice, height: float) -> Lattice:
     step = max(step, 1)
     x0, y0 = lattice.to_picture(top, left)
     x1, y1 = lattice.to_picture(top, left + step)
-    if step > 1 and math.hypot(x1 - x0, y1 - y0) > CELL_OVER_GLYPH * height:
+    if step > 1 and math.hypot(x1 - x0, y1 - y0) > largest:
         step = 1
     scale = np.array([[step, 0, left], [0, step, top], [0, 0, 1.0]])
     placed = {i: ((r - top) // step, (c - left) // step) for i, (r, c) in cells.items()}
