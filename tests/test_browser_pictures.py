@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from selenium.webdriver.common.by import By
 from serving import Server
 
 from hashi_asp import notations
+from hashi_asp.drawing import svg
 from hashi_asp.puzzle import Puzzle
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -176,6 +178,28 @@ def test_a_probable_misread_is_marked_and_confirmed(browser, tmp_path):
     )
     press(browser, "undo")  # the number read comes back
     wait(browser, lambda d: islands(d) == misread, "the number read back")
+
+
+def test_an_island_whose_number_was_not_read_gets_the_one_suggested(browser, tmp_path):
+    """The 3 at (2, 0) erased, its circle left: an island without a number on the board, ringed,
+    its badge the number the suspects give it; confirmed, it has it."""
+    drawing = re.sub(
+        r'(data-row="2" data-col="0">\n<circle [^>]*/>\n)<text [^>]*>3</text>',
+        r"\1",
+        str(svg(MISREAD, cell=40)),
+    )
+    path = saved(tmp_path, material.png_of_svg(drawing), "erased.png")
+    browser.find_element(By.ID, "picture").send_keys(str(path))
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#suspects li"), "a suspect")
+    assert islands(browser) == {**shown(MISREAD), (2, 0): None}
+    assert browser.find_element(By.CSS_SELECTOR, "#suspects li span").text == (
+        "probably a 3 at (2, 0), not read"
+    )
+    assert read(browser, ".island.suspect", "cell") == [["2,0", ""]]
+    assert read(browser, ".suspect-mark", "cell") == [["2,0", "3"]]
+    browser.find_element(By.CSS_SELECTOR, "#suspects li .confirm").click()
+    loaded(browser, MISREAD)
+    assert "unique" in settled(browser)
 
 
 def test_a_suspect_dismissed_leaves_the_number_read(browser, tmp_path):
