@@ -94,9 +94,9 @@ def edit_json(edit: Edit) -> dict:
 def fix_json(fix: Fix) -> dict:
     """The document ``fix --format json`` prints: ``status``, ``edits``, ``fewest``,
     ``lower_bound``, the fixed ``puzzle`` (JSON notation) and its only ``solution`` (null
-    without a fix), the ``kept`` solution and the ``mode``; ``keeping`` says why free mode
-    followed by default (``impossible``: proven that no fix keeps the first solution; ``not
-    found``: none found in keep mode's share of the time), else null."""
+    without a fix), the ``kept`` solution and the ``mode``; ``keeping`` says why no fix keeps
+    the solution (free mode followed by default, or none with ``--keep``): ``impossible``,
+    proven that none does; ``not found``, none found in keep mode's time; else null."""
     return {
         "status": fix.status,
         "edits": [edit_json(edit) for edit in fix.edits],
@@ -110,6 +110,14 @@ def fix_json(fix: Fix) -> dict:
     }
 
 
+KEEPING_WORDS = {
+    "impossible": "no fix keeps solution 1 (proven), so the solution then changes",
+    "not found": "no fix keeping solution 1 was found in half the time, so the solution then "
+    "changes",
+}
+"""What the sentence of a fix says of solution 1 when free mode followed keep mode."""
+
+
 def fix_words(fix: Fix) -> str:
     """The fix's edits in a sentence, with what becomes of solution 1 (the kept solution)."""
     from ..puzzle import plural
@@ -117,7 +125,7 @@ def fix_words(fix: Fix) -> str:
     edits = "; ".join(edit.words() for edit in fix.edits)
     kept = "solution 1 (its bridges split at new islands) is then the only solution"
     if fix.free:
-        kept = "the solution then changes"
+        kept = KEEPING_WORDS.get(fix.keeping or "", "the solution then changes")
     fewest = "the fewest edits" if fix.fewest else f"at least {plural(fix.lower_bound, 'edit')}"
     return f"{edits}; {kept} ({fewest})"
 
@@ -138,8 +146,10 @@ def fix_verdict(fix: Fix, look: Look | None = None) -> str:
     if fix.status == "unique":
         return "unique: exactly 1 solution already; nothing to fix"
     if fix.status == "no fix found":
-        kinds = "any edits" if fix.free else "edits that keep the solution (try --free)"
-        return f"no fix found: no {kinds} leave one solution"
+        if fix.free:
+            return "no fix found: no edits leave one solution (proven)"
+        kept = "edits that keep the solution"
+        return f"no fix found: no {kept} leave one solution (proven; try --free)"
     if fix.status == "unsolvable":
         return "unsolvable: no solution to keep; search exhausted"
     needs = plural(fix.lower_bound, "edit")

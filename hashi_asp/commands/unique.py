@@ -99,6 +99,8 @@ def _fix_text(result: Result, fix: Fix | None, sought: bool) -> str:
     text = [f"The smallest region where they differ (pairs sharing islands): {where}"]
     if fix is not None and fix.status == "fixed":
         text.append(f"To make it unique (checked): {fix_words(fix)}")
+    elif fix is not None and fix.status == "no fix found":
+        text.append("No edits leave one solution (proven).")
     elif sought:
         text.append(
             "No fix was found in the time allowed; `hashi-asp fix` searches longer and "
@@ -134,9 +136,12 @@ def unique_json(
 
 def unique_fix_json(fix: Fix) -> dict | None:
     """unique's ``fix``: the fix's document (:func:`.fix.fix_json`), and for a fix of one edit
-    its ``kind``, ``cell``, new ``number`` and ``old`` number as before; None without a fix."""
+    its ``kind``, ``cell``, new ``number`` and ``old`` number as before; the document of a
+    proof that no edits will do (``no fix found``); None when none was found in the time."""
     from .fix import fix_json
 
+    if fix.status == "no fix found":
+        return fix_json(fix)
     if fix.status != "fixed":
         return None
     document = fix_json(fix)

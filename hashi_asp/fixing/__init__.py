@@ -60,7 +60,8 @@ def fix(
 ) -> Fix:
     """The fewest edits that leave ``puzzle`` with exactly one solution (see the module
     docstring), under the puzzle's rules and the bundled encoding.  ``keep`` is the solution to
-    keep, strictly: without a fix that keeps it, ``no fix found``.  Without ``keep`` the first
+    keep, strictly: without a fix that keeps it, ``no fix found`` (``keeping`` says proven) or
+    ``unknown`` (stopped first).  Without ``keep`` the first
     solution found is kept if some fix keeps it; when keep mode proves none does (or does not
     finish in its share of the time), free mode follows and ``keeping`` says why.  ``free``
     allows any edit from the start.  ``first`` is the puzzle's
@@ -77,9 +78,9 @@ def fix(
         if first is None:
             first = unique(puzzle, time_limit=deadline)
     except Stopped as stop:
-        return Fix(
-            Verdict.UNKNOWN, free=free, seconds=time.perf_counter() - started, stopped=stop.why
-        )
+        seconds = time.perf_counter() - started
+        keeping = NOT_FOUND if keep is not None and not free else None
+        return Fix(Verdict.UNKNOWN, free=free, seconds=seconds, keeping=keeping, stopped=stop.why)
     if first.status is Verdict.UNSOLVABLE:
         return Fix(Verdict.UNSOLVABLE, free=free, seconds=time.perf_counter() - started)
     if first.status is Verdict.UNIQUE and (keep is None or free or first.solutions[0] == keep):
@@ -89,7 +90,10 @@ def fix(
         )
     if first.status not in (Verdict.UNIQUE, Verdict.MULTIPLE):
         seconds = time.perf_counter() - started
-        return Fix(Verdict.UNKNOWN, free=free, seconds=seconds, stopped=first.stopped)
+        keeping = NOT_FOUND if keep is not None and not free else None
+        return Fix(
+            Verdict.UNKNOWN, free=free, seconds=seconds, keeping=keeping, stopped=first.stopped
+        )
     keeping, kept_fix = None, None
     work = deadline.part(1 - MARGIN)  # the rest: to confirm and return the last fix in time
     if not free:
@@ -98,9 +102,10 @@ def fix(
         # default it gets half the time, so that free mode has the rest.
         share = work if keep is not None else work.part(KEEP_SHARE)
         found = _keep(puzzle, kept, first.solutions, share)
+        if found.status is not Verdict.FIXED:
+            keeping = IMPOSSIBLE if found.status is Verdict.NO_FIX else NOT_FOUND
         if keep is not None or found.status is Verdict.FIXED:
-            return _cut(found.fix(kept, False, time.perf_counter() - started), work)
-        keeping = IMPOSSIBLE if found.status is Verdict.NO_FIX else NOT_FOUND
+            return _cut(found.fix(kept, False, time.perf_counter() - started, keeping), work)
     else:  # keep mode's fix, if found soon, is a first fix for free mode
         found = _keep(puzzle, first.solutions[0], first.solutions, work.part(KEEP_HINT))
         kept_fix = found.best if found.status is Verdict.FIXED else None

@@ -26,8 +26,8 @@ from ..solving import unique
 from ..status import Status, Stop, Verdict
 from ..stopping import Deadline
 
-IMPOSSIBLE = "impossible"  # keeping: keep mode proved no fix keeps the first solution
-NOT_FOUND = "not found"  # keeping: keep mode found no such fix in its share of the time
+IMPOSSIBLE = "impossible"  # keeping: keep mode proved no fix keeps the solution
+NOT_FOUND = "not found"  # keeping: keep mode found no such fix in the time it had
 
 
 class FixError(HashiError):
@@ -74,9 +74,11 @@ class Fix:
     search stopped short of a proof (the time limit, a signal), if it did.  ``puzzle`` is the
     fixed puzzle and ``solution`` its only solution, proven unique and checked (for ``unique``:
     the puzzle and its solution; else None).  ``kept`` is the solution kept (keep mode) or the
-    first solution found (free mode).  ``keeping``, by default when free mode followed keep
-    mode: ``impossible`` (proven: no fix keeps the first solution) or ``not found`` (keep mode
-    found none in its share of the time); else None."""
+    first solution found (free mode).  ``keeping``, where keep mode found no fix that keeps
+    the solution (by default, when free mode followed; or with the solution to keep given):
+    ``impossible`` (proven: no fix keeps it) or ``not found`` (keep mode found none in the time
+    it had: no proof); else None (a fix that keeps it, nothing to fix, or free mode asked
+    for)."""
 
     status: Verdict
     edits: tuple[Edit, ...] = ()
