@@ -32,7 +32,7 @@ and a test checks that they agree)::
                          constant    max_bridges, no_loops
     fix.lp               input       rows(H), cols(W), island(R,C,N), mode(M), kept(R1,C1,R2,C2,K),
                                      edits_below(U)
-                         output      bridge(R1,C1,R2,C2,K), add(R,C,N), remove(R,C), change(R,C,N)
+                         output      line(R,C,D,K), add(R,C,N), remove(R,C), change(R,C,N)
                          constant    max_bridges, no_loops
                          part        alternative(a)
                            input     alt_end(a,R,C,D), alt_over(a,R,C,K)

@@ -282,7 +282,7 @@ ISLAND = Predicate(
 BRIDGE = Predicate(
     "bridge",
     "R1,C1,R2,C2,K",
-    dict.fromkeys((HASHI_LP, FIX_LP, SINGLE_EDIT_LP), OUTPUT),
+    dict.fromkeys((HASHI_LP, SINGLE_EDIT_LP), OUTPUT),
     "K bridges join (R1,C1) and (R2,C2), right of or below it",
 )
 MAX_BRIDGES = Constant(
@@ -381,6 +381,13 @@ MOVE_CLEAR = Predicate(
     "a cell no bridge may cross in direction D",
     names={"D": ("h", "v")},
     part=MOVE_PART.name,
+)
+LINE = Predicate(
+    "line",
+    "R,C,D,K",
+    {FIX_LP: OUTPUT},
+    "free mode: K lines from (R,C) to the next cell right (h) or down (v)",
+    names={"D": ("h", "v")},
 )
 ADD = Predicate(
     "add",

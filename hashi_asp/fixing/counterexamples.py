@@ -32,9 +32,8 @@ from ..another_solution import KnownSolution
 from ..asp import PLAIN, predicates
 from ..asp.control import ground
 from ..asp.interface import Program, encoding_path
-from ..asp.interface import solution as answer
 from ..checking import check
-from ..puzzle import Bridge, Puzzle, Solution
+from ..puzzle import Bridge, Puzzle, Solution, bridge
 from ..status import Verdict
 from ..stopping import Deadline, Stopped
 from .edits import edited, joined_again, merged, split
@@ -162,7 +161,7 @@ class Search:
                     self._needs(lower)
                 edits = self._edits(optimum.symbols)
                 fixed = edited(self.puzzle, edits)
-                meant = answer(optimum.symbols) if self.free else split(self.kept, edits)
+                meant = drawn(fixed, optimum.symbols) if self.free else split(self.kept, edits)
                 if self.free and check(fixed, meant):
                     raise FixFault("internal error: the fix search's solution breaks the rules")
                 others = self._others(fixed, meant)
@@ -198,7 +197,9 @@ class Search:
         """Solutions of the edited puzzle besides the one it is meant to have: the kept one
         split (keep mode), or the one the master found (free mode)."""
         many = FREE_ALTERNATIVES if self.free else ALTERNATIVES
-        known = KnownSolution.of(fixed, meant, self.deadline, models=many)
+        known = KnownSolution.of(
+            fixed, meant, self.deadline, models=many, options=["--heuristic=Domain"]
+        )
         found, _ = known.others(many)
         return [known.solution(counts) for counts in found]
 
@@ -211,3 +212,21 @@ class Search:
         if only is None or (meant is not None and only != meant):
             raise FixFault("internal error: the fixed puzzle is not unique with the solution meant")
         return only
+
+
+def drawn(puzzle: Puzzle, symbols: list[clingo.Symbol]) -> Solution:
+    """Free mode's solution of the edited ``puzzle`` from the master's ``line/4`` atoms: from
+    each island, the lines right and down run on through cells without an island to the next
+    island, a bridge of that many lines."""
+    lines = {(r, c, d): k for r, c, d, k in predicates.LINE.read(symbols)}
+    bridges = []
+    for (r, c), _ in puzzle.islands.items():
+        for direction, (dr, dc) in (("h", (0, 1)), ("v", (1, 0))):
+            count = lines.get((r, c, direction))
+            if not count:
+                continue
+            end = (r + dr, c + dc)
+            while end not in puzzle.islands:
+                end = (end[0] + dr, end[1] + dc)
+            bridges.append(bridge((r, c), end, int(count)))
+    return Solution.of(bridges)
