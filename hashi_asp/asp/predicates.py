@@ -37,6 +37,7 @@ BRIDGES_LP = "bridges.lp"  # every rule but connectivity (hashi.lp includes it)
 RELAX_LP = "relax.lp"
 CONSEQUENCES_LP = "consequences.lp"
 ANOTHER_SOLUTION_LP = "another_solution.lp"
+NEAR_KNOWN_LP = "near_known.lp"  # another solution near the known one (a heuristic)
 STEP_LP = "step.lp"  # one step of a walkthrough, checked; loaded on its own
 FIX_LP = "fix.lp"  # the author fix's master problem; loaded on its own
 SINGLE_EDIT_LP = "single_edit.lp"  # every single edit of the author fix; loaded on its own
@@ -46,6 +47,7 @@ FILES = (
     RELAX_LP,
     CONSEQUENCES_LP,
     ANOTHER_SOLUTION_LP,
+    NEAR_KNOWN_LP,
     STEP_LP,
     FIX_LP,
     SINGLE_EDIT_LP,

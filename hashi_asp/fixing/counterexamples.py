@@ -197,9 +197,7 @@ class Search:
         """Solutions of the edited puzzle besides the one it is meant to have: the kept one
         split (keep mode), or the one the master found (free mode)."""
         many = FREE_ALTERNATIVES if self.free else ALTERNATIVES
-        known = KnownSolution.of(
-            fixed, meant, self.deadline, models=many, options=["--heuristic=Domain"]
-        )
+        known = KnownSolution.of(fixed, meant, self.deadline, models=many, near=True)
         found, _ = known.others(many)
         return [known.solution(counts) for counts in found]
 
