@@ -7,15 +7,17 @@ the code to it):
 1. the ground: :mod:`.status` (verdicts, stops, exit codes), :mod:`.errors`, :mod:`.puzzle`
    (islands, rules, bridges, where bridges can go), :mod:`.stopping` (deadlines, signals, work
    that cannot be interrupted), :mod:`.files`, :mod:`.checking` (the independent checker);
-2. :mod:`.notations` (reading and writing puzzles), :mod:`.drawing` (text, SVG, PNG),
-   :mod:`.play` (a player's state: bridges drawn, pairs ruled out, counts narrowed);
+2. :mod:`.pictures` (puzzles read from pictures), :mod:`.notations` (reading and writing
+   puzzles), :mod:`.drawing` (text, SVG, PNG), :mod:`.play` (a player's state: bridges drawn,
+   pairs ruled out, counts narrowed);
 3. :mod:`.asp`, the only code that knows clingo: the predicates between Python and the
    encodings, the one owner of ``clingo.Control``, the catalogue of formulations;
 4. the capabilities, each a function named for what it does: :func:`solve`, :func:`unique`,
    :func:`count` (:mod:`.solving`), :func:`hint`, :func:`explain` (:mod:`.reasoning`),
    :func:`steps` (:mod:`.walkthrough`, with ``difficulty`` on the scale of
    :mod:`.difficulty`), :func:`generate`, :func:`fix` (:mod:`.fixing`), :func:`review`
-   (what ``unique`` prints);
+   (what ``unique`` prints), :func:`suspects` (:mod:`.misreading`: the islands of a puzzle
+   read from a picture probably misread);
 5. :mod:`.commands`: one unit per command, its options declared once, the function that runs
    it and the documents it prints;
 6. the fronts that run the units: :mod:`.cli` (the command line), :mod:`.web` (the JSON API
@@ -57,6 +59,7 @@ _HOMES = {
     "generation": ["Generated", "GenerationError", "generate"],
     "fixing": ["Edit", "Fix", "fix"],
     "reviewing": ["Review", "review"],
+    "misreading": ["suspects"],
     "bench": ["Row"],
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
@@ -112,6 +115,7 @@ __all__ = [
     "review",
     "solve",
     "steps",
+    "suspects",
     "svg",
     "unique",
     "write",
@@ -158,6 +162,7 @@ if TYPE_CHECKING:
     from .errors import HashiError, PuzzleError
     from .fixing import Edit, Fix, fix
     from .generation import Generated, GenerationError, generate
+    from .misreading import suspects
     from .notations import parse, read, read_solutions, write
     from .play import Play
     from .puzzle import Bridge, Cell, Geometry, Pair, Puzzle, Rules, Solution, bridge

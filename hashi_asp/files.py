@@ -34,6 +34,14 @@ def read_text(path: str | os.PathLike, *, regular: bool = False, what: str = "pu
     ``regular``: only a regular file, for what is read again and again or sent elsewhere (a
     study's instances and rule files): a FIFO or a device is refused without waiting for a
     writer or reading on.  ``what`` names the file in the message for a directory."""
+    return decode(read_data(path, regular=regular, what=what), str(path))
+
+
+def read_data(
+    path: str | os.PathLike, *, regular: bool = False, what: str = "puzzle file"
+) -> bytes:
+    """The bytes of a file (text, or a picture), up to :data:`MAX_FILE_BYTES`, with the errors
+    of :func:`read_text`."""
     path = Path(path)
     try:
         if path.is_dir():
@@ -49,7 +57,7 @@ def read_text(path: str | os.PathLike, *, regular: bool = False, what: str = "pu
                     f"file is {found.st_size} bytes; the limit is {MAX_FILE_BYTES} (64 MiB)",
                     str(path),
                 )
-            return read_stream(stream, str(path))
+            return read_stream_data(stream, str(path))
     except FileNotFoundError:
         raise PuzzleError("no such file", str(path)) from None
     except OSError as error:
@@ -64,10 +72,16 @@ def read_stream(stream: BinaryIO, source: str) -> str:
     """The UTF-8 text of a binary stream (standard input, or a file whose size the file system
     does not tell, such as /dev/zero), refused beyond :data:`MAX_FILE_BYTES` without reading
     more than that."""
+    return decode(read_stream_data(stream, source), source)
+
+
+def read_stream_data(stream: BinaryIO, source: str) -> bytes:
+    """The bytes of a binary stream, refused beyond :data:`MAX_FILE_BYTES` without reading more
+    than that."""
     data = stream.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
         raise PuzzleError(f"input is over the limit of {MAX_FILE_BYTES} bytes (64 MiB)", source)
-    return decode(data, source)
+    return data
 
 
 def decode(data: bytes, source: str) -> str:

@@ -162,6 +162,50 @@ class Solution:
         return {"bridges": [list(b) for b in self.bridges]}
 
 
+# ---------------------------------------------------------------------------- a picture read
+
+
+class Suspect(NamedTuple):
+    """An island probably misread: the number ``read`` at ``cell``, and the one ``suggested``
+    (None: probably no island there, but a mark taken for a number)."""
+
+    cell: Cell
+    read: int
+    suggested: int | None
+
+    def words(self) -> str:
+        """``probably a 3, not an 8, at (4, 6)``; ``probably no island, not a 4, at (2, 6)``."""
+        meant = "no island" if self.suggested is None else _a(self.suggested)
+        return f"probably {meant}, not {_a(self.read)}, at {cell_name(self.cell)}"
+
+
+def _a(number: int) -> str:
+    return f"{'an' if number in (8, 11, 18) else 'a'} {number}"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a puzzle was read from a picture: the ``confidence`` of each island's number (0 to
+    1, the reader's chance that it is right), and once looked for, the ``suspects``: the
+    fewest changes among the least certain islands that leave the puzzle exactly one solution
+    (None: not looked for; empty: none needed, or none found)."""
+
+    confidence: Mapping[Cell, float]
+    suspects: tuple[Suspect, ...] | None = None
+    chances: Mapping[Cell, tuple[float, ...]] = field(default_factory=dict)
+    """Per island, the reader's chance of each number from 1 to 8 (what else it may be)."""
+
+    def to_json(self, puzzle: Puzzle) -> dict:
+        """The ``"read"`` member of a picture's JSON: ``islands`` as ``[r, c, n, confidence]``,
+        ``suspects`` as ``[r, c, n_read, n_suggested]`` (``null``: no island there)."""
+        return {
+            "islands": [
+                [r, c, n, self.confidence.get((r, c), 1.0)] for (r, c), n in puzzle.islands.items()
+            ],
+            "suspects": [[*s.cell, s.read, s.suggested] for s in self.suspects or ()],
+        }
+
+
 # ---------------------------------------------------------------------------- the puzzle
 
 
@@ -169,13 +213,15 @@ class Solution:
 class Puzzle:
     """A rectangular grid with islands; ``islands`` maps (row, col) to the island's number, or to
     ``None`` for an island without a number.  ``rules`` are the rules the puzzle is posed under
-    (the standard rules unless its notation says otherwise)."""
+    (the standard rules unless its notation says otherwise).  ``reading``: how it was read
+    from a picture, when it was (its JSON then has a ``"read"`` member)."""
 
     rows: int
     cols: int
     islands: Mapping[Cell, int | None]
     source: str = field(default="<puzzle>", compare=False)
     rules: Rules = Rules()
+    reading: Reading | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         # Readers report errors with a line and column before building a Puzzle; these checks
@@ -228,6 +274,8 @@ class Puzzle:
             document["max_bridges"] = self.rules.max_bridges
         if self.rules.no_loops:
             document["no_loops"] = True
+        if self.reading is not None:
+            document["read"] = self.reading.to_json(self)
         return document
 
 

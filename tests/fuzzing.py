@@ -56,8 +56,8 @@ def puzzle_seeds() -> list[str]:
     """The puzzle in every notation that can hold it, and a few more shapes readers accept."""
     seeds = [
         notations.write(_PUZZLE, notation)
-        for notation in notations.NOTATIONS
-        if notation != "tatham"
+        for notation, kind in notations.NOTATIONS.items()
+        if notation != "tatham" and not kind.readonly  # (a picture is read, never written)
     ]
     seeds += [
         _TATHAM,

@@ -50,8 +50,14 @@ LAYERS = [
     {"errors"},
     {"puzzle"},
     {"stopping", "files"},
+    # Reading pictures: the digits, the glyphs, the lattice, then the steps together.
+    {"pictures.digits", "pictures.lattice"},
+    {"pictures.glyphs"},
+    {"pictures.reading"},
+    {"pictures"},
     {
         "notations",
+        "notations.picture",
         "notations.lexing",
         "notations.has",
         "notations.grid",
@@ -62,7 +68,15 @@ LAYERS = [
         "drawing",
     },
     {"play"},
-    {"asp", "asp.predicates", "asp.interface", "asp.connectivity", "asp.control", "asp.portfolio"},
+    {
+        "asp",
+        "asp.predicates",
+        "asp.interface",
+        "asp.connectivity",
+        "asp.interrupting",
+        "asp.control",
+        "asp.portfolio",
+    },
     {"reasoning", "difficulty"},
     {"walkthrough.board", "walkthrough.results", "walkthrough.reading"},
     {"walkthrough.techniques", "walkthrough.checker"},
@@ -81,7 +95,7 @@ LAYERS = [
     {"fixing.single_edits", "fixing.first_fix"},
     {"fixing.counterexamples"},
     {"fixing"},
-    {"reviewing"},
+    {"reviewing", "misreading"},
     # What a command is and what commands share, then the commands.
     {"commands", "commands.declaration", "commands.shared_options", "commands.output"},
     {"commands.click_options", *(COMMAND_MODULES - {"commands.generate"})},
@@ -439,8 +453,10 @@ def test_notations_is_a_package_of_one_module_per_notation():
     from hashi_asp import notations
 
     assert (PACKAGE / "notations" / "__init__.py").is_file()
-    assert set(notations.NOTATIONS) == {"has", "grid", "json", "puzzlink", "pzprv3", "tatham"}
-    for name in ("has", "grid", "json", "puzzlink", "tatham"):
+    assert set(notations.NOTATIONS) == {
+        "has", "grid", "json", "puzzlink", "pzprv3", "tatham", "picture"
+    }  # fmt: skip
+    for name in ("has", "grid", "json", "puzzlink", "tatham", "picture"):
         assert (PACKAGE / "notations" / f"{name}.py").is_file()
 
 

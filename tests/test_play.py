@@ -393,3 +393,12 @@ def test_mistakes_cut_short_by_the_time_limit_say_so():
         "exhausted": False,
         "solvable": None,
     }
+
+
+def test_hint_says_its_verdict_within_the_players_state_when_it_has_marks():
+    """With pairs ruled out, the verdict is not only about extending the bridges drawn."""
+    state = '{"bridges": [[0, 0, 0, 2, 1]], "ruled_out": [[4, 0, 4, 4]]}'
+    marked = run("hint", PROLOG, "--given", state)
+    drawn = run("hint", PROLOG, "--given", '{"bridges": [[0, 0, 0, 2, 1]]}')
+    assert marked.stdout.rstrip().splitlines()[-1].endswith("within the player's state")
+    assert drawn.stdout.rstrip().splitlines()[-1].endswith("extending the drawn bridges")

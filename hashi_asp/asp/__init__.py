@@ -7,6 +7,8 @@
 - :mod:`.control`: the one owner of ``clingo.Control``: ground a puzzle, search it with a
   deadline and Ctrl-C, hand each model on as it comes (checked before anyone sees it), shrink
   unsatisfiable cores, report statistics.
+- :mod:`.interrupting`: the questions asked of clingo in the caller's thread, interrupted at
+  their deadline.
 - :mod:`.connectivity`: connectivity as lazy cuts, a clingo propagator.
 - :mod:`.portfolio`: a race of formulations and clingo options in worker processes.
 

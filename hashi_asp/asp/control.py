@@ -14,12 +14,11 @@ as a capability needs, with one deadline, Ctrl-C, and every model checked before
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -31,6 +30,7 @@ from ..status import Stop
 from ..stopping import POLL_SECONDS, Deadline, Stopped, left_behind, uninterruptible
 from . import interface
 from .interface import EncodingError, InvalidAnswer, Program
+from .interrupting import asking
 
 T = TypeVar("T")
 
@@ -373,7 +373,7 @@ class Grounded:
         core), found in this thread without polling: for the many small questions that
         propagation alone mostly answers (a step of a walkthrough), where starting and
         watching a search thread would cost more than the search.  At the deadline's end
-        clingo is interrupted (:func:`_asking`) and :class:`Stopped` raised."""
+        clingo is interrupted (:func:`~.interrupting.asking`) and :class:`Stopped` raised."""
         assumed = list(assumptions)
 
         def ask() -> tuple[list[int] | None, bool]:
@@ -426,7 +426,7 @@ class Grounded:
         interruption meant for a question that had just ended reaches the next one: that one
         is asked again."""
         while True:
-            with _asking(self.control, deadline):
+            with asking(self.control, deadline):
                 answer, interrupted = ask()
             if not interrupted:
                 return answer
@@ -558,46 +558,6 @@ class Grounded:
     def ground_part(self, parts: Sequence[tuple[str, Sequence[clingo.Symbol]]]) -> None:
         """Ground further parts of the program (small ones: in this thread)."""
         self.control.ground(list(parts))
-
-
-@contextlib.contextmanager
-def _asking(control: clingo.Control, deadline: Deadline | None) -> Iterator[None]:
-    """While a question is asked of ``control`` in this thread: one watching thread for all
-    such questions interrupts clingo at the deadline's end (its time, a signal, a caller's
-    stop), as a polled search would stop.  Registering costs a dictionary entry, not a thread
-    per question: the walkthrough asks thousands."""
-    if deadline is None:
-        yield
-        return
-    key = object()
-    with _questions_lock:
-        _questions[key] = (control, deadline)
-        if not _question_watch.is_set():
-            _question_watch.set()
-            threading.Thread(
-                target=_watch_questions, name="hashi-asp: question watch", daemon=True
-            ).start()
-    try:
-        yield
-    finally:
-        with _questions_lock:
-            _questions.pop(key, None)
-
-
-def _watch_questions() -> None:
-    """Interrupt each question whose deadline has ended (:func:`_asking`), for ever."""
-    while True:
-        time.sleep(POLL_SECONDS)
-        with _questions_lock:
-            for key, (control, deadline) in list(_questions.items()):
-                if deadline.expired():
-                    control.interrupt()
-                    del _questions[key]
-
-
-_questions: dict[object, tuple[clingo.Control, Deadline]] = {}
-_questions_lock = threading.Lock()
-_question_watch = threading.Event()
 
 
 def _close(handle: clingo.SolveHandle) -> None:

@@ -31,7 +31,7 @@ and a test checks that they agree)::
                          assumed     count(R1,C1,R2,C2,K)
                          constant    max_bridges, no_loops
     fix.lp               input       rows(H), cols(W), island(R,C,N), mode(M), kept(R1,C1,R2,C2,K),
-                                     edits_below(U)
+                                     edits_below(U), may_become(R,C,N), may_go(R,C)
                          output      line(R,C,D,K), add(R,C,N), remove(R,C), change(R,C,N)
                          constant    max_bridges, no_loops
                          part        alternative(a)

@@ -344,6 +344,8 @@ COUNT = Predicate(
 MODE = Predicate("mode", "M", {FIX_LP: INPUT}, "keep or free", names={"M": ("keep", "free")})
 KEPT = Predicate("kept", "R1,C1,R2,C2,K", {FIX_LP: INPUT}, "a bridge of the solution to keep")
 EDITS_BELOW = Predicate("edits_below", "U", {FIX_LP: INPUT}, "only edit sets of fewer than U")
+MAY_BECOME = Predicate("may_become", "R,C,N", {FIX_LP: INPUT}, "the only new numbers allowed")
+MAY_GO = Predicate("may_go", "R,C", {FIX_LP: INPUT}, "the only islands that may be removed")
 ALTERNATIVE_PART = Part("alternative", "a", FIX_LP, "keep mode: one other solution seen")
 ALT_END = Predicate(
     "alt_end",

@@ -7,7 +7,12 @@ from ..status import Status
 from .declaration import CHOICE, Command, Given, Option, Outcome, Printed
 from .shared_options import FORCE, OUTPUT_FILE, READING, prepare_output, read_puzzle
 
-WRITABLE = tuple(sorted([*notations.NOTATIONS, *notations.ALIASES]))
+WRITABLE = tuple(
+    sorted(
+        [*(name for name, kind in notations.NOTATIONS.items() if not kind.readonly),
+         *notations.ALIASES]
+    )
+)  # fmt: skip
 
 
 def convert(given: Given) -> Outcome:

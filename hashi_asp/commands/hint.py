@@ -152,7 +152,13 @@ def _hint_verdict(found: Hint, look: Look) -> str:
     from .output import stopped
 
     pairs = len(found.options)
-    extending = " extending the drawn bridges" if found.given is not None else ""
+    given = found.given
+    if given is None:
+        extending = ""
+    elif given.ruled_out or given.narrowed:  # more than bridges: the marks and steps hold too
+        extending = " within the player's state"
+    else:
+        extending = " extending the drawn bridges"
     if found.status == "unique":
         return f"unique: all {pairs} pairs of neighbours are decided: exactly 1 solution{extending}"
     if found.status == "multiple":

@@ -212,10 +212,24 @@ def formats(*choices: str, help: str = "Drawing style, or one JSON document.") -
 
 def read_puzzle(given: Given, reader: Reader) -> None:
     """``given.puzzle``: PUZZLE read, the rules given replacing its own (``--max-bridges`` and
-    ``--no-loops`` over ``-c max_bridges=K`` and ``-c no_loops=1``, over the puzzle's)."""
+    ``--no-loops`` over ``-c max_bridges=K`` and ``-c no_loops=1``, over the puzzle's); one read
+    from a picture with its suspects (:func:`read_from_picture`)."""
     rules = rules_given(given.values, given.rules)
     given.argument = given.values["puzzle"]
     given.puzzle = reader.puzzle(given.argument, given.values.get("notation"), rules)
+    if given.puzzle.reading is not None:
+        read_from_picture(given)
+
+
+def read_from_picture(given: Given) -> None:
+    """A puzzle read from a picture: the islands probably misread looked for (within the
+    command's time limit), each said in a note (``probably a 3, not an 8, at (4, 6)``); its
+    JSON says them too (``"read"``)."""
+    from ..misreading import checked
+
+    given.puzzle = checked(given.puzzle, time_limit=given.deadline)
+    for suspect in given.puzzle.reading.suspects or ():
+        given.hooks.note(f"hashi-asp: {given.puzzle.source}: {suspect.words()}\n")
 
 
 def rules_given(values: dict[str, Any], rules: dict[str, Any]) -> dict[str, Any]:

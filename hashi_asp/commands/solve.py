@@ -26,8 +26,9 @@ def solve(given: Given) -> Outcome:
     numbers = itertools.count(1)
     drawn = output in ("text", "unicode", "facts")
     # Each solution's part of the document, laid out as it is found (within the time limit)
-    # rather than all at the end: a thousand solutions of 1 000 islands take a second to lay out.
-    documented = output == "json" or not given.hooks.showing
+    # rather than all at the end: a thousand solutions of 1 000 islands take a second to lay out
+    # (one, a fraction of a millisecond: not worth it, nor where no document is asked for).
+    documented = (output == "json" or not given.hooks.showing) and given.models != 1
     laid: list[dict] = []
 
     def show(solution) -> None:

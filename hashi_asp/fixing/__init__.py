@@ -27,11 +27,12 @@ the lower bound of the last proven optimum and ``stopped`` set.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from ..checking import check
-from ..puzzle import Puzzle, Solution
+from ..puzzle import Cell, Puzzle, Solution
 from ..solving import Result, unique
 from ..status import Verdict
 from ..stopping import Deadline, Stopped
@@ -57,6 +58,7 @@ def fix(
     free: bool = False,
     time_limit: float | Deadline | None = None,
     first: Result | None = None,
+    only: Mapping[Cell, Sequence[int | None]] | None = None,
 ) -> Fix:
     """The fewest edits that leave ``puzzle`` with exactly one solution (see the module
     docstring), under the puzzle's rules and the bundled encoding.  ``keep`` is the solution to
@@ -67,9 +69,16 @@ def fix(
     allows any edit from the start.  ``first`` is the puzzle's
     :func:`~hashi_asp.solving.unique` result, if already known.  ``time_limit`` (seconds, or a
     :class:`Deadline`) bounds the whole search.  Raises :class:`FixError` for a ``keep`` that
-    does not solve the puzzle."""
+    does not solve the puzzle.
+
+    ``only`` allows no edit but new numbers of the islands it names, each one of the numbers
+    given, the likeliest first, None for the island removed (free mode, for a puzzle read from
+    a picture: its least certain islands and what else they may be); the puzzle may then have
+    no solution to start from."""
     started = time.perf_counter()
     deadline = Deadline.of(time_limit)
+    if only is not None:
+        return _renumbered(puzzle, only, deadline, started, first)
     if keep is not None and not free:
         broken = check(puzzle, keep)
         if broken:
@@ -84,10 +93,9 @@ def fix(
     if first.status is Verdict.UNSOLVABLE:
         return Fix(Verdict.UNSOLVABLE, free=free, seconds=time.perf_counter() - started)
     if first.status is Verdict.UNIQUE and (keep is None or free or first.solutions[0] == keep):
-        only = first.solutions[0]
-        return Fix(
-            Verdict.UNIQUE, (), True, 0, puzzle, only, only, free, 0, time.perf_counter() - started
-        )
+        solution = first.solutions[0]
+        seconds = time.perf_counter() - started
+        return Fix(Verdict.UNIQUE, (), True, 0, puzzle, solution, solution, free, 0, seconds)
     if first.status not in (Verdict.UNIQUE, Verdict.MULTIPLE):
         seconds = time.perf_counter() - started
         keeping = NOT_FOUND if keep is not None and not free else None
@@ -112,6 +120,60 @@ def fix(
     found = _free(puzzle, first.solutions, work, kept_fix)
     seconds = time.perf_counter() - started
     return _cut(found.fix(first.solutions[0], True, seconds, keeping), work)
+
+
+def _renumbered(
+    puzzle: Puzzle,
+    only: Mapping[Cell, Sequence[int | None]],
+    deadline: Deadline,
+    started: float,
+    first: Result | None,
+) -> Fix:
+    """The fewest new numbers of the islands ``only`` names that leave ``puzzle`` with exactly
+    one solution: every single one tried first, the first offered of each island first (the
+    first that does is the fix), then the loop of free mode, allowed those edits alone."""
+    try:
+        if first is None:
+            first = unique(puzzle, time_limit=deadline)
+    except Stopped as stop:
+        return Fix(
+            Verdict.UNKNOWN, free=True, seconds=time.perf_counter() - started, stopped=stop.why
+        )
+    if first.status is Verdict.UNIQUE:
+        only_one = first.solutions[0]
+        seconds = time.perf_counter() - started
+        return Fix(Verdict.UNIQUE, (), True, 0, puzzle, only_one, only_one, True, 0, seconds)
+    if first.status not in (Verdict.MULTIPLE, Verdict.UNSOLVABLE):
+        seconds = time.perf_counter() - started
+        return Fix(Verdict.UNKNOWN, free=True, seconds=seconds, stopped=first.stopped)
+    # The first number offered of each island, then the second of each, and so on.
+    ranked = [
+        (rank, place, Edit("change" if n else "remove", cell, puzzle.islands[cell], n))
+        for place, (cell, numbers) in enumerate(only.items())
+        for rank, n in enumerate(numbers)
+        if n != puzzle.islands[cell]
+    ]
+    offered = [edit for _, _, edit in sorted(ranked, key=lambda ranked: ranked[:2])]
+    work = deadline.part(1 - MARGIN)
+    solutions = first.solutions
+    try:
+        one = single_edit(puzzle, solutions, work, offered) if offered else None
+    except Stopped:
+        return Fix(
+            Verdict.UNKNOWN, free=True, seconds=time.perf_counter() - started, stopped=work.stopped
+        )
+    if one is not None:
+        found = Searched(Verdict.FIXED, one, True, 1)
+    elif len({edit.cell for edit in offered}) < 2:
+        found = Searched(Verdict.NO_FIX, None, False, 2)
+    else:
+        try:
+            search = Search(puzzle, solutions[0] if solutions else None, True, work, only=only)
+            found = search.run(solutions, lower=2)
+        except Stopped:
+            found = Searched(Verdict.UNKNOWN, lower_bound=2)
+    kept = solutions[0] if solutions else None
+    return _cut(found.fix(kept, True, time.perf_counter() - started), work)
 
 
 def _cut(found: Fix, work: Deadline) -> Fix:

@@ -24,7 +24,7 @@ is confirmed (:func:`~hashi_asp.fixing.results.only_solution`) before the loop h
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
@@ -33,7 +33,7 @@ from ..asp import PLAIN, predicates
 from ..asp.control import ground
 from ..asp.interface import Program, encoding_path
 from ..checking import check
-from ..puzzle import Bridge, Puzzle, Solution, bridge
+from ..puzzle import Bridge, Cell, Puzzle, Solution, bridge
 from ..status import Verdict
 from ..stopping import Deadline, Stopped
 from .edits import edited, joined_again, merged, split
@@ -59,18 +59,27 @@ class Search:
     def __init__(
         self,
         puzzle: Puzzle,
-        kept: Solution,
+        kept: Solution | None,
         free: bool,
         deadline: Deadline,
         fewer_than: tuple[Edit, ...] | None = None,
+        only: Mapping[Cell, Sequence[int | None]] | None = None,
     ):
-        """``fewer_than``: a fix known already; only fixes with fewer edits are looked for."""
+        """``fewer_than``: a fix known already; only fixes with fewer edits are looked for.
+        ``only`` (free mode): the only edits allowed, new numbers of these islands (None: the
+        island removed).  ``kept``
+        (free mode): a solution of the puzzle, if it has one."""
         self.puzzle, self.kept, self.free, self.deadline = puzzle, kept, free, deadline
         if free:
             text = predicates.MODE.fact("free")
             if fewer_than is not None:
                 text += predicates.EDITS_BELOW.fact(len(fewer_than))
+            for (r, c), numbers in (only or {}).items():
+                text += predicates.MAY_BECOME.facts((r, c, n) for n in numbers if n is not None)
+                if None in numbers:
+                    text += predicates.MAY_GO.fact(r, c)
         else:
+            assert kept is not None, "keep mode keeps a solution"
             text = predicates.MODE.fact("keep") + predicates.KEPT.facts(kept.bridges)
         program = Program(encoding=str(encoding_path(FIX_ENCODING)), connectivity=PLAIN)
         # Core-guided optimisation (usc) starts from no edits and proves each lower bound on
@@ -86,6 +95,11 @@ class Search:
         self.seen: set[frozenset[Bridge]] = set()
         self.moves: set[Move] = set()
         self.waiting: list[tuple[str, str, str, list[int]]] = []  # parts to ground, in one step
+
+    @property
+    def _kept(self) -> Solution:
+        assert self.kept is not None, "keep mode keeps a solution"
+        return self.kept
 
     @property
     def learnt(self) -> int:
@@ -131,14 +145,15 @@ class Search:
         bound to 2; their fix ends the loop."""
         rounds = 0
         try:
-            # a few more other solutions to start from
-            known = KnownSolution.of(self.puzzle, self.kept, self.deadline, models=ALTERNATIVES)
-            found, _ = known.others(ALTERNATIVES)
-            others = [*others, *map(known.solution, found)]
-            if self.free:
-                self.block(self.puzzle, self.kept, [s for s in others if s != self.kept])
-            else:
-                self.see(others)
+            if self.kept is not None:  # a few more other solutions to start from
+                kept = self.kept
+                known = KnownSolution.of(self.puzzle, kept, self.deadline, models=ALTERNATIVES)
+                found, _ = known.others(ALTERNATIVES)
+                others = [*others, *map(known.solution, found)]
+                if self.free:
+                    self.block(self.puzzle, kept, [s for s in others if s != kept])
+                else:
+                    self.see(others)
             while True:
                 rounds += 1
                 if single is not None and single.done():
@@ -161,7 +176,7 @@ class Search:
                     self._needs(lower)
                 edits = self._edits(optimum.symbols)
                 fixed = edited(self.puzzle, edits)
-                meant = drawn(fixed, optimum.symbols) if self.free else split(self.kept, edits)
+                meant = drawn(fixed, optimum.symbols) if self.free else split(self._kept, edits)
                 if self.free and check(fixed, meant):
                     raise FixFault("internal error: the fix search's solution breaks the rules")
                 others = self._others(fixed, meant)
@@ -206,7 +221,7 @@ class Search:
         passes it (:func:`~hashi_asp.fixing.results.only_solution`), and in keep mode the kept
         one split."""
         only = only_solution(fixed, self.deadline)
-        meant = None if self.free else split(self.kept, edits)
+        meant = None if self.free else split(self._kept, edits)
         if only is None or (meant is not None and only != meant):
             raise FixFault("internal error: the fixed puzzle is not unique with the solution meant")
         return only

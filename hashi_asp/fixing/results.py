@@ -129,7 +129,9 @@ class Searched:
     def edits(self) -> tuple[Edit, ...]:
         return () if self.best is None else self.best.edits
 
-    def fix(self, kept: Solution, free: bool, seconds: float, keeping: str | None = None) -> Fix:
+    def fix(
+        self, kept: Solution | None, free: bool, seconds: float, keeping: str | None = None
+    ) -> Fix:
         """The :class:`Fix` the search gives, for the solution ``kept`` (or found first, in free
         mode)."""
         best = self.best

@@ -33,21 +33,24 @@ def single_edit(
     puzzle: Puzzle,
     solutions: list[Solution],
     deadline: Deadline,
+    offered: list[Edit] | None = None,
 ) -> Found | None:
     """Every single edit free mode allows, tried nearest the pairs where the first two
     solutions differ first: a fix of one edit, or None, the proof that no single edit leaves
     one solution.  An edit under which two known solutions stay solutions (merged: see
     :func:`merged`) is ruled out without a search, and so is a number above what the island's
     neighbours can give; the others are asked on one control (:class:`SingleEdits`), each
-    edited puzzle searched for two solutions."""
+    edited puzzle searched for two solutions.  ``offered``: only these edits, in this order
+    (the puzzle may then have no solution: ``solutions`` empty)."""
     doing = "trying single edits"
     known = []
     for solution in deadline.looking(solutions, doing, every=1):
         ends, over = merged(solution)
         known.append((ends, over, _wrong(puzzle, ends, over)))
+    tried = offered if offered is not None else _free_edits(puzzle, solutions[:2], deadline)
     edits = [
         edit
-        for edit in deadline.looking(_free_edits(puzzle, solutions[:2], deadline), doing)
+        for edit in deadline.looking(tried, doing)
         if sum(_stays(*one, edit) for one in known) <= 1
     ]
     if not edits:

@@ -7,6 +7,7 @@
 ``puzzlink``   puzz.link / pzv.jp URLs (module :mod:`.puzzlink`)
 ``pzprv3``     the files pzprjs's editors save, with their bridges (module :mod:`.puzzlink`)
 ``tatham``     Simon Tatham's Bridges game IDs, ``WxH[mK][L]:DESC`` (module :mod:`.tatham`)
+``picture``    a screenshot or a photo (PNG, JPEG, WebP), read only (module :mod:`.picture`)
 =============  ==========================================================================
 
 Every notation is a :class:`Notation` in :data:`NOTATIONS`: how to recognise it, a validator
@@ -14,6 +15,9 @@ that finds the first problem (message, line, column), a reader that trusts what 
 passed, a writer that refuses what the notation cannot hold (an island without a number, rules
 other than the standard ones, numbers out of its range), and whether it records rules.
 Detection, ``convert`` and every ``--notation`` choice read this one table.
+
+A file, or standard input, is read as bytes: a picture is known by its first bytes, anything
+else is UTF-8 text; as text, a picture is a data URL (``data:image/png;base64,...``).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PuzzleError
-from ..files import read_stream, read_text
+from ..files import decode, read_data, read_stream_data, read_text
 from ..puzzle import Puzzle, Solution
 from .lexing import Problem, line_column
 
@@ -38,7 +42,8 @@ class Notation:
     """One notation: ``detect(text)`` says whether a text looks like it; ``validate(text,
     max_number)`` gives its first problem or None; ``parse(text, source, max_number)`` reads it
     (island numbers up to ``max_number``, by default what the notation's own rules allow);
-    ``write(puzzle)`` writes it; ``rules``: it records rules other than the standard ones."""
+    ``write(puzzle)`` writes it; ``rules``: it records rules other than the standard ones;
+    ``readonly``: no puzzle is written in it (``write`` refuses)."""
 
     name: str
     detect: Callable[[str], bool]
@@ -47,6 +52,7 @@ class Notation:
     write: Callable[[Puzzle], str]
     rules: bool
     extensions: tuple[str, ...] = ()
+    readonly: bool = False
 
 
 def _deferred(module: str, name: str) -> Callable:
@@ -73,6 +79,8 @@ _STANDARD = "detect validate parse write"
 NOTATIONS: dict[str, Notation] = {
     notation.name: notation
     for notation in (
+        # (Known by its first bytes in a file, by "data:image/" in a text: never by a name.)
+        _notation("picture", "picture", _STANDARD, rules=False, readonly=True),
         _notation("json", "json", _STANDARD, rules=True, extensions=(".json",)),
         _notation(
             "pzprv3",
@@ -121,18 +129,27 @@ def read(
     no_loops: bool | None = None,
 ) -> Puzzle:
     """Read a puzzle from a file path, ``-`` for standard input, or from the puzzle itself: text
-    (anything with a newline or starting with ``{`` or ``[``), a puzz.link URL or a Simon Tatham
-    game ID (when no file of that name exists).  ``max_bridges`` and ``no_loops``, when given,
-    override the rules the puzzle's notation states (island numbers may then go up to
-    ``4 * max_bridges``)."""
+    (anything with a newline or starting with ``{`` or ``[``), a puzz.link URL, a Simon Tatham
+    game ID or a picture's data URL (when no file of that name exists).  A file or standard
+    input that starts as a PNG, JPEG or WebP file does is a picture.  ``max_bridges`` and
+    ``no_loops``, when given, override the rules the puzzle's notation states (island numbers
+    may then go up to ``4 * max_bridges``)."""
     given = functools.partial(parse, notation=notation, max_bridges=max_bridges, no_loops=no_loops)
-    if source == "-":
-        return given(_stdin(), source="<stdin>")
-    if isinstance(source, str) and (
-        is_text(source) or (not os.path.exists(source) and is_inline(source))
+    if (
+        isinstance(source, str)
+        and source != "-"
+        and (is_text(source) or (not os.path.exists(source) and is_inline(source)))
     ):
         return given(source, source="<text>")
-    return given(read_text(source), source=str(source))
+    name = "<stdin>" if source == "-" else str(source)
+    data = _stdin() if source == "-" else read_data(source)
+    from ..pictures import is_picture
+
+    if notation == "picture" or (notation is None and is_picture(data)):
+        from .picture import read as read_picture
+
+        return read_picture(data, name).with_rules(max_bridges, no_loops)
+    return given(decode(data, name), source=name)
 
 
 def parse(
@@ -176,7 +193,7 @@ def is_text(source: str) -> bool:
 def is_inline(argument: str) -> bool:
     """Whether a one-line argument is a puzzle in itself: a puzz.link URL or a Tatham game ID
     (or a Tatham parameter string, so that its reader can say why that is not a puzzle)."""
-    return NOTATIONS["puzzlink"].detect(argument) or NOTATIONS["tatham"].detect(argument)
+    return any(NOTATIONS[name].detect(argument) for name in ("puzzlink", "tatham", "picture"))
 
 
 # ---------------------------------------------------------------------------- solutions
@@ -193,17 +210,17 @@ def read_source(source: str | os.PathLike) -> tuple[str, str]:
     """The text of a file, of standard input (``-``) or the text itself (anything with a
     newline or starting with ``{`` or ``[``), with the name messages give its source."""
     if source == "-":
-        return _stdin(), "<stdin>"
+        return decode(_stdin(), "<stdin>"), "<stdin>"
     if isinstance(source, str) and is_text(source):
         return source, "<text>"
     return read_text(Path(source)), str(source)
 
 
-def _stdin() -> str:
-    """Standard input as text, read up to the size limit of files."""
+def _stdin() -> bytes:
+    """Standard input, read up to the size limit of files."""
     if sys.stdin is None:
         raise PuzzleError("standard input is closed", "<stdin>")
-    return read_stream(sys.stdin.buffer, "<stdin>")
+    return read_stream_data(sys.stdin.buffer, "<stdin>")
 
 
 def parse_solutions(text: str, source: str = "<solution>") -> list[Solution]:

@@ -150,15 +150,24 @@ def write(puzzle: Puzzle) -> str:
 
     document = puzzle.to_json()
     islands = ",\n    ".join(json.dumps(island) for island in document.pop("islands"))
+    read = document.pop("read", None)
     rules = "".join(
         f'  "{key}": {json.dumps(value)},\n'
         for key, value in document.items()
         if key not in ("rows", "cols")
     )
-    return (
+    text = (
         f'{{\n  "rows": {puzzle.rows},\n  "cols": {puzzle.cols},\n{rules}'
-        f'  "islands": [\n    {islands}\n  ]\n}}\n'
+        f'  "islands": [\n    {islands}\n  ]'
     )
+    if read is not None:  # a picture's: how sure its reader was of each island, one a line
+        parts = [
+            f'    "{key}": [' + ",".join(f"\n      {json.dumps(entry)}" for entry in entries)
+            + ("\n    ]" if entries else "]")
+            for key, entries in read.items()
+        ]  # fmt: skip
+        text += ',\n  "read": {\n' + ",\n".join(parts) + "\n  }"
+    return text + "\n}\n"
 
 
 def dumps(document: dict | list) -> str:

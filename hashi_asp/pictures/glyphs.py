@@ -1,0 +1,220 @@
+"""Ink and glyphs: what in a picture may be an island's number.
+
+:func:`relative` flattens the light first: every pixel is placed between the ink and the
+paper around it, each estimated everywhere over a window wider than a number, so that a shadow
+or light falling off to one side leaves the ink as clear against the paper as elsewhere;
+:func:`ink` is what is nearer the ink.  Light on dark (a night mode) is the same with ink and
+paper the other way round; the reader tries both and keeps the one whose glyphs read better.
+
+:func:`candidates` are the pieces of ink shaped like a digit: not too small, not wider than
+tall, not part of a word (another glyph of their height close beside them, as in "Level 5" or
+"08:36"), each with the classifier's chances (:mod:`.digits`) and whether it sits in the hole
+of a circle or a square.  :func:`cell_glyph` cuts out the glyph at one cell of the rectified
+picture (see :mod:`.reading`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from . import digits
+
+CONTRAST = 24  # grey levels ink and paper must at least differ by
+RATIO = 1.6  # times the darker of ink and paper the lighter must at least be
+SHARE = 0.3  # of the clearest contrast of ink on paper in the picture, at least
+SMALLEST = 6  # pixels: the least height of a glyph
+WORD_GAP = 0.6  # of a glyph's height: nearer than this beside another, it is part of a word
+
+
+@dataclass
+class Glyph:
+    """One piece of ink that may be a digit: its box (``x``, ``y``, ``width``, ``height`` in
+    pixels of the picture), its ``mask`` (cut to the box), the classifier's ``chances``,
+    whether it is ``enclosed`` by a circle or a square, and its ``clutter``: the share of ink
+    around it (within twice its height, but its own), near none for a number on paper, with a
+    circle at most a tenth, much more for a speck of a table's grain."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+    mask: np.ndarray
+    chances: np.ndarray | None = None
+    enclosed: bool = False
+    clutter: float = 0.0
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return self.x + self.width / 2, self.y + self.height / 2
+
+    @property
+    def digit(self) -> int:
+        assert self.chances is not None
+        return int(self.chances.argmax())
+
+    @property
+    def certainty(self) -> float:
+        """The chance of its likeliest number from 1 to 8."""
+        return 0.0 if self.chances is None else float(self.chances[1:9].max())
+
+    @property
+    def number(self) -> int | None:
+        """The island number it reads as (1 to 8), or None."""
+        return self.digit if 1 <= self.digit <= 8 else None
+
+
+def relative(gray: np.ndarray, light_ink: bool) -> np.ndarray:
+    """Each pixel between the ink (0) and the paper (1) around it: the brightest and the
+    darkest values near each pixel (over a window wider than a number, smoothed) are the
+    paper's and the ink's, or the other way round for ``light_ink``.  Where the two are too
+    close to tell ink from paper (a blank stretch of paper, the grain of a table, noise on a
+    dark page), 1."""
+    side = max(15, min(gray.shape) // 30) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
+    brightest = cv2.blur(cv2.dilate(gray, kernel), (side, side)).astype(np.float32)
+    darkest = cv2.blur(cv2.erode(gray, kernel), (side, side)).astype(np.float32)
+    spread = brightest - darkest
+    # Clear: as far apart as a few grey levels, a share of the ink's own contrast in this
+    # picture (noise on a dark page is not ink), and a share of the light there.
+    strong = float(np.percentile(spread, 99))
+    clear = (spread >= max(CONTRAST, SHARE * strong)) & (brightest >= RATIO * darkest)
+    values = gray.astype(np.float32)
+    between = (brightest - values if light_ink else values - darkest) / np.maximum(spread, 1)
+    return np.where(clear, np.clip(between, 0, 1), 1).astype(np.float32)
+
+
+def ink(relative: np.ndarray) -> np.ndarray:
+    """Ink (255) where a pixel is nearer the ink's value than the paper's: halfway keeps the
+    strokes as wide as drawn whether the ink is black on white or faint in a shadow."""
+    return ((relative < 0.5) * 255).astype(np.uint8)
+
+
+def candidates(mask: np.ndarray) -> list[Glyph]:
+    """The pieces of ink shaped like a digit, read by the classifier, without those that are
+    part of a word."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    tallest = mask.shape[0] / 4
+    found: list[Glyph] = []
+    others: list[tuple[int, int, int, int]] = []  # every piece's box, for the words
+    for i in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        others.append((x, y, w, h))
+        if not SMALLEST <= h <= tallest or w > 1.05 * h or area < 12:
+            continue
+        if not 0.08 <= area / (w * h) <= 0.95:
+            continue
+        found.append(Glyph(x, y, w, h, (labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255))
+    found = [glyph for glyph in found if not _in_a_word(glyph, others)]
+    if found:
+        chances = digits.chances([glyph.mask for glyph in found])
+        for glyph, row in zip(found, chances):
+            glyph.chances = row
+    _mark_enclosed(mask, found)
+    _measure_clutter(mask, found)
+    return found
+
+
+def _measure_clutter(mask: np.ndarray, glyphs: list[Glyph]) -> None:
+    summed = cv2.integral((mask > 0).astype(np.uint8))
+    height, width = mask.shape
+    for glyph in glyphs:
+        cx, cy = glyph.centre
+        reach = 2 * glyph.height
+        x0, x1 = max(0, int(cx - reach)), min(width, int(cx + reach))
+        y0, y1 = max(0, int(cy - reach)), min(height, int(cy + reach))
+        around = summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]
+        own = int(np.count_nonzero(glyph.mask))
+        glyph.clutter = max(0, int(around) - own) / max(1, (x1 - x0) * (y1 - y0))
+
+
+def _in_a_word(glyph: Glyph, boxes: list[tuple[int, int, int, int]]) -> bool:
+    """Another piece of ink of about the glyph's height close beside it, on its line."""
+    h = glyph.height
+    for x, y, w, other_h in boxes:
+        if (x, y, w, other_h) == (glyph.x, glyph.y, glyph.width, h):
+            continue
+        if not 0.55 * h <= other_h <= 1.45 * h and not (other_h < 0.55 * h and w > 0.15 * h):
+            continue  # (a dot or a colon counts as a letter beside it)
+        overlap = min(y + other_h, glyph.y + h) - max(y, glyph.y)
+        if overlap < 0.4 * min(h, other_h):
+            continue
+        gap = max(x - (glyph.x + glyph.width), glyph.x - (x + w))
+        if gap < WORD_GAP * h and not (other_h > 1.45 * h):
+            return True
+    return False
+
+
+def _mark_enclosed(mask: np.ndarray, glyphs: list[Glyph]) -> None:
+    """Mark the glyphs that sit in a hole of the ink (a circle's or a square's) of a fitting
+    size, about centred on them."""
+    if not glyphs:
+        return
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return
+    holes = []
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0]):
+        if parent >= 0:  # an inner contour: a hole in a piece of ink
+            holes.append(cv2.boundingRect(contour))
+    for glyph in glyphs:
+        cx, cy = glyph.centre
+        for x, y, w, h in holes:
+            if not (x <= cx <= x + w and y <= cy <= y + h):
+                continue
+            if not 1.15 * glyph.height <= max(w, h) <= 4.5 * glyph.height:
+                continue
+            if (
+                0.7 <= w / h <= 1.43
+                and abs(x + w / 2 - cx) < 0.2 * w
+                and abs(y + h / 2 - cy) < 0.2 * h
+            ):
+                glyph.enclosed = True
+                break
+
+
+def cell_glyph(
+    relative: np.ndarray, cx: float, cy: float, pitch: float, *, touching: bool = False
+) -> Glyph | None:
+    """The glyph at a cell of the rectified picture whose centre is (``cx``, ``cy``): the ink
+    in a window of 0.64 cells around it, without the pieces that reach the window's edge
+    (circles, squares, bridges, grid lines, the neighbours' numbers).  If nothing else is
+    there, the ink within 0.3 cells of the centre is taken (a number that touches its circle):
+    with ``touching`` (a cell where a glyph was seen before) whatever it is, else only if it
+    keeps off the edge of that disc (a line through the cell crosses it)."""
+    half = round(float(0.32 * pitch))
+    x0, y0 = round(float(cx)) - half, round(float(cy)) - half
+    window = relative[max(0, y0) : y0 + 2 * half + 1, max(0, x0) : x0 + 2 * half + 1]
+    if window.shape[0] < 2 * half or window.shape[1] < 2 * half:
+        return None
+    mask = ink(window)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    size = window.shape[0]
+    keep = []
+    for i in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if x == 0 or y == 0 or x + w >= size or y + h >= size or area < 3:
+            continue
+        keep.append(i)
+    if keep:
+        tallest = max(stats[i, cv2.CC_STAT_HEIGHT] for i in keep)
+        keep = [i for i in keep if stats[i, cv2.CC_STAT_AREA] >= 4 and (
+            stats[i, cv2.CC_STAT_HEIGHT] >= 0.3 * tallest)]  # fmt: skip
+        glyph = np.isin(labels, keep).astype(np.uint8) * 255
+    else:
+        ys, xs = np.mgrid[0:size, 0:size]
+        apart = np.hypot(ys - size / 2, xs - size / 2)
+        glyph = mask * (apart <= 0.3 * pitch)
+        if not touching and np.count_nonzero(glyph[apart > 0.3 * pitch - 2]) > 2:
+            return None
+    ys, xs = np.nonzero(glyph)
+    if len(ys) < 6:
+        return None
+    top, bottom, left, right = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    h = bottom - top
+    if h < 0.2 * pitch or h > 0.62 * pitch or (right - left) > 1.1 * h:
+        return None
+    cut = glyph[top:bottom, left:right]
+    return Glyph(x0 + int(left), y0 + int(top), int(right - left), int(h), cut)

@@ -1,0 +1,237 @@
+"""The grid, worked out from where the numbers are.
+
+Islands stand on the points of a square lattice, seen in a picture through a homography (a
+page photographed at an angle, turned a little; a screenshot is the plain case).  No grid need
+be drawn: :func:`fit` finds the lattice from the glyphs' centres alone.
+
+1. The turn: the directions from each glyph to its nearest neighbours, folded into a quarter
+   turn, mostly point along the rows and columns; the most common direction within 15 degrees
+   is the turn.
+2. The pitch: the nearest neighbour along a row or a column, in the distance most glyphs have
+   one at.  That may be two or three cells (no two islands of the puzzle one cell apart), so
+   it is divided by the least whole number that makes a cell at most :data:`CELL_OVER_GLYPH`
+   times a glyph's height (a number fills a good part of its cell in every drawing), and by
+   the next ones if the lattice does not fit.
+3. The growth: from the glyph nearest the middle, each glyph in turn, the nearest to those
+   placed first, goes to the lattice point nearest to where the lattice placed so far (a
+   similarity, then an affine map, then a homography, as there are points spread enough to
+   pin them down) puts it; one too far from every lattice point, or on a point taken, is left
+   out, and tried again once the lattice has grown.  Growing outwards from the middle keeps
+   each step short, where a map guessed from a few points is still right.
+4. The homography fitted to all glyphs placed places them all once more.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+CELL_OVER_GLYPH = 3.8  # a cell is at most this many times a number's height
+SLACK = 0.3  # of a cell: how far from its lattice point a glyph may be
+GROWING_SLACK = 0.4  # the same while growing, when the lattice is known only near its middle
+
+
+@dataclass
+class Lattice:
+    """The lattice found: ``homography`` maps (column, row, 1) to picture pixels; ``cells``
+    gives each glyph placed (by its index) its (row, column), both from 0."""
+
+    homography: np.ndarray
+    cells: dict[int, tuple[int, int]]
+
+    @property
+    def rows(self) -> int:
+        return 1 + max(r for r, _ in self.cells.values())
+
+    @property
+    def cols(self) -> int:
+        return 1 + max(c for _, c in self.cells.values())
+
+    def to_picture(self, row: float, col: float) -> tuple[float, float]:
+        x, y, w = self.homography @ np.array([col, row, 1.0])
+        return x / w, y / w
+
+
+def fit(points: np.ndarray, height: float) -> Lattice:
+    """The lattice of the glyphs at ``points`` (an n x 2 array of centres), ``height`` the
+    glyphs' usual height in pixels."""
+    if len(points) == 1:
+        shift = np.array([[height * 3, 0, points[0, 0]], [0, height * 3, points[0, 1]], [0, 0, 1]])
+        return Lattice(shift, {0: (0, 0)})
+    turn = _turn(points)
+    base = _pitch(points, turn)
+    first = max(1, math.ceil(base / (CELL_OVER_GLYPH * height)))
+    best: Lattice | None = None
+    for parts in range(first, first + 3):
+        pitch = base / parts
+        if pitch < 1.2 * height and best is not None:
+            break
+        found = _grown(points, turn, pitch)
+        if best is None or len(found.cells) > len(best.cells):
+            best = found
+        if len(found.cells) >= 0.9 * len(points):
+            break
+    assert best is not None
+    return _tight(best, height)
+
+
+def _turn(points: np.ndarray) -> float:
+    """The lattice's turn in radians: the most common direction between near neighbours,
+    folded into a quarter turn, within 15 degrees of none."""
+    n = len(points)
+    apart = points[None, :, :] - points[:, None, :]
+    distance = np.hypot(apart[..., 0], apart[..., 1])
+    np.fill_diagonal(distance, np.inf)
+    nearest = np.argsort(distance, axis=1)[:, : min(4, n - 1)]
+    rows = np.arange(n)[:, None]
+    vectors = apart[rows, nearest]
+    angles = np.degrees(np.arctan2(vectors[..., 1], vectors[..., 0])).ravel()
+    folded = (angles + 45) % 90 - 45
+    weights = 1 / distance[rows, nearest].ravel()
+    within = np.abs(folded) <= 15
+    if not within.any():
+        return 0.0
+    counts, edges = np.histogram(folded[within], bins=60, range=(-15, 15), weights=weights[within])
+    smooth = np.convolve(counts, np.ones(5), mode="same")
+    mode = (edges[smooth.argmax()] + edges[smooth.argmax() + 1]) / 2
+    near = np.abs(folded - mode) <= 3
+    return math.radians(float(np.average(folded[near], weights=weights[near])))
+
+
+def _pitch(points: np.ndarray, turn: float) -> float:
+    """The distance to the nearest neighbour along a row or a column, in the distance that at
+    least a tenth of the glyphs have one at."""
+    c, s = math.cos(turn), math.sin(turn)
+    upright = points @ np.array([[c, -s], [s, c]])
+    apart = upright[None, :, :] - upright[:, None, :]
+    along, across = np.abs(apart[..., 0]), np.abs(apart[..., 1])
+    on_axis = ((across < 0.2 * along) | (along < 0.2 * across)) & ((along + across) > 0)
+    distance = np.where(on_axis, np.maximum(along, across), np.inf).min(axis=1)
+    distance = np.sort(distance[np.isfinite(distance)])
+    if len(distance) == 0:
+        return float(np.hypot(*(points.max(axis=0) - points.min(axis=0))))
+    enough = max(2, len(points) // 10)
+    for d in distance:
+        if np.count_nonzero(distance <= 1.2 * d) >= enough:
+            return float(d)
+    return float(distance[0])
+
+
+def _grown(points: np.ndarray, turn: float, pitch: float) -> Lattice:
+    """The lattice grown from the glyph nearest the middle (step 3 of the module's), then
+    fitted once more to all (step 4)."""
+    n = len(points)
+    middle = np.median(points, axis=0)
+    seed = int(np.argmin(np.hypot(*(points - middle).T)))
+    c, s = math.cos(turn), math.sin(turn)
+    model = np.array([[pitch * c, -pitch * s, 0], [pitch * s, pitch * c, 0], [0, 0, 1.0]])
+    model[:2, 2] = points[seed]
+    cells = {seed: (0, 0)}
+    taken = {(0, 0): seed}
+    left_out: set[int] = set()
+    apart = np.hypot(*(points[None, :, :] - points[:, None, :]).transpose(2, 0, 1))
+    nearest_placed = apart[seed].copy()
+    nearest_placed[seed] = np.inf
+    for _ in range(3):  # those left out tried again, with the lattice grown meanwhile
+        placed = len(cells)
+        left_out.clear()
+        while True:
+            open_ = [i for i in range(n) if i not in cells and i not in left_out]
+            if not open_:
+                break
+            j = min(open_, key=lambda i: nearest_placed[i])
+            where = _to_lattice(model, points[j : j + 1])[0]
+            cell = (round(float(where[1])), round(float(where[0])))
+            off = np.abs(where - np.round(where)).max()
+            if off > GROWING_SLACK or cell in taken:
+                left_out.add(j)
+                continue
+            cells[j], taken[cell] = cell, j
+            nearest_placed = np.minimum(nearest_placed, apart[j])
+            model = _model(points, cells, model, turn)
+        if len(cells) == placed:
+            break
+    for _ in range(2):
+        model = _model(points, cells, model, turn)
+        cells = _placed(model, points)
+    return Lattice(model, cells)
+
+
+def _to_lattice(model: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Lattice coordinates (column, row) of picture points."""
+    inverse = np.linalg.inv(model)
+    at = np.c_[points, np.ones(len(points))] @ inverse.T
+    return at[:, :2] / at[:, 2:3]
+
+
+def _model(
+    points: np.ndarray, cells: dict[int, tuple[int, int]], model: np.ndarray, turn: float
+) -> np.ndarray:
+    """The map from lattice to picture fitted to the glyphs placed, as many parameters as they
+    pin down without guessing far beyond them: a homography from 10 glyphs over 5 rows and 5
+    columns, an affine map from 6 over 4 rows and 4 columns, else a similarity (a turn, a
+    pitch and a place: from one glyph on, the turn found and the pitch given)."""
+    index = list(cells)
+    lattice = np.array([[cells[i][1], cells[i][0]] for i in index], np.float64)
+    picture = points[index].astype(np.float64)
+    span = lattice.max(axis=0) - lattice.min(axis=0) + 1 if len(index) else np.zeros(2)
+    if len(index) >= 10 and span.min() >= 5:
+        found, _ = cv2.findHomography(lattice, picture, 0)
+        if found is not None and abs(np.linalg.det(found)) > 1e-9:
+            return found
+    if len(index) >= 6 and span.min() >= 4:
+        design = np.c_[lattice, np.ones(len(index))]
+        solved, *_ = np.linalg.lstsq(design, picture, rcond=None)
+        affine = np.eye(3)
+        affine[:2, :] = solved.T
+        if abs(np.linalg.det(affine)) > 1e-9:
+            return affine
+    if len(index) >= 2 and span.max() >= 2:
+        # x = a c - b r + tx, y = b c + a r + ty: a and b the pitch turned.
+        design = np.zeros((2 * len(index), 4))
+        design[0::2] = np.c_[
+            lattice[:, 0], -lattice[:, 1], np.ones(len(index)), np.zeros(len(index))
+        ]
+        design[1::2] = np.c_[
+            lattice[:, 1], lattice[:, 0], np.zeros(len(index)), np.ones(len(index))
+        ]
+        (a, b, x, y), *_ = np.linalg.lstsq(design, picture.ravel(), rcond=None)
+        if math.hypot(a, b) > 0:
+            return np.array([[a, -b, x], [b, a, y], [0, 0, 1.0]])
+    return model
+
+
+def _placed(model: np.ndarray, points: np.ndarray) -> dict[int, tuple[int, int]]:
+    """Each glyph at the lattice point nearest to it under ``model``, if near enough; of two
+    on one point, the nearer."""
+    where = _to_lattice(model, points)
+    best: dict[tuple[int, int], tuple[float, int]] = {}
+    for i, (col, row) in enumerate(where):
+        cell = (round(float(row)), round(float(col)))
+        off = float(max(abs(row - cell[0]), abs(col - cell[1])))
+        if off <= SLACK and (cell not in best or off < best[cell][0]):
+            best[cell] = (off, i)
+    return {i: cell for cell, (_, i) in best.items()}
+
+
+def _tight(lattice: Lattice, height: float) -> Lattice:
+    """The lattice with its first row and column at 0, and, where every glyph stands on every
+    g-th row and column, cells g times larger if a cell stays within
+    :data:`CELL_OVER_GLYPH` glyph heights."""
+    cells = lattice.cells
+    top = min(r for r, _ in cells.values())
+    left = min(c for _, c in cells.values())
+    step = 0
+    for r, c in cells.values():
+        step = math.gcd(step, r - top, c - left)
+    step = max(step, 1)
+    x0, y0 = lattice.to_picture(top, left)
+    x1, y1 = lattice.to_picture(top, left + step)
+    if step > 1 and math.hypot(x1 - x0, y1 - y0) > CELL_OVER_GLYPH * height:
+        step = 1
+    scale = np.array([[step, 0, left], [0, step, top], [0, 0, 1.0]])
+    placed = {i: ((r - top) // step, (c - left) // step) for i, (r, c) in cells.items()}
+    return Lattice(lattice.homography @ scale, placed)
