@@ -37,6 +37,8 @@ and a test checks that they agree)::
                          part        alternative(a)
                            input     alt_end(a,R,C,D), alt_over(a,R,C,K)
                          part        at_least(l)
+                         part        found(f)
+                           input     fix_add(f,R,C,N), fix_remove(f,R,C), fix_change(f,R,C,N)
                          part        move(j)
                            input     move_water(j,R,C), move_island(j,R,C), move_blank(j,R,C),
                                      move_pair(j,R1,C1,R2,C2,K), move_anchor(j,R1,C1,R2,C2),

@@ -362,6 +362,16 @@ ALT_OVER = Predicate(
     part=ALTERNATIVE_PART.name,
 )
 AT_LEAST_PART = Part("at_least", "l", FIX_LP, "only edit sets of l edits or more")
+FOUND_PART = Part("found", "f", FIX_LP, "a fix found already: not it, nor one with all its edits")
+FIX_ADD = Predicate(
+    "fix_add", "f,R,C,N", {FIX_LP: INPUT}, "a new island of the fix found", part=FOUND_PART.name
+)
+FIX_REMOVE = Predicate(
+    "fix_remove", "f,R,C", {FIX_LP: INPUT}, "an island it removes", part=FOUND_PART.name
+)
+FIX_CHANGE = Predicate(
+    "fix_change", "f,R,C,N", {FIX_LP: INPUT}, "an island it renumbers", part=FOUND_PART.name
+)
 MOVE_PART = Part("move", "j", FIX_LP, "free mode: a move between two solutions seen")
 MOVE_WATER = Predicate(
     "move_water", "j,R,C", {FIX_LP: INPUT}, "water the move needs", part=MOVE_PART.name

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..checking import check
+from ..difficulty import Difficulty
 from ..errors import HashiError
 from ..puzzle import Cell, Puzzle, Solution, cell_name
 from ..solving import unique
@@ -78,7 +79,13 @@ class Fix:
     the solution (by default, when free mode followed; or with the solution to keep given):
     ``impossible`` (proven: no fix keeps it) or ``not found`` (keep mode found none in the time
     it had: no proof); else None (a fix that keeps it, nothing to fix, or free mode asked
-    for)."""
+    for).
+
+    With alternatives asked for (:mod:`.alternatives`): ``difficulty``, how hard the fixed
+    puzzle is (None if not rated in time); ``alternatives``, the fixes offered, the fewest
+    edits first, this one first, each with its difficulty; ``band``, the band asked for (only
+    fixes that leave the puzzle in it are offered); ``outside``, how many fixes found were
+    left out for leaving it in another band."""
 
     status: Verdict
     edits: tuple[Edit, ...] = ()
@@ -93,6 +100,10 @@ class Fix:
     keeping: str | None = None
     seen: int = field(default=0, compare=False)  # solutions or moves the master learnt
     stopped: Stop | None = None  # why the search stopped short of a proof (if it did)
+    difficulty: Difficulty | None = None
+    alternatives: tuple[Fix, ...] = field(default=(), compare=False)
+    band: str | None = None
+    outside: int = 0
 
     @property
     def found(self) -> bool:
