@@ -113,8 +113,10 @@ def test_the_json_keeps_the_fix_s_fields_and_adds_the_alternatives():
     assert first["difficulty"] == document["difficulty"]
     for other in others:
         assert list(other) == [*FIX_FIELDS, "difficulty"]
-        rated = json.loads(run("difficulty", json.dumps(other["puzzle"]), "--format", "json").output)
-        assert other["difficulty"] == {k: rated[k] for k in ("score", "band", "steps", "finished")}
+        done = run("difficulty", json.dumps(other["puzzle"]), "--format", "json")
+        rated = json.loads(done.output)
+        fields = ("score", "band", "steps", "finished")
+        assert other["difficulty"] == {key: rated[key] for key in fields}
     assert (document["band"], document["outside"]) == (None, 0)
 
 
