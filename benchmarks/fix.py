@@ -6,6 +6,7 @@
     python benchmarks/fix.py --coelho /path/to/coelho/100 --sample 10 --limit 60 --modes default
     python benchmarks/fix.py --drafts 20 --per-size 20 --limit 30 --modes default
     python benchmarks/fix.py --sizes 25 --density 0.25 --per-size 10 --limit 60 --modes default
+    python benchmarks/fix.py --sizes 15 --per-size 8 --limit 10 --alternatives 5
 
 Drafts as authors make them (--drafts SIDE...): a unique puzzle, from the project's generator
 with --unique (--density islands per cell) and from Simon Tatham's (``sgt-bridges --generate 1
@@ -21,8 +22,9 @@ default: keep mode, then free mode where keeping is proven impossible) it runs t
 mode: share fixed, share proven fewest, edits per fixed puzzle (mean, max), seconds (mean,
 max).  Every fix the library returns has been proven unique by a fresh solve and passed by the
 checker; this script checks again (an independent `unique`) and counts any disagreement as a
-failure.  Not a test: the figures depend on the machine and its load, so the load average is
-printed too.
+failure.  With --alternatives K, instead of the modes: the default mode's fix alone and with K
+alternatives, the seconds of each and their ratio.  Not a test: the figures depend on the
+machine and its load, so the load average is printed too.
 """
 
 from __future__ import annotations
@@ -156,6 +158,32 @@ def run(puzzles: list, mode: str, limit: float) -> dict:
     return summary(rows)
 
 
+def offering(puzzles: list, count: int, limit: float) -> list:
+    """Per puzzle, the default mode's fix alone and with ``alternatives=count``: the seconds
+    of each, the fixes offered and their edits, each offered fix checked again."""
+    rows = []
+    for name, puzzle, *_ in puzzles:
+        started = time.perf_counter()
+        alone = fix(puzzle, time_limit=limit)
+        single = time.perf_counter() - started
+        started = time.perf_counter()
+        made = fix(puzzle, alternatives=count, time_limit=limit)
+        seconds = time.perf_counter() - started
+        for other in made.alternatives:
+            if unique(other.puzzle).status != "unique":
+                print(f"  DISAGREEMENT on {name}: an alternative is not unique")
+        sizes = [len(other.edits) for other in made.alternatives]
+        bands = [other.difficulty.band if other.difficulty else "-" for other in made.alternatives]
+        rows.append((single, seconds, len(sizes), alone.fewest, made.fewest))
+        print(
+            f"  {name}: alone {len(alone.edits)} edits (fewest {alone.fewest}) in {single:.2f} s; "
+            f"with {count} alternatives {seconds:.2f} s ({seconds / single:.1f}x), "
+            f"{len(sizes)} offered, edits {sizes}, bands {bands}, fewest {made.fewest}",
+            flush=True,
+        )
+    return rows
+
+
 def summary(rows: list) -> dict:
     n = len(rows)
     edits = [e for _, _, e, _ in rows if e is not None]
@@ -184,6 +212,12 @@ def main() -> None:
         default=["keep", "free", "default"],
         choices=["keep", "free", "default"],
     )
+    parser.add_argument(
+        "--alternatives",
+        type=int,
+        default=0,
+        help="instead of the modes: the default mode alone and with this many alternatives",
+    )
     arguments = parser.parse_args()
     sets = coelho(arguments.coelho, arguments.sample) if arguments.coelho else {}
     sets = {**drafts(arguments.drafts, arguments.per_size, arguments.density), **sets}
@@ -191,6 +225,9 @@ def main() -> None:
         made = generated(arguments.sizes, arguments.per_size, arguments.density)
         sets = {**made, **sets}
     load = os.getloadavg()
+    if arguments.alternatives:
+        _offered(sets, arguments.alternatives, arguments.limit, load)
+        return
     table = []
     for name, puzzles in sets.items():
         for mode in arguments.modes:
@@ -210,6 +247,35 @@ def main() -> None:
             f"| {name} | {mode} | {s['puzzles']} | {s['fixed']:.0f}% | {s['fewest']:.0f}% | "
             f"{s['edits'][0]:.2f} ({s['edits'][1]}) | "
             f"{s['seconds'][0]:.2f} ({s['seconds'][1]:.2f}) |"
+        )
+
+
+def _offered(sets: dict, count: int, limit: float, load: tuple) -> None:
+    """The table of --alternatives: per set, the seconds of the fix alone and with the
+    alternatives (mean, max), the ratio (mean, max), fixes offered (mean) and proven fewest."""
+    table = []
+    for name, puzzles in sets.items():
+        print(f"{name}, default, alternatives {count}:", flush=True)
+        table.append((name, offering(puzzles, count, limit)))
+    print(
+        f"\nload average at start {load[0]:.2f}, at end {os.getloadavg()[0]:.2f}; "
+        f"{time.strftime('%Y-%m-%d')}; limit {limit:g} s per fix\n"
+    )
+    print(
+        "| set | puzzles | fix alone: s mean (max) | with alternatives: s mean (max) "
+        "| ratio mean (max) | offered mean | proven fewest alone, with |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, rows in table:
+        single = [r[0] for r in rows]
+        offered = [r[1] for r in rows]
+        ratio = [b / a for a, b in zip(single, offered)]
+        print(
+            f"| {name} | {len(rows)} | {statistics.mean(single):.2f} ({max(single):.2f}) | "
+            f"{statistics.mean(offered):.2f} ({max(offered):.2f}) | "
+            f"{statistics.mean(ratio):.2f} ({max(ratio):.2f}) | "
+            f"{statistics.mean(r[2] for r in rows):.1f} | "
+            f"{sum(r[3] for r in rows)}, {sum(r[4] for r in rows)} |"
         )
 
 
