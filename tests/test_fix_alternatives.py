@@ -15,6 +15,7 @@ from conftest import PROLOG
 
 from hashi_asp import read
 from hashi_asp.cli import main
+from hashi_asp.commands.fix import fix_verdict
 from hashi_asp.fixing import Edit, FixError, edited, fix
 from hashi_asp.walkthrough import difficulty
 
@@ -89,6 +90,15 @@ def test_a_band_keeps_only_the_fixes_that_leave_the_puzzle_in_it(prolog):
     assert [other.difficulty.band for other in hard.alternatives] == ["hard"] * 3
     assert hard.outside >= 1  # the fewest-edit fix leaves it expert
     assert all(one_solution(other.puzzle) for other in hard.alternatives)
+    # Keeping the first solution, a hard puzzle takes two edits where one leaves it expert:
+    # said so, not as "fewest not proven".
+    kept = fix(prolog, band="hard", time_limit=30)
+    assert (len(kept.edits), kept.fewest, kept.lower_bound) == (2, False, 1)
+    assert kept.difficulty.band == "hard" and one_solution(kept.puzzle)
+    assert fix_verdict(kept) == (
+        "fixed: 2 edits leaving the puzzle hard, the fewest found that do (a fix needs at "
+        f"least 1 edit; {kept.outside} fixes found leave it in another band)"
+    )
 
 
 def test_a_band_no_fix_leaves_it_in_is_said_without_a_proof(prolog):

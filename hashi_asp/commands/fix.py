@@ -174,6 +174,12 @@ def fix_verdict(fix: Fix, look: Look | None = None) -> str:
         edits = plural(len(fix.edits), "edit")
         if fix.fewest:
             return f"fixed: {edits}, proven fewest"
+        if fix.band is not None:  # fewer edits may leave the puzzle in another band
+            others = f"; {_fixes(fix.outside)} found leave it in another band"
+            return (
+                f"fixed: {edits} leaving the puzzle {fix.band}, the fewest found that do (a fix "
+                f"needs at least {plural(fix.lower_bound, 'edit')}{others})"
+            )
         why = f"; {cut}" if fix.stopped is not None else ""
         return f"fixed: {edits}, fewest not proven (at least {fix.lower_bound}{why})"
     if fix.status == "unique":
