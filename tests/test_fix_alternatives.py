@@ -164,3 +164,38 @@ def test_the_api_offers_alternatives_up_to_its_bound(server):
     assert status == 400 and "at most 10 fixes" in document["error"]
     status, _, document = ask(difficulty="hardest")
     assert status == 400 and "difficulty" in document["error"]
+
+
+def test_an_answer_not_proven_least_or_past_the_next_size_is_not_offered(prolog, monkeypatch):
+    """The loop's answer when the time cut its optimisation short (a fix, but not the least
+    left) or one of two edits more than the fewest ends the search: neither is offered."""
+    from hashi_asp.fixing import alternatives
+    from hashi_asp.fixing.results import Found, Searched
+    from hashi_asp.status import Verdict
+    from hashi_asp.stopping import Deadline
+
+    best = fix(prolog, time_limit=30)
+    far = (Edit("add", (1, 0), None, 4), Edit("add", (1, 2), None, 2), Edit("add", (3, 0), None, 2))
+    near = far[:1]
+    answers = {
+        "unproven": Searched(Verdict.FIXED, Found(near, edited(prolog, near), None), False, 1),
+        "too many": Searched(Verdict.FIXED, Found(far, edited(prolog, far), None), True, 3),
+    }
+    for name, answer in answers.items():
+
+        class Loop:
+            free = False
+            answered = answer
+
+            def __init__(self, *args, **kwargs):
+                pass
+
+            def exclude(self, edits):
+                pass
+
+            def run(self, others, lower=1):
+                return self.answered
+
+        monkeypatch.setattr(alternatives, "Search", Loop)
+        made = alternatives.offered(prolog, best, [], 3, None, Deadline(30))
+        assert [other.edits for other in made.alternatives] == [best.edits], name

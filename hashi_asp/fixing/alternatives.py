@@ -5,7 +5,8 @@ After :func:`hashi_asp.fixing.fix` has found its fix, the counterexample loop go
 what the fix's search learnt (:class:`~.counterexamples.Search` with ``learnt``): each fix
 found is ruled out, together with every edit set that makes all its edits and more (one of its
 edits would be needless there), and the master asked again.  Its answers come with the fewest
-edits first, so the alternatives are the other fixes of the fewest size, then of the next size.
+edits first, so the alternatives are the other fixes of the fewest size, then of the next size
+(an answer not proven least, or of more edits than that, ends the search).
 Each is confirmed as every fix is (a fresh solve proves it unique, the checker passes it) and
 rated as ``difficulty`` rates a puzzle (:func:`hashi_asp.walkthrough.difficulty`).  With a
 band, only fixes that leave the puzzle in it are kept, and the fix is the first of them.
@@ -53,6 +54,11 @@ def offered(
                 searched = search.run([], lower)
                 if searched.status is not Verdict.FIXED or searched.best is None:
                     break  # none left (proven), or the time is up
+                fewest = min(len(f.edits) for f in found)
+                if not searched.fewest or len(searched.edits) > fewest + 1:
+                    # An answer the optimisation did not prove least (cut short by the time),
+                    # or past the next size: not what the author asked for.
+                    break
                 lower = max(lower, searched.lower_bound)  # (this search's: others ruled out)
                 search.exclude(searched.edits)
                 other = replace(
