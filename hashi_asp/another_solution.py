@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from .asp import interface
 from .asp.control import ground
-from .asp.predicates import ANOTHER_SOLUTION_LP, NUMBER, NUMBER_PART, RELAX, WANT
+from .asp.predicates import ANOTHER_SOLUTION_LP, NEAR_KNOWN_LP, NUMBER, NUMBER_PART, RELAX, WANT
 from .puzzle import Geometry, Pair, Puzzle, Solution, bridge
 from .stopping import Deadline
 
@@ -37,8 +37,11 @@ class KnownSolution:
         *,
         models: int = 1,
         options: Sequence[str] = (),
+        near: bool = False,
     ):
-        """``models`` is the most answers one question may give."""
+        """``models`` is the most answers one question may give; ``near``: the known
+        solution's counts are tried first (``encodings/near_known.lp``), so that another
+        solution found differs from it in few places."""
         self.geometry, self.deadline = geometry, deadline
         self.max_bridges = puzzle.rules.max_bridges
         self.count = list(count)
@@ -48,9 +51,9 @@ class KnownSolution:
             self.number[b] += k
         self.grounded = ground(
             puzzle,
-            extra=[ANOTHER_SOLUTION_LP],
+            extra=[ANOTHER_SOLUTION_LP, *([NEAR_KNOWN_LP] if near else [])],
             models=models,
-            options=list(options),
+            options=[*options, *(["--heuristic=Domain"] if near else [])],
             deadline=deadline,
         )
         # Externals start false: switch on the count of each pair in the known solution.

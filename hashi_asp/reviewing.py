@@ -4,7 +4,9 @@ hard a unique puzzle is.  This is what ``hashi-asp unique`` prints, for library 
 
 The proposal is :func:`hashi_asp.fixing.fix` as the ``fix`` command runs it by default (keep
 the first solution where some fix does, else change it), given at most
-:data:`PROPOSAL_SECONDS` of the review's time: a proposal, not the whole search of ``fix``.
+:data:`PROPOSAL_SECONDS` of the review's time: the fix ``fix`` gives in that time.  Where
+that search stopped short of proving the fewest edits, the review says so
+(:attr:`Review.stopped_short`): ``fix`` with more time searches on for fewer edits.
 """
 
 from __future__ import annotations
@@ -38,6 +40,13 @@ class Review:
     fix: Fix | None = None
     sought: bool = False
     difficulty: Difficulty | None = None
+    proposal_seconds: float | None = None  # the time the proposal had (when sought)
+
+    @property
+    def stopped_short(self) -> bool:
+        """The proposal is a fix not proven the fewest: its search stopped at its time, and
+        ``fix`` with more time searches on for fewer edits."""
+        return self.fix is not None and self.fix.status == Verdict.FIXED and not self.fix.fewest
 
     @property
     def status(self) -> Verdict:
@@ -64,15 +73,17 @@ def review(
     deadline = Deadline.of(time_limit)
     result = unique(puzzle, program=program, time_limit=deadline, explained=True)
     sought = propose and result.status == Verdict.MULTIPLE and not program.own_rules
-    proposed = _proposal(puzzle, result, deadline) if sought else None
+    proposed, seconds = _proposal(puzzle, result, deadline) if sought else (None, None)
     rated = difficulty(puzzle, deadline) if rate and result.status == Verdict.UNIQUE else None
-    return Review(result, proposed, sought, rated)
+    return Review(result, proposed, sought, rated, seconds)
 
 
-def _proposal(puzzle: Puzzle, result: Result, deadline: Deadline) -> Fix | None:
-    """The fewest-edit fix, as ``fix`` finds it by default, searched for at most
+def _proposal(puzzle: Puzzle, result: Result, deadline: Deadline) -> tuple[Fix | None, float]:
+    """The fewest-edit fix, as ``fix`` finds it by default in the same time: at most
     :data:`PROPOSAL_SECONDS`, a part of the review's time limit (a server's cancel stops it
-    too); None when the time is up already."""
+    too); None when the time is up already.  With it, the seconds it had."""
+    limit = deadline.at_most(PROPOSAL_SECONDS)
+    seconds = PROPOSAL_SECONDS if limit.seconds is None else limit.seconds
     if deadline.expired():
-        return None
-    return fix(puzzle, first=result, time_limit=deadline.at_most(PROPOSAL_SECONDS))
+        return None, 0.0
+    return fix(puzzle, first=result, time_limit=limit), seconds

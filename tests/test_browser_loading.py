@@ -176,7 +176,7 @@ def test_the_fix_is_offered_shown_applied_and_undone(server, browser):
 
     puzzle = notations.read(text)
     made = fix(puzzle)  # the same search as the API's
-    assert "To make it unique (the fewest)" in message(browser)
+    assert "To make it unique (fix 1 of" in message(browser) and "the fewest;" in message(browser)
     added = {edit.cell: edit.new for edit in made.edits if edit.kind == "add"}
     assert added  # this puzzle's fix is a new island: marked on its water cell, with its number
     shown = {tuple(map(int, at.split(","))): int(n) for at, n in read(browser, ".added", "cell")}

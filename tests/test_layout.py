@@ -94,6 +94,7 @@ LAYERS = [
     {"fixing.results", "fixing.edits", "fixing.moves"},
     {"fixing.single_edits", "fixing.first_fix"},
     {"fixing.counterexamples"},
+    {"fixing.alternatives"},
     {"fixing"},
     {"reviewing", "misreading"},
     # What a command is and what commands share, then the commands.

@@ -37,7 +37,7 @@ REVIEWED = {
     "render": READING | {"solution", "cell-size"},
     "convert": READING | {"to"},
     "unique": SEARCHING | {"difficulty", "propose"},
-    "fix": READING | {"keep", "free", "to", "time-limit"},
+    "fix": READING | {"keep", "free", "to", "alternatives", "difficulty", "time-limit"},
     "count": SEARCHING | {"check"},
     "hint": SEARCHING | {"given"},
     "steps": READING | {"given", "steps", "brief", "time-limit"},

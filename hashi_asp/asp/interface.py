@@ -32,11 +32,13 @@ and a test checks that they agree)::
                          constant    max_bridges, no_loops
     fix.lp               input       rows(H), cols(W), island(R,C,N), mode(M), kept(R1,C1,R2,C2,K),
                                      edits_below(U), may_become(R,C,N), may_go(R,C), may_come(R,C,N)
-                         output      bridge(R1,C1,R2,C2,K), add(R,C,N), remove(R,C), change(R,C,N)
+                         output      line(R,C,D,K), add(R,C,N), remove(R,C), change(R,C,N)
                          constant    max_bridges, no_loops
                          part        alternative(a)
                            input     alt_end(a,R,C,D), alt_over(a,R,C,K)
                          part        at_least(l)
+                         part        found(f)
+                           input     fix_add(f,R,C,N), fix_remove(f,R,C), fix_change(f,R,C,N)
                          part        move(j)
                            input     move_water(j,R,C), move_island(j,R,C), move_blank(j,R,C),
                                      move_pair(j,R1,C1,R2,C2,K), move_anchor(j,R1,C1,R2,C2),

@@ -37,6 +37,7 @@ BRIDGES_LP = "bridges.lp"  # every rule but connectivity (hashi.lp includes it)
 RELAX_LP = "relax.lp"
 CONSEQUENCES_LP = "consequences.lp"
 ANOTHER_SOLUTION_LP = "another_solution.lp"
+NEAR_KNOWN_LP = "near_known.lp"  # another solution near the known one (a heuristic)
 STEP_LP = "step.lp"  # one step of a walkthrough, checked; loaded on its own
 FIX_LP = "fix.lp"  # the author fix's master problem; loaded on its own
 SINGLE_EDIT_LP = "single_edit.lp"  # every single edit of the author fix; loaded on its own
@@ -46,6 +47,7 @@ FILES = (
     RELAX_LP,
     CONSEQUENCES_LP,
     ANOTHER_SOLUTION_LP,
+    NEAR_KNOWN_LP,
     STEP_LP,
     FIX_LP,
     SINGLE_EDIT_LP,
@@ -282,7 +284,7 @@ ISLAND = Predicate(
 BRIDGE = Predicate(
     "bridge",
     "R1,C1,R2,C2,K",
-    dict.fromkeys((HASHI_LP, FIX_LP, SINGLE_EDIT_LP), OUTPUT),
+    dict.fromkeys((HASHI_LP, SINGLE_EDIT_LP), OUTPUT),
     "K bridges join (R1,C1) and (R2,C2), right of or below it",
 )
 MAX_BRIDGES = Constant(
@@ -361,6 +363,16 @@ ALT_OVER = Predicate(
     part=ALTERNATIVE_PART.name,
 )
 AT_LEAST_PART = Part("at_least", "l", FIX_LP, "only edit sets of l edits or more")
+FOUND_PART = Part("found", "f", FIX_LP, "a fix found already: not it, nor one with all its edits")
+FIX_ADD = Predicate(
+    "fix_add", "f,R,C,N", {FIX_LP: INPUT}, "a new island of the fix found", part=FOUND_PART.name
+)
+FIX_REMOVE = Predicate(
+    "fix_remove", "f,R,C", {FIX_LP: INPUT}, "an island it removes", part=FOUND_PART.name
+)
+FIX_CHANGE = Predicate(
+    "fix_change", "f,R,C,N", {FIX_LP: INPUT}, "an island it renumbers", part=FOUND_PART.name
+)
 MOVE_PART = Part("move", "j", FIX_LP, "free mode: a move between two solutions seen")
 MOVE_WATER = Predicate(
     "move_water", "j,R,C", {FIX_LP: INPUT}, "water the move needs", part=MOVE_PART.name
@@ -384,6 +396,13 @@ MOVE_CLEAR = Predicate(
     "a cell no bridge may cross in direction D",
     names={"D": ("h", "v")},
     part=MOVE_PART.name,
+)
+LINE = Predicate(
+    "line",
+    "R,C,D,K",
+    {FIX_LP: OUTPUT},
+    "free mode: K lines from (R,C) to the next cell right (h) or down (v)",
+    names={"D": ("h", "v")},
 )
 ADD = Predicate(
     "add",

@@ -24,17 +24,21 @@ def unique(given: Given) -> Outcome:
     asked = {"rate": given.rate, "propose": given.propose}
     reviewed = review(board, program=given.program, time_limit=given.deadline, **asked)
     result, found = reviewed.result, reviewed.fix
-    sought, rated = reviewed.sought, reviewed.difficulty
+    sought, rated, seconds = reviewed.sought, reviewed.difficulty, reviewed.proposal_seconds
 
     def printed() -> Printed:
-        text = unique_text(board, result, given.look, fix=found, sought=sought, rated=rated)
+        text = unique_text(
+            board, result, given.look, fix=found, sought=sought, rated=rated, seconds=seconds
+        )
         return Printed(lines(text))
 
     return Outcome.of(
         result.status,
         Question.ONE,
         result.stopped,
-        document=lambda: unique_json(board, result, fix=found, sought=sought, rated=rated),
+        document=lambda: unique_json(
+            board, result, fix=found, sought=sought, rated=rated, seconds=seconds
+        ),
         printed=printed,
         result=result,
     )
@@ -51,11 +55,12 @@ def unique_text(
     fix: Fix | None = None,
     sought: bool = False,
     rated: Difficulty | None = None,
+    seconds: float | None = None,
 ) -> str:
     """The solutions found (the differing pairs marked), where two solutions differ and the
-    smallest region of them, the ``fix`` (from :func:`hashi_asp.fixing.fix`; with
-    ``sought``, None says none was found), why there is none (if so), the verdict, and the
-    difficulty when ``rated``."""
+    smallest region of them, the ``fix`` (from :func:`hashi_asp.fixing.fix`, searched for
+    ``seconds``; with ``sought``, None says none was found), why there is none (if so), the
+    verdict, and the difficulty when ``rated``."""
     from ..drawing import draw
     from ..puzzle import pair_name
     from .output import TEXT, difficulty_line, explained, stopped
@@ -75,7 +80,7 @@ def unique_text(
             )
             + "\n"
         )
-        blocks.append(_fix_text(result, fix, sought))
+        blocks.append(_fix_text(result, fix, sought, seconds))
     cut = stopped(result.timed_out, look.signal)
     verdict = {
         "unique": "unique: exactly 1 solution; search exhausted",
@@ -88,9 +93,10 @@ def unique_text(
     return "".join(blocks) + explained(puzzle, result.explanation, look) + verdict + rating
 
 
-def _fix_text(result: Result, fix: Fix | None, sought: bool) -> str:
+def _fix_text(result: Result, fix: Fix | None, sought: bool, seconds: float | None) -> str:
     """The smallest region where the two solutions differ, and the fix (or that none was
-    found, when one was sought)."""
+    found, when one was sought); a fix not proven the fewest says that its search stopped
+    short and that ``fix`` with more time searches on."""
     from ..puzzle import pair_name
     from ..solving import region
     from .fix import fix_words
@@ -99,12 +105,30 @@ def _fix_text(result: Result, fix: Fix | None, sought: bool) -> str:
     text = [f"The smallest region where they differ (pairs sharing islands): {where}"]
     if fix is not None and fix.status == "fixed":
         text.append(f"To make it unique (checked): {fix_words(fix)}")
+        if not fix.fewest:
+            text.append(stopped_short(fix, seconds))
+    elif fix is not None and fix.status == "no fix found":
+        text.append("No edits leave one solution (proven).")
     elif sought:
         text.append(
             "No fix was found in the time allowed; `hashi-asp fix` searches longer and "
             "can change the solution (--free)."
         )
     return "\n".join(text) + "\n\n"
+
+
+def stopped_short(fix: Fix, seconds: float | None) -> str:
+    """What a proposal not proven the fewest says: where it stopped, and what finds fewer."""
+    from ..puzzle import plural
+
+    spent = f"after {seconds:g} s, " if seconds is not None else ""
+    limit = f" --time-limit {seconds:g}" if seconds is not None else ""
+    return (
+        f"This proposal stopped short {spent}as `hashi-asp fix{limit}` would: the fewest edits "
+        f"are not proven (at least {plural(fix.lower_bound, 'edit')}), and more may be "
+        "needless. `hashi-asp fix` with more time (say --time-limit 60) searches on for a fix "
+        "with fewer edits and proves the fewest where it finishes."
+    )
 
 
 def unique_json(
@@ -114,10 +138,11 @@ def unique_json(
     fix: Fix | None = None,
     sought: bool = False,
     rated: Difficulty | None = None,
+    seconds: float | None = None,
 ) -> dict:
     """The document ``unique --format json`` prints: ``result_json``'s, with the
-    ``differences``, the smallest ``region`` of them, the ``fix`` when given or sought, and
-    the ``difficulty`` when ``rated``."""
+    ``differences``, the smallest ``region`` of them, the ``fix`` when given or sought (see
+    :func:`unique_fix_json`), and the ``difficulty`` when ``rated``."""
     from ..solving import region
     from .solve import result_json
 
@@ -126,20 +151,26 @@ def unique_json(
     document["differences"] = [list(d) for d in result.differences]
     document["region"] = [[*a, *b] for a, b in (d.pair for d in region(result.differences))]
     if fix is not None or sought:
-        document["fix"] = None if fix is None else unique_fix_json(fix)
+        document["fix"] = None if fix is None else unique_fix_json(fix, seconds)
     if rated is not None:
         document["difficulty"] = rated.to_json()
     return {**document, **({"explanation": explanation} if explanation else {})}
 
 
-def unique_fix_json(fix: Fix) -> dict | None:
+def unique_fix_json(fix: Fix, seconds: float | None = None) -> dict | None:
     """unique's ``fix``: the fix's document (:func:`.fix.fix_json`), and for a fix of one edit
-    its ``kind``, ``cell``, new ``number`` and ``old`` number as before; None without a fix."""
+    its ``kind``, ``cell``, new ``number`` and ``old`` number as before; the document of a
+    proof that no edits will do (``no fix found``); None when none was found in the time.  A
+    fix's document adds ``stopped_short`` (true: not proven the fewest, its search stopped at
+    its time, and ``fix`` with more time searches on) and ``seconds``, the time its search
+    had (as ``fix --time-limit``)."""
     from .fix import fix_json
 
+    if fix.status == "no fix found":
+        return fix_json(fix)
     if fix.status != "fixed":
         return None
-    document = fix_json(fix)
+    document = {**fix_json(fix), "stopped_short": not fix.fewest, "seconds": seconds}
     if len(fix.edits) == 1:
         edit = fix.edits[0]
         document = {

@@ -32,10 +32,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from ..checking import check
+from ..difficulty import BANDS
 from ..puzzle import Cell, Puzzle, Solution
 from ..solving import Result, unique
 from ..status import Verdict
 from ..stopping import Deadline, Stopped
+from .alternatives import offered
 from .counterexamples import Search
 from .edits import edited, split
 from .first_fix import repaired_fix
@@ -47,6 +49,7 @@ __all__ = ["Edit", "Fix", "FixError", "FixFault", "edited", "fix", "split"]
 MARGIN = 0.05  # of the time left, kept back from the searches to finish in time
 KEEP_SHARE = 0.5  # of the time limit, for keep mode before free mode by default
 KEEP_HINT = 0.2  # of the time limit, for keep mode's fix as a first fix in free mode
+OFFER_SHARE = 0.6  # of the time limit, for the fix itself when alternatives are asked for
 SINGLE_SHARE = 0.8  # of the time left, for the proof that no single edit will do (the loop
 # proves it too, but slower on most puzzles)
 
@@ -59,10 +62,13 @@ def fix(
     time_limit: float | Deadline | None = None,
     first: Result | None = None,
     only: Mapping[Cell, Sequence[int | None]] | None = None,
+    alternatives: int = 0,
+    band: str | None = None,
 ) -> Fix:
     """The fewest edits that leave ``puzzle`` with exactly one solution (see the module
     docstring), under the puzzle's rules and the bundled encoding.  ``keep`` is the solution to
-    keep, strictly: without a fix that keeps it, ``no fix found``.  Without ``keep`` the first
+    keep, strictly: without a fix that keeps it, ``no fix found`` (``keeping`` says proven) or
+    ``unknown`` (stopped first).  Without ``keep`` the first
     solution found is kept if some fix keeps it; when keep mode proves none does (or does not
     finish in its share of the time), free mode follows and ``keeping`` says why.  ``free``
     allows any edit from the start.  ``first`` is the puzzle's
@@ -74,11 +80,38 @@ def fix(
     given, the likeliest first, None for the island removed, and new islands of the numbers
     given on the water cells it names (free mode, for a puzzle read from a picture: its least
     certain islands and what else they may be, and where an island may have been missed); the
-    puzzle may then have no solution to start from."""
+    puzzle may then have no solution to start from.
+
+    ``alternatives`` K offers up to K fixes (:mod:`.alternatives`): the fewest edits first,
+    each proven and checked, each with the difficulty the fixed puzzle would have; ``band``
+    (a band of :data:`hashi_asp.difficulty.BANDS`) keeps only the fixes that leave the
+    puzzle in it, the fix being the first of them.  The fix's search then has
+    :data:`OFFER_SHARE` of the time, the alternatives the rest."""
     started = time.perf_counter()
     deadline = Deadline.of(time_limit)
     if only is not None:
         return _renumbered(puzzle, only, deadline, started, first)
+    if band is not None and band not in BANDS:
+        raise FixError(f"difficulty {band!r}: expected one of {', '.join(BANDS)}")
+    if not alternatives and band is None:
+        return _fix(puzzle, keep, free, deadline, first, started, [])
+    searches: list[Search] = []
+    found = _fix(puzzle, keep, free, deadline.part(OFFER_SHARE), first, started, searches)
+    count = max(1, alternatives)
+    made = offered(puzzle, found, searches, count, band, deadline.part(1 - MARGIN))
+    return replace(made, seconds=time.perf_counter() - started)
+
+
+def _fix(
+    puzzle: Puzzle,
+    keep: Solution | None,
+    free: bool,
+    deadline: Deadline,
+    first: Result | None,
+    started: float,
+    searches: list[Search],
+) -> Fix:
+    """The fix (see :func:`fix`); the loops it ran join ``searches``."""
     if keep is not None and not free:
         broken = check(puzzle, keep)
         if broken:
@@ -87,9 +120,9 @@ def fix(
         if first is None:
             first = unique(puzzle, time_limit=deadline)
     except Stopped as stop:
-        return Fix(
-            Verdict.UNKNOWN, free=free, seconds=time.perf_counter() - started, stopped=stop.why
-        )
+        seconds = time.perf_counter() - started
+        keeping = NOT_FOUND if keep is not None and not free else None
+        return Fix(Verdict.UNKNOWN, free=free, seconds=seconds, keeping=keeping, stopped=stop.why)
     if first.status is Verdict.UNSOLVABLE:
         return Fix(Verdict.UNSOLVABLE, free=free, seconds=time.perf_counter() - started)
     if first.status is Verdict.UNIQUE and (keep is None or free or first.solutions[0] == keep):
@@ -98,7 +131,10 @@ def fix(
         return Fix(Verdict.UNIQUE, (), True, 0, puzzle, solution, solution, free, 0, seconds)
     if first.status not in (Verdict.UNIQUE, Verdict.MULTIPLE):
         seconds = time.perf_counter() - started
-        return Fix(Verdict.UNKNOWN, free=free, seconds=seconds, stopped=first.stopped)
+        keeping = NOT_FOUND if keep is not None and not free else None
+        return Fix(
+            Verdict.UNKNOWN, free=free, seconds=seconds, keeping=keeping, stopped=first.stopped
+        )
     keeping, kept_fix = None, None
     work = deadline.part(1 - MARGIN)  # the rest: to confirm and return the last fix in time
     if not free:
@@ -106,14 +142,15 @@ def fix(
         # Keep mode mostly ends fast (a fix, or the proof that none keeps the solution); by
         # default it gets half the time, so that free mode has the rest.
         share = work if keep is not None else work.part(KEEP_SHARE)
-        found = _keep(puzzle, kept, first.solutions, share)
+        found = _keep(puzzle, kept, first.solutions, share, searches)
+        if found.status is not Verdict.FIXED:
+            keeping = IMPOSSIBLE if found.status is Verdict.NO_FIX else NOT_FOUND
         if keep is not None or found.status is Verdict.FIXED:
-            return _cut(found.fix(kept, False, time.perf_counter() - started), work)
-        keeping = IMPOSSIBLE if found.status is Verdict.NO_FIX else NOT_FOUND
+            return _cut(found.fix(kept, False, time.perf_counter() - started, keeping), work)
     else:  # keep mode's fix, if found soon, is a first fix for free mode
         found = _keep(puzzle, first.solutions[0], first.solutions, work.part(KEEP_HINT))
         kept_fix = found.best if found.status is Verdict.FIXED else None
-    found = _free(puzzle, first.solutions, work, kept_fix)
+    found = _free(puzzle, first.solutions, work, kept_fix, searches)
     seconds = time.perf_counter() - started
     return _cut(found.fix(first.solutions[0], True, seconds, keeping), work)
 
@@ -195,18 +232,28 @@ def _cut(found: Fix, work: Deadline) -> Fix:
 
 
 def _keep(
-    puzzle: Puzzle, kept: Solution, solutions: list[Solution], deadline: Deadline
+    puzzle: Puzzle,
+    kept: Solution,
+    solutions: list[Solution],
+    deadline: Deadline,
+    searches: list[Search] | None = None,
 ) -> Searched:
-    """Keep mode: the loop keeping ``kept``."""
+    """Keep mode: the loop keeping ``kept`` (which joins ``searches``)."""
     try:
         search = Search(puzzle, kept, False, deadline)
     except Stopped:
         return Searched(Verdict.UNKNOWN, lower_bound=1)
+    if searches is not None:
+        searches.append(search)
     return search.run([s for s in solutions if s != kept])
 
 
 def _free(
-    puzzle: Puzzle, solutions: list[Solution], deadline: Deadline, kept: Found | None = None
+    puzzle: Puzzle,
+    solutions: list[Solution],
+    deadline: Deadline,
+    kept: Found | None = None,
+    searches: list[Search] | None = None,
 ) -> Searched:
     """Free mode: a first fix from the uniqueness repair (its edits as few as reverting them
     one by one allows) or ``kept`` (keep mode's fix, if smaller); then the loop, told that only
@@ -231,6 +278,8 @@ def _free(
         try:
             below = None if upper is None else upper.edits
             search = Search(puzzle, solutions[0], True, deadline, fewer_than=below)
+            if searches is not None:
+                searches.append(search)
             found = search.run(solutions, lower, single)
         except Stopped:
             found = Searched(Verdict.UNKNOWN, lower_bound=proven_bound(single, lower))

@@ -32,9 +32,8 @@ from ..another_solution import KnownSolution
 from ..asp import PLAIN, predicates
 from ..asp.control import ground
 from ..asp.interface import Program, encoding_path
-from ..asp.interface import solution as answer
 from ..checking import check
-from ..puzzle import Bridge, Cell, Puzzle, Solution
+from ..puzzle import Bridge, Cell, Puzzle, Solution, bridge
 from ..status import Verdict
 from ..stopping import Deadline, Stopped
 from .edits import edited, joined_again, merged, split
@@ -65,11 +64,14 @@ class Search:
         deadline: Deadline,
         fewer_than: tuple[Edit, ...] | None = None,
         only: Mapping[Cell, Sequence[int | None]] | None = None,
+        learnt: Search | None = None,
     ):
         """``fewer_than``: a fix known already; only fixes with fewer edits are looked for.
         ``only`` (free mode): the only edits allowed, new numbers of these islands (None: the
         island removed), or new islands of these numbers on these water cells.  ``kept``
-        (free mode): a solution of the puzzle, if it has one."""
+        (free mode): a solution of the puzzle, if it has one.  ``learnt``: a search of the
+        same puzzle and mode whose counterexamples this one starts from (they hold whatever
+        the edits: the search for alternatives starts where the fix's search ended)."""
         self.puzzle, self.kept, self.free, self.deadline = puzzle, kept, free, deadline
         if free:
             text = predicates.MODE.fact("free")
@@ -99,6 +101,14 @@ class Search:
         self.seen: set[frozenset[Bridge]] = set()
         self.moves: set[Move] = set()
         self.waiting: list[tuple[str, str, str, list[int]]] = []  # parts to ground, in one step
+        self.grounded_parts: list[tuple[str, str, str, list[int]]] = []  # for a later search
+        self.found: list[tuple[Edit, ...]] = []  # fixes ruled out (the search for alternatives)
+        self.started = False  # the few other solutions to start from are given
+        if learnt is not None:
+            assert learnt.free == free, "counterexamples of the same mode"
+            self.seen, self.moves = set(learnt.seen), set(learnt.moves)
+            self.waiting = [*learnt.grounded_parts, *learnt.waiting]
+            self.started = True
 
     @property
     def _kept(self) -> Solution:
@@ -143,13 +153,28 @@ class Search:
             new += 1
         return new
 
+    def exclude(self, edits: Sequence[Edit]) -> None:
+        """From the next round on, neither this fix nor an edit set that makes all its edits
+        (and more): the next fix the loop returns is another."""
+        self.found.append(tuple(edits))
+        f = len(self.found)
+        facts = ""
+        for edit in edits:
+            if edit.new is None:  # (removed)
+                facts += predicates.FIX_REMOVE.fact(f, *edit.cell)
+            else:
+                made = predicates.FIX_ADD if edit.kind == "add" else predicates.FIX_CHANGE
+                facts += made.fact(f, *edit.cell, edit.new)
+        self.waiting.append(predicates.FOUND_PART.with_facts(facts, f))
+
     def run(self, others: list[Solution], lower: int = 1, single: Future | None = None) -> Searched:
         """The loop, from a proven ``lower`` bound.  ``single``: the single edits tried beside
         it (:func:`~hashi_asp.fixing.single_edits.single_edit`): their proof raises the lower
         bound to 2; their fix ends the loop."""
         rounds = 0
         try:
-            if self.kept is not None:  # a few more other solutions to start from
+            if self.kept is not None and not self.started:  # a few more to start from
+                self.started = True
                 kept = self.kept
                 known = KnownSolution.of(self.puzzle, kept, self.deadline, models=ALTERNATIVES)
                 found, _ = known.others(ALTERNATIVES)
@@ -169,7 +194,8 @@ class Search:
                         self._needs(lower)
                     single = None
                 self.grounded.add_parts(self.waiting)
-                self.waiting.clear()
+                self.grounded_parts += self.waiting
+                self.waiting = []
                 optimum = self.grounded.optimise(self.deadline)
                 if optimum.symbols is None:
                     if optimum.search.exhausted:  # no edits of the kinds allowed will do
@@ -180,7 +206,7 @@ class Search:
                     self._needs(lower)
                 edits = self._edits(optimum.symbols)
                 fixed = edited(self.puzzle, edits)
-                meant = answer(optimum.symbols) if self.free else split(self._kept, edits)
+                meant = drawn(fixed, optimum.symbols) if self.free else split(self._kept, edits)
                 if self.free and check(fixed, meant):
                     raise FixFault("internal error: the fix search's solution breaks the rules")
                 others = self._others(fixed, meant)
@@ -216,7 +242,7 @@ class Search:
         """Solutions of the edited puzzle besides the one it is meant to have: the kept one
         split (keep mode), or the one the master found (free mode)."""
         many = FREE_ALTERNATIVES if self.free else ALTERNATIVES
-        known = KnownSolution.of(fixed, meant, self.deadline, models=many)
+        known = KnownSolution.of(fixed, meant, self.deadline, models=many, near=True)
         found, _ = known.others(many)
         return [known.solution(counts) for counts in found]
 
@@ -229,3 +255,21 @@ class Search:
         if only is None or (meant is not None and only != meant):
             raise FixFault("internal error: the fixed puzzle is not unique with the solution meant")
         return only
+
+
+def drawn(puzzle: Puzzle, symbols: list[clingo.Symbol]) -> Solution:
+    """Free mode's solution of the edited ``puzzle`` from the master's ``line/4`` atoms: from
+    each island, the lines right and down run on through cells without an island to the next
+    island, a bridge of that many lines."""
+    lines = {(r, c, d): k for r, c, d, k in predicates.LINE.read(symbols)}
+    bridges = []
+    for (r, c), _ in puzzle.islands.items():
+        for direction, (dr, dc) in (("h", (0, 1)), ("v", (1, 0))):
+            count = lines.get((r, c, direction))
+            if not count:
+                continue
+            end = (r + dr, c + dc)
+            while end not in puzzle.islands:
+                end = (end[0] + dr, end[1] + dc)
+            bridges.append(bridge((r, c), end, int(count)))
+    return Solution.of(bridges)

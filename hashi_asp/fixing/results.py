@@ -20,14 +20,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..checking import check
+from ..difficulty import Difficulty
 from ..errors import HashiError
 from ..puzzle import Cell, Puzzle, Solution, cell_name
 from ..solving import unique
 from ..status import Status, Stop, Verdict
 from ..stopping import Deadline
 
-IMPOSSIBLE = "impossible"  # keeping: keep mode proved no fix keeps the first solution
-NOT_FOUND = "not found"  # keeping: keep mode found no such fix in its share of the time
+IMPOSSIBLE = "impossible"  # keeping: keep mode proved no fix keeps the solution
+NOT_FOUND = "not found"  # keeping: keep mode found no such fix in the time it had
 
 
 class FixError(HashiError):
@@ -74,9 +75,17 @@ class Fix:
     search stopped short of a proof (the time limit, a signal), if it did.  ``puzzle`` is the
     fixed puzzle and ``solution`` its only solution, proven unique and checked (for ``unique``:
     the puzzle and its solution; else None).  ``kept`` is the solution kept (keep mode) or the
-    first solution found (free mode).  ``keeping``, by default when free mode followed keep
-    mode: ``impossible`` (proven: no fix keeps the first solution) or ``not found`` (keep mode
-    found none in its share of the time); else None."""
+    first solution found (free mode).  ``keeping``, where keep mode found no fix that keeps
+    the solution (by default, when free mode followed; or with the solution to keep given):
+    ``impossible`` (proven: no fix keeps it) or ``not found`` (keep mode found none in the time
+    it had: no proof); else None (a fix that keeps it, nothing to fix, or free mode asked
+    for).
+
+    With alternatives asked for (:mod:`.alternatives`): ``difficulty``, how hard the fixed
+    puzzle is (None if not rated in time); ``alternatives``, the fixes offered, the fewest
+    edits first, this one first, each with its difficulty; ``band``, the band asked for (only
+    fixes that leave the puzzle in it are offered); ``outside``, how many fixes found were
+    left out for leaving it in another band."""
 
     status: Verdict
     edits: tuple[Edit, ...] = ()
@@ -91,6 +100,10 @@ class Fix:
     keeping: str | None = None
     seen: int = field(default=0, compare=False)  # solutions or moves the master learnt
     stopped: Stop | None = None  # why the search stopped short of a proof (if it did)
+    difficulty: Difficulty | None = None
+    alternatives: tuple[Fix, ...] = field(default=(), compare=False)
+    band: str | None = None
+    outside: int = 0
 
     @property
     def found(self) -> bool:

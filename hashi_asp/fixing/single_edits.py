@@ -216,8 +216,8 @@ def _edited_pairs(
 
 def _free_edits(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) -> list[Edit]:
     """Every single edit free mode allows whose number the island's neighbours can give (the
-    most bridges times the islands it sees), nearest the bridges where ``solutions`` differ
-    first."""
+    most bridges times the islands it sees) and that keeps the numbers' sum even (see
+    :func:`keeps_parity`), nearest the bridges where ``solutions`` differ first."""
     top = puzzle.rules.max_bridges
     islands = puzzle.islands
     edits = []
@@ -231,6 +231,8 @@ def _free_edits(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) -
             if len(islands) > 1:
                 edits.append(Edit("remove", cell, old, None))
             edits += [Edit("change", cell, old, n) for n in range(1, most + 1) if n != old]
+    if None not in islands.values():
+        edits = [edit for edit in edits if keeps_parity(edit)]
     near = differing(solutions)
     if not near:
         return edits
@@ -239,6 +241,15 @@ def _free_edits(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) -
         for cell in deadline.looking(dict.fromkeys(e.cell for e in edits), "trying single edits")
     }
     return sorted(edits, key=lambda e: distance[e.cell])
+
+
+def keeps_parity(edit: Edit) -> bool:
+    """The edit changes the sum of the numbers by an even amount.  Every bridge adds one line
+    to each of its two ends, so in a puzzle whose islands all have numbers the sum of the
+    numbers is twice the lines of any solution: an edit that makes it odd leaves no solution,
+    which clingo proves only slowly (parity is hard for its learning)."""
+    change = (edit.new or 0) - (edit.old or 0)
+    return change % 2 == 0
 
 
 def _seen_from(puzzle: Puzzle, cell: Cell) -> int:

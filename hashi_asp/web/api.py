@@ -48,6 +48,7 @@ class Limits:
     body_bytes: int = 1_000_000
     islands: int = 10_000
     models: int = 1_000
+    alternatives: int = 10  # fixes offered by one fix request: each proven unique and rated
     time_limit: float = 10.0  # seconds, when the request gives none
     max_time_limit: float = 60.0
     cells: int = 1_000_000  # of a puzzle read or generated: what a converted text grows with
@@ -224,7 +225,8 @@ def read_request(command: str, body: Any, limits: Limits) -> Request:
 
 def _within_limits(values: dict[str, Any], limits: Limits) -> None:
     """The server's limits on what a request may ask for: the puzzle's size, how many solutions
-    (``models``), how many islands to make (``islands``) and on how large a board (``size``)."""
+    (``models``) or fixes (``alternatives``), how many islands to make (``islands``) and on how
+    large a board (``size``)."""
     puzzle = values.get("puzzle")
     if isinstance(puzzle, str) and len(puzzle.encode("utf-8")) > limits.body_bytes:
         raise RequestError(f"puzzle is over the limit of {limits.body_bytes} bytes", 413)
@@ -233,6 +235,12 @@ def _within_limits(values: dict[str, Any], limits: Limits) -> None:
         raise RequestError(
             f"option 'models': this server finds 1 to {limits.models} solutions per request "
             "(count counts them all)"
+        )
+    alternatives = values.get("alternatives")
+    if alternatives is not None and alternatives > limits.alternatives:
+        raise RequestError(
+            f"option 'alternatives': this server offers at most {limits.alternatives} fixes "
+            "per request"
         )
     islands = values.get("islands")
     if islands is not None and islands > limits.islands:

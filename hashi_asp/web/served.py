@@ -14,6 +14,8 @@ having looked at what it can do.  Left out on purpose, and why:
   refused port from a silent one, and compute with what a Dask scheduler there sends it;
 - clingo's own option strings and constants (``--clingo``, ``-c``, ``--variant``): clingo reads
   them as it likes (threads, files, its own limits), past every check of the declaration;
+- bounded here, not left out: ``fix``'s ``alternatives`` (each fix offered is proven unique and
+  rated, so a server offers at most ``Limits.alternatives``);
 - the command line's presentation (each report's ``--format``: the API answers with the JSON
   document; ``generate``'s ``--count``, ``--solution`` and ``--quiet``): one request, one
   answer.
@@ -38,7 +40,7 @@ SERVED: dict[str, tuple[str, ...]] = {
     "render": (*READING, "solution", "cell-size"),
     "convert": (*READING, "to"),
     "unique": (*SEARCHING, "difficulty", "propose"),
-    "fix": (*READING, "keep", "free", "to", "time-limit"),
+    "fix": (*READING, "keep", "free", "to", "alternatives", "difficulty", "time-limit"),
     "count": (*SEARCHING, "check"),
     "hint": (*SEARCHING, "given"),
     "steps": (*READING, "given", "steps", "brief", "time-limit"),

@@ -121,7 +121,8 @@ async function analyse() {
     } else if (doc.status === "multiple") {
       state.shown.differences = doc.differences.map(([r1, c1, r2, c2]) => [[r1, c1], [r2, c2]]);
       verdict("at least 2 solutions", "multiple", "multiple");
-      const fix = doc.fix ? `\nTo make it unique: ${fixWords(doc.fix)}.` : "";
+      const short = doc.fix && doc.fix.stopped_short ? ` (found in ${doc.fix.seconds} s, not proven the fewest: "Find the fewest edits" searches longer)` : "";
+      const fix = doc.fix ? `\nTo make it unique: ${fixWords(doc.fix)}${short}.` : "";
       say(`Two solutions differ at ${doc.differences.length} pairs (dashed).${fix}`);
       count(puzzle, control);
     } else if (doc.status === "unsolvable") {
@@ -175,6 +176,7 @@ function showFix(shown) {
   $("fix-area").hidden = !shown;
   $("apply-fix").hidden = true;
   pendingFix = null;
+  clearChoices();
 }
 
 // The fewest edits that make the puzzle unique (checked by the server): listed, their islands
@@ -183,16 +185,10 @@ async function findFix() {
   const puzzle = puzzleText();
   say("looking for the fewest edits…");
   try {
-    const doc = await api("fix", { puzzle, "time-limit": FIX_LIMIT });
+    const doc = await api("fix", { puzzle, "time-limit": FIX_LIMIT, alternatives: FIX_CHOICES });
     if (puzzleText() !== puzzle) return;  // edited meanwhile
     if (doc.status !== "fixed") { say(`No fix: ${doc.status}.`); return; }
-    pendingFix = doc.edits;
-    state.shown.islands = new Set(doc.edits.map(({ cell: [r, c] }) => key(r, c)));
-    state.shown.added = new Map(doc.edits.filter((e) => e.kind === "add").map(({ cell: [r, c], to }) => [key(r, c), to]));
-    draw();
-    const fewest = doc.fewest ? "the fewest" : `at least ${doc.lower_bound} needed`;
-    say(`To make it unique (${fewest}): ${fixWords(doc)}.`);
-    $("apply-fix").hidden = false;
+    showChoices(doc);  // fixes.js: the fixes to choose from, the first shown
   } catch (error) {
     say(error.message);
   }
