@@ -54,7 +54,7 @@ BORDERS = 3
 CONFLICTS = 400
 """A round's budget of conflicts, per pair of its width."""
 
-ROUND_OPTIONS = ("--lookahead=no",)
+ROUND_OPTIONS = ("--lookahead=no", "--heuristic=Domain")
 """clingo's options for a round besides hashi-asp's own: no lookahead (its cost is per atom,
 and a round's answer usually comes within a few hundred conflicts)."""
 
@@ -166,7 +166,7 @@ class Neighbourhoods:
         self.rounds += 1
         first = joining is None
         if first:
-            puzzle, text, options = self.puzzle, "", ()
+            puzzle, text, options = self.puzzle, "", ("--heuristic=Domain",)
         else:
             puzzle, text = self.round_program(set(freed), joining, part_of)
             budget = () if whole else (f"--solve-limit={CONFLICTS * width}",)
