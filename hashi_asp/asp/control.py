@@ -225,8 +225,6 @@ def enumerate_solutions(
     # twice, so a user's rules and the formulations that say so are enumerated projected onto
     # the shown atoms; the others save projection's cost (3 % at n=400).
     program = interface.chosen(program, puzzle)
-    if not program.formulation.complete:
-        return _first_only(puzzle, program, models, deadline, on_solution, on_count)
     project = models != 1 and program.projected
     grounded = ground(puzzle, program, models=models, project=project, deadline=deadline)
     solutions: list[Solution] = []
@@ -249,30 +247,6 @@ def enumerate_solutions(
 
     search = grounded.search(accept, deadline=deadline)
     return Enumeration(found, solutions, search, grounded.statistics(search))
-
-
-def _first_only(
-    puzzle: Puzzle,
-    program: Program,
-    models: int,
-    deadline: Deadline,
-    on_solution: Callable[[Solution], None] | None,
-    on_count: Callable[[int], None] | None,
-) -> Enumeration:
-    """:func:`enumerate_solutions` by a search that finds a first solution or none, never all
-    (:mod:`.neighbourhood`): asked for more, it is refused, as it could neither count nor
-    decide uniqueness."""
-    if models != 1:
-        raise EncodingError(
-            f"--connectivity {program.connectivity} finds a first solution only; counting and "
-            "uniqueness need a complete search (auto, race, reach, tree, flow, lazy)"
-        )
-    from .neighbourhood import first_solution
-
-    found = first_solution(puzzle, program, deadline, on_solution=on_solution)
-    if on_count is not None and found.found:
-        on_count(1)
-    return found
 
 
 class Grounded:

@@ -32,9 +32,10 @@ from collections import deque
 from collections.abc import Callable, Iterable
 
 from ..puzzle import Puzzle, Solution, bridge
+from ..status import Stop
 from ..stopping import Deadline, Stopped
 from . import interface
-from .control import Enumeration, Search, ground
+from .control import Enumeration, Search, enumerate_solutions, ground
 from .interface import EncodingError, InvalidAnswer, Program
 from .predicates import ANCHOR, FRAME, GROUP, HIDDEN, KEPT
 
@@ -88,6 +89,55 @@ def first_solution(
     return Enumeration(1, [found], Search(False, None, stats["solve_seconds"]), stats)
 
 
+def enumerate_first(
+    puzzle: Puzzle,
+    program: Program,
+    models: int,
+    deadline: Deadline,
+    on_solution: Callable[[Solution], None] | None,
+    on_count: Callable[[int], None] | None,
+) -> Enumeration:
+    """The enumeration of a search that finds a first solution or none, never all:
+    asked for more, it is refused, as it could neither count nor
+    decide uniqueness."""
+    if models != 1:
+        raise EncodingError(
+            f"--connectivity {program.connectivity} finds a first solution only; counting and "
+            "uniqueness need a complete search (auto, race, reach, tree, flow, lazy)"
+        )
+    found = first_solution(puzzle, program, deadline, on_solution=on_solution)
+    if on_count is not None and found.found:
+        on_count(1)
+    return found
+
+
+def enumerate_any(
+    puzzle: Puzzle,
+    program: Program,
+    models: int,
+    deadline: Deadline,
+    *,
+    keep: bool,
+    verify: bool = True,
+    on_solution: Callable[[Solution], None] | None = None,
+    on_count: Callable[[int], None] | None = None,
+) -> Enumeration:
+    """The enumeration of :func:`~.control.enumerate_solutions`, or this search's for a
+    formulation that is not complete."""
+    if not interface.chosen(program, puzzle).formulation.complete:
+        return enumerate_first(puzzle, program, models, deadline, on_solution, on_count)
+    return enumerate_solutions(
+        puzzle,
+        program,
+        models,
+        deadline,
+        keep=keep,
+        verify=verify,
+        on_solution=on_solution,
+        on_count=on_count,
+    )
+
+
 class Neighbourhoods:
     """The candidate (a count of bridges for every pair of the puzzle's geometry) and the rounds
     that mend it."""
@@ -105,7 +155,7 @@ class Neighbourhoods:
             for i in range(len(geometry.cells))
         ]
         self.counts = [0] * len(geometry.ends)
-        self.stopped = None
+        self.stopped: Stop | None = None
         self.rounds = self.joined = 0
         self.ground_seconds = self.solve_seconds = 0.0
         self.choices = self.conflicts = 0
@@ -168,7 +218,7 @@ class Neighbourhoods:
         if first:
             puzzle, text, options = self.puzzle, "", ("--heuristic=Domain",)
         else:
-            puzzle, text = self.round_program(set(freed), joining, part_of)
+            puzzle, text = self.round_program(set(freed), joining or 0, part_of)
             budget = () if whole else (f"--solve-limit={CONFLICTS * width}",)
             options = (*ROUND_OPTIONS, *budget)
         grounded = ground(puzzle, self.program, text=text, options=options, deadline=self.deadline)
