@@ -59,8 +59,7 @@ def test_every_formulation_counts_the_same_solutions(rules):
     atoms (a tree's parents, a flow's values) were not projected away would count more."""
     puzzle = posed(GRID, rules)
     counts = {
-        name: count(puzzle, program=Program(connectivity=name), verify=False)
-        for name in COMPLETE
+        name: count(puzzle, program=Program(connectivity=name), verify=False) for name in COMPLETE
     }
     assert all(found.exhausted for found in counts.values())
     assert {found.count for found in counts.values()} == {COUNTS.get(rules, 23)}, counts
