@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from .asp.control import enumerate_solutions
 from .asp.interface import Program
+from .asp.neighbourhood import enumerate_any as enumerate_solutions
 from .graphs import connected_groups
 from .puzzle import Cell, Pair, Puzzle, Solution
 from .status import Stop, Verdict

@@ -75,6 +75,7 @@ LAYERS = [
         "asp.connectivity",
         "asp.interrupting",
         "asp.control",
+        "asp.neighbourhood",
         "asp.portfolio",
     },
     {"reasoning", "difficulty"},

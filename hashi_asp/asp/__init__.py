@@ -46,7 +46,10 @@ class Formulation:
     projection's cost.  ``propagator`` is ``"module:Class"``, a clingo propagator made with the
     puzzle and registered before grounding.  ``raceable``: ``--variant`` may name it;
     ``race`` are the clingo options (``""``: none) it runs with in a race that names no
-    variants, most useful first.  ``description`` is one line for menus and the docs."""
+    variants, most useful first.  ``complete``: it searches the whole space, so it can count,
+    decide uniqueness and prove there is no solution; one that is not (``lns``) finds a first
+    solution or none, and a race runs it for first solutions only, beside a complete one.
+    ``description`` is one line for menus and the docs."""
 
     name: str
     files: tuple[str, ...]
@@ -56,6 +59,7 @@ class Formulation:
     propagator: str | None = None
     raceable: bool = True
     race: tuple[str, ...] = ()
+    complete: bool = True
 
     @property
     def completes(self) -> bool:
@@ -67,6 +71,7 @@ class Formulation:
 PLAIN = "reach"
 """The formulation of the whole encoding, ``hashi.lp``, what plain clingo runs: what ``auto`` is
 with a user's encoding, and what ``auto`` and ``race`` load before they are resolved."""
+LNS = "lns"  # the neighbourhood search for first solutions (:mod:`.neighbourhood`)
 AUTO = "auto"  # the formulation :func:`auto` picks for the puzzle
 RACE = "race"  # several variants at once in worker processes (:mod:`.portfolio`)
 MODES = (AUTO, RACE)
@@ -101,6 +106,14 @@ FORMULATIONS: dict[str, Formulation] = {
             ("bridges.lp", "flow.lp"),
             "a flow of one unit from every island to the first, along bridges",
             auxiliary=("flow/5",),
+        ),
+        Formulation(
+            LNS,
+            ("bridges.lp", "neighbourhood.lp"),
+            "first solutions only: parts joined one neighbourhood at a time",
+            auxiliary=("anchored/1",),
+            projected=False,
+            complete=False,
         ),
     )
 }

@@ -15,7 +15,8 @@ and a test checks that they agree)::
     hashi.lp             input       rows(H), cols(W), island(R,C,N)
                          output      bridge(R1,C1,R2,C2,K)
                          constant    max_bridges, no_loops
-    bridges.lp           hook        relax(R,C)
+    bridges.lp           input       hidden(R,C)
+                         hook        relax(R,C), hidden(R,C)
     relax.lp             external    relax(R,C)
     consequences.lp      input       pair(R1,C1,R2,C2)
                          output      state(R1,C1,R2,C2,K)
@@ -49,6 +50,7 @@ and a test checks that they agree)::
                          output      bridge(R1,C1,R2,C2,K), add(R,C,N), change(R,C,N)
                          assumed     add(R,C,N), remove(R,C), change(R,C,N), renumbered(R,C)
                          constant    max_bridges, no_loops
+    neighbourhood.lp     input       frame(R,C), group(R,C,G), anchor(G), kept(R1,C1,R2,C2,K)
 
 Why a table of our own in :mod:`~hashi_asp.asp.predicates`, not clorm (Potassco's
 object-relational mapping for clingo, made for this): measured on a generated puzzle of 100 000

@@ -317,7 +317,7 @@ def _search(
     verify: bool,
 ) -> Outcome:
     """One variant's search, as :func:`hashi_asp.solving.solve` does it in one process."""
-    from .control import enumerate_solutions
+    from .neighbourhood import enumerate_any as enumerate_solutions
 
     name = name_of(program)
     try:

@@ -41,6 +41,7 @@ NEAR_KNOWN_LP = "near_known.lp"  # another solution near the known one (a heuris
 STEP_LP = "step.lp"  # one step of a walkthrough, checked; loaded on its own
 FIX_LP = "fix.lp"  # the author fix's master problem; loaded on its own
 SINGLE_EDIT_LP = "single_edit.lp"  # every single edit of the author fix; loaded on its own
+NEIGHBOURHOOD_LP = "neighbourhood.lp"  # a round of the neighbourhood search, after bridges.lp
 FILES = (
     HASHI_LP,
     BRIDGES_LP,
@@ -51,6 +52,7 @@ FILES = (
     STEP_LP,
     FIX_LP,
     SINGLE_EDIT_LP,
+    NEIGHBOURHOOD_LP,
 )
 
 Value = int | str  # an argument: a number, or the name of a clingo constant (``any``, ``keep``)
@@ -300,6 +302,24 @@ RELAX = Predicate(
     "the rules that read the number of island (R,C) do not apply to it",
 )
 
+# ---------------------------------------------------------------------------- neighbourhoods
+
+HIDDEN = Predicate(
+    "hidden",
+    "R,C",
+    {BRIDGES_LP: (INPUT, HOOK)},
+    "an island left out of the facts, where geometry.lp's scans stop",
+)
+FRAME = Predicate(
+    "frame", "R,C", {NEIGHBOURHOOD_LP: INPUT}, "an island around the round's, bridges kept"
+)
+GROUP = Predicate(
+    "group", "R,C,G", {NEIGHBOURHOOD_LP: INPUT}, "the round's island is in group G (bridges kept)"
+)
+ANCHOR = Predicate(
+    "anchor", "G", {NEIGHBOURHOOD_LP: INPUT}, "group G lies in a part other than the one to join"
+)
+
 # ---------------------------------------------------------------------------- hint, generate
 
 PAIR = Predicate(
@@ -342,7 +362,12 @@ COUNT = Predicate(
 # ---------------------------------------------------------------------------- the author fix
 
 MODE = Predicate("mode", "M", {FIX_LP: INPUT}, "keep or free", names={"M": ("keep", "free")})
-KEPT = Predicate("kept", "R1,C1,R2,C2,K", {FIX_LP: INPUT}, "a bridge of the solution to keep")
+KEPT = Predicate(
+    "kept",
+    "R1,C1,R2,C2,K",
+    {FIX_LP: INPUT, NEIGHBOURHOOD_LP: INPUT},
+    "a bridge of the solution to keep; in neighbourhood.lp, of a pair of the frame",
+)
 EDITS_BELOW = Predicate("edits_below", "U", {FIX_LP: INPUT}, "only edit sets of fewer than U")
 MAY_BECOME = Predicate("may_become", "R,C,N", {FIX_LP: INPUT}, "the only new numbers allowed")
 MAY_GO = Predicate("may_go", "R,C", {FIX_LP: INPUT}, "the only islands that may be removed")

@@ -1,0 +1,383 @@
+"""A neighbourhood search for a first solution (``--connectivity lns``): for the giants, where
+connectivity makes the complete search too slow.
+
+It searches a candidate of numbers and crossings only, then mends its connectivity part by part:
+
+1. the first round grounds ``bridges.lp`` (with ``neighbourhood.lp``, which then adds nothing)
+   on the whole puzzle: a candidate whose bridges meet every number and never cross, but may
+   fall apart into parts;
+2. each further round takes the smallest part and frees the pairs near it (both islands within
+   a few pairs of it; for a large part, near a few of its islands that border another part),
+   keeps every other bridge, and grounds a small program of its own: ``bridges.lp`` and
+   ``neighbourhood.lp`` on the round's islands and the frame around them, with what the kept
+   bridges imply as facts (:func:`round_facts`): the frame's bridges, the islands left out
+   next to them, the groups the kept bridges join, an anchor in every other part.  Its answer
+   joins the part to another, so every round that finds one leaves a part fewer;
+3. a round that finds none within its budget of conflicts frees a wider neighbourhood, up to
+   :data:`WIDEST`, then starts again from :data:`NARROWEST` elsewhere on the part's border.
+
+Each round is a fresh grounding of a few hundred atoms, milliseconds where solving the whole
+puzzle again under assumptions took a tenth of a second or more a call (docs/benchmarks.md,
+"The giants").  The search never proves anything: it ends with a solution (checked by the
+independent checker, as every answer), at its deadline, or when a round that frees the whole
+puzzle finds nothing; then it says it found none, never that there is none.  Races run it
+beside the complete search, which gives the proofs, counts and uniqueness.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+
+from ..puzzle import Puzzle, Solution, bridge
+from ..status import Stop
+from ..stopping import Deadline, Stopped
+from . import interface
+from .control import Enumeration, Search, enumerate_solutions, ground
+from .interface import EncodingError, InvalidAnswer, Program
+from .predicates import ANCHOR, FRAME, GROUP, HIDDEN, KEPT
+
+NARROWEST = 2
+"""Pairs from the part (or from a border island) a round frees first."""
+
+WIDEST = 7
+"""The widest neighbourhood before a round starts again at :data:`NARROWEST` elsewhere."""
+
+SMALL_PART = 40
+"""A part of at most this many islands is freed whole; a larger one near :data:`BORDERS` of
+its islands that border another part (freeing around all of a large part stalls: the program
+grows with it and its answer need not move the part's border)."""
+
+BORDERS = 3
+
+CONFLICTS = 400
+"""A round's budget of conflicts, per pair of its width."""
+
+ROUND_OPTIONS = ("--lookahead=no", "--heuristic=Domain")
+"""clingo's options for a round besides hashi-asp's own: no lookahead (its cost is per atom,
+and a round's answer usually comes within a few hundred conflicts)."""
+
+
+def first_solution(
+    puzzle: Puzzle,
+    program: Program,
+    deadline: Deadline,
+    *,
+    on_solution: Callable[[Solution], None] | None = None,
+    seed: int = 1,
+) -> Enumeration:
+    """Search ``puzzle`` round by round for one solution, as an
+    :class:`~.control.Enumeration` of it or of none (never exhausted: finding none proves
+    nothing)."""
+    if puzzle.rules.no_loops:
+        raise EncodingError(
+            "--connectivity lns does not take puzzles without loops: its rounds cannot count "
+            "the islands a loop needs; use reach, tree, flow or lazy"
+        )
+    search = Neighbourhoods(puzzle, program, deadline, random.Random(seed))
+    try:
+        found = search.run()
+    except Stopped as stop:
+        found, search.stopped = None, stop.why
+    stats = search.statistics()
+    if found is None:
+        return Enumeration(0, [], Search(False, search.stopped, stats["solve_seconds"]), stats)
+    if on_solution is not None:
+        on_solution(found)
+    return Enumeration(1, [found], Search(False, None, stats["solve_seconds"]), stats)
+
+
+def enumerate_first(
+    puzzle: Puzzle,
+    program: Program,
+    models: int,
+    deadline: Deadline,
+    on_solution: Callable[[Solution], None] | None,
+    on_count: Callable[[int], None] | None,
+) -> Enumeration:
+    """The enumeration of a search that finds a first solution or none, never all:
+    asked for more, it is refused, as it could neither count nor
+    decide uniqueness."""
+    if models != 1:
+        raise EncodingError(
+            f"--connectivity {program.connectivity} finds a first solution only; counting and "
+            "uniqueness need a complete search (auto, race, reach, tree, flow, lazy)"
+        )
+    found = first_solution(puzzle, program, deadline, on_solution=on_solution)
+    if on_count is not None and found.found:
+        on_count(1)
+    return found
+
+
+def enumerate_any(
+    puzzle: Puzzle,
+    program: Program,
+    models: int,
+    deadline: Deadline,
+    *,
+    keep: bool,
+    verify: bool = True,
+    on_solution: Callable[[Solution], None] | None = None,
+    on_count: Callable[[int], None] | None = None,
+) -> Enumeration:
+    """The enumeration of :func:`~.control.enumerate_solutions`, or this search's for a
+    formulation that is not complete."""
+    if not interface.chosen(program, puzzle).formulation.complete:
+        return enumerate_first(puzzle, program, models, deadline, on_solution, on_count)
+    return enumerate_solutions(
+        puzzle,
+        program,
+        models,
+        deadline,
+        keep=keep,
+        verify=verify,
+        on_solution=on_solution,
+        on_count=on_count,
+    )
+
+
+class Neighbourhoods:
+    """The candidate (a count of bridges for every pair of the puzzle's geometry) and the rounds
+    that mend it."""
+
+    def __init__(self, puzzle: Puzzle, program: Program, deadline: Deadline, chance: random.Random):
+        self.puzzle, self.program, self.deadline, self.chance = puzzle, program, deadline, chance
+        geometry = puzzle.geometry
+        self.geometry = geometry
+        self.cells = geometry.cells
+        self.ends = geometry.ends
+        self.pair_of = {ends: p for p, ends in enumerate(geometry.ends)}
+        # The islands each one sees, with the pair between them.
+        self.seen: list[list[tuple[int, int]]] = [
+            [(b if a == i else a, p) for p in geometry.at[i] for a, b in (geometry.ends[p],)]
+            for i in range(len(geometry.cells))
+        ]
+        self.counts = [0] * len(geometry.ends)
+        self.stopped: Stop | None = None
+        self.rounds = self.joined = 0
+        self.ground_seconds = self.solve_seconds = 0.0
+        self.choices = self.conflicts = 0
+        self.started = time.perf_counter()
+
+    # ------------------------------------------------------------------ the search
+
+    def run(self) -> Solution | None:
+        """The rounds, until the candidate is one part (its solution) or no round can join."""
+        if not self.mend(None, range(len(self.cells)), [], 0):
+            return None
+        width, border = NARROWEST, None
+        parts, part_of = self.parts(self.counts)
+        while len(parts) > 1:
+            smallest = min(parts, key=len)
+            if len(smallest) <= SMALL_PART:
+                centres: list[int] = smallest
+            else:
+                if border is None or width == NARROWEST:
+                    border = self.border(smallest, part_of)
+                centres = border
+            freed = self.ball(centres, width)
+            whole = len(freed) == len(self.cells)
+            before = len(parts)
+            kept = list(self.counts)
+            found = self.mend(part_of[smallest[0]], freed, part_of, width, whole=whole)
+            if found is None:
+                return None  # the whole puzzle freed, and no answer: none found
+            if found:
+                parts, part_of = self.parts(self.counts)
+                if len(parts) > before:  # the part joined, others fell apart: not kept
+                    self.counts = kept
+                    parts, part_of = self.parts(self.counts)
+                    found = False
+                else:
+                    found = len(parts) < before  # the same number: a move sideways, kept
+            if found:
+                width = NARROWEST
+                self.joined += 1
+            else:
+                width = width + 1 if width < WIDEST else NARROWEST
+        return self.solution()
+
+    def mend(
+        self,
+        joining: int | None,
+        freed: Iterable[int],
+        part_of: list[int],
+        width: int,
+        *,
+        whole: bool = False,
+    ) -> bool | None:
+        """One round: the pairs between ``freed`` islands searched again, every other bridge
+        kept, and (unless ``joining`` is None: the first round) part ``joining`` made to join
+        another.  True with an answer (the candidate takes it), False without one within the
+        budget, None when there is none at all and ``whole`` (or in the first round)."""
+        self.deadline.check("searching a neighbourhood")
+        self.rounds += 1
+        first = joining is None
+        if first:
+            puzzle, text, options = self.puzzle, "", ("--heuristic=Domain",)
+        else:
+            puzzle, text = self.round_program(set(freed), joining or 0, part_of)
+            budget = () if whole else (f"--solve-limit={CONFLICTS * width}",)
+            options = (*ROUND_OPTIONS, *budget)
+        grounded = ground(puzzle, self.program, text=text, options=options, deadline=self.deadline)
+        self.ground_seconds += grounded.ground_seconds
+        answer: list = []
+
+        def take(model) -> bool:
+            answer.extend(grounded.shown(model))
+            return False
+
+        search = grounded.search(take, deadline=self.deadline)
+        self.solve_seconds += search.seconds
+        if search.stopped is not None:
+            self.stopped = search.stopped
+            raise Stopped("the neighbourhood search was stopped", search.stopped)
+        figures = grounded.statistics(search)
+        self.choices += figures.get("choices", 0)
+        self.conflicts += figures.get("conflicts", 0)
+        if not answer:
+            return None if (first or whole) and search.exhausted else False
+        self.take(interface.solution(answer), None if first else self.last_freed)
+        return True
+
+    def take(self, found: Solution, freed: set[int] | None) -> None:
+        """The candidate with the round's answer on the pairs it freed (all of them: the
+        first)."""
+        if freed is None:
+            self.counts = [0] * len(self.ends)
+        else:
+            for p in self.free_pairs:
+                self.counts[p] = 0
+        index = self.geometry.index
+        for each in found.bridges:
+            a, b = index[(each.r1, each.c1)], index[(each.r2, each.c2)]
+            self.counts[self.pair_of[(a, b)]] = each.count
+
+    # ------------------------------------------------------------------ a round's program
+
+    def round_program(
+        self, freed: set[int], joining: int, part_of: list[int]
+    ) -> tuple[Puzzle, str]:
+        """The round's islands (``freed`` and the frame around them) as a puzzle, and the facts
+        of neighbourhood.lp."""
+        counts, ends, seen, crossing = self.counts, self.ends, self.seen, self.geometry.crossing
+        free_pairs = [p for i in freed for j, p in seen[i] if j in freed and ends[p][0] == i]
+        frame: set[int] = {j for i in freed for j, _ in seen[i] if j not in freed}
+        for p in free_pairs:  # a kept bridge across a freed pair is stated with its islands
+            for q in crossing[p]:
+                if counts[q] and not (ends[q][0] in freed and ends[q][1] in freed):
+                    frame.update(ends[q])
+        islands = freed | frame
+        hidden = {j for i in frame for j, _ in seen[i] if j not in islands}
+        kept = {p for i in frame for j, p in seen[i] if j in islands and counts[p]}
+        self.free_pairs, self.last_freed = free_pairs, freed
+        groups = self.groups(freed, set(free_pairs))
+        anchors = {groups[i] for i in freed if part_of[i] != joining}
+        cells, numbers = self.cells, self.puzzle.islands
+        puzzle = Puzzle(
+            self.puzzle.rows,
+            self.puzzle.cols,
+            # A frame island's number is not read; one without (any) is given one, as the
+            # rule "an island without a number needs a bridge" does not look at relax.
+            {cells[i]: numbers[cells[i]] or (1 if i in frame else None) for i in islands},
+            rules=self.puzzle.rules,
+        )
+        text = "".join(
+            [
+                FRAME.facts(cells[i] for i in frame),
+                HIDDEN.facts(cells[i] for i in hidden),
+                KEPT.facts((*cells[ends[p][0]], *cells[ends[p][1]], counts[p]) for p in kept),
+                GROUP.facts((*cells[i], groups[i]) for i in freed),
+                ANCHOR.facts((group,) for group in anchors),
+            ]
+        )
+        return puzzle, text
+
+    def groups(self, freed: set[int], free_pairs: set[int]) -> dict[int, int]:
+        """The group of every freed island: what the bridges kept join it to, named by an
+        island of it."""
+        parent = list(range(len(self.cells)))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for p, count in enumerate(self.counts):
+            if count and p not in free_pairs:
+                a, b = self.ends[p]
+                ra, rb = find(a), find(b)
+                if ra != rb:
+                    parent[ra] = rb
+        return {i: find(i) for i in freed}
+
+    # ------------------------------------------------------------------ parts and places
+
+    def parts(self, counts: list[int]) -> tuple[list[list[int]], list[int]]:
+        """The parts of the candidate (islands joined by its bridges), and each island's."""
+        part_of = [-1] * len(self.cells)
+        parts: list[list[int]] = []
+        seen = self.seen
+        for start in range(len(self.cells)):
+            if part_of[start] >= 0:
+                continue
+            number, members, stack = len(parts), [start], [start]
+            part_of[start] = number
+            while stack:
+                i = stack.pop()
+                for j, p in seen[i]:
+                    if counts[p] and part_of[j] < 0:
+                        part_of[j] = number
+                        members.append(j)
+                        stack.append(j)
+            parts.append(members)
+        return parts, part_of
+
+    def border(self, part: list[int], part_of: list[int]) -> list[int]:
+        """A few islands of ``part`` that see an island of another part, picked at random."""
+        mine = part_of[part[0]]
+        bordering = [i for i in part if any(part_of[j] != mine for j, _ in self.seen[i])]
+        return self.chance.sample(bordering, min(BORDERS, len(bordering))) or part[:1]
+
+    def ball(self, centres: list[int], width: int) -> list[int]:
+        """The islands within ``width`` pairs of the centres (pairs drawn or not)."""
+        distance = dict.fromkeys(centres, 0)
+        queue = deque(centres)
+        while queue:
+            i = queue.popleft()
+            if distance[i] == width:
+                continue
+            for j, _ in self.seen[i]:
+                if j not in distance:
+                    distance[j] = distance[i] + 1
+                    queue.append(j)
+        return list(distance)
+
+    # ------------------------------------------------------------------ the end
+
+    def solution(self) -> Solution:
+        """The candidate, one part now, as a solution the independent checker has passed."""
+        from ..checking import check
+
+        cells = self.cells
+        found = Solution.of(
+            bridge(cells[a], cells[b], count)
+            for (a, b), count in zip(self.ends, self.counts)
+            if count
+        )
+        violations = check(self.puzzle, found)
+        if violations:
+            raise InvalidAnswer(1, violations)
+        return found
+
+    def statistics(self) -> dict:
+        return {
+            "ground_seconds": round(self.ground_seconds, 6),
+            "solve_seconds": round(time.perf_counter() - self.started - self.ground_seconds, 6),
+            "choices": self.choices,
+            "conflicts": self.conflicts,
+            "rounds": self.rounds,
+        }

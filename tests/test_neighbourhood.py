@@ -1,0 +1,30 @@
+"""The neighbourhood search for first solutions (``--connectivity lns``): it finds checked
+solutions of generated puzzles, never claims there is none, and refuses to count."""
+
+import pytest
+
+from hashi_asp import Program, check, count, generate, parse, solve
+from hashi_asp.asp.interface import EncodingError
+
+LNS = Program(connectivity="lns")
+
+
+@pytest.mark.parametrize(("islands", "seed", "beta"), [(200, 1, 0.0), (300, 2, 0.0)])
+def test_it_finds_checked_solutions_of_generated_puzzles(islands, seed, beta):
+    puzzle = generate(islands, seed=seed, beta=beta).puzzle
+    found = solve(puzzle, program=LNS, time_limit=120)
+    assert found.status == "solved" and not found.exhausted
+    assert check(puzzle, found.solutions[0]) == []
+
+
+def test_on_a_puzzle_without_a_solution_it_finds_none_and_claims_nothing():
+    # Each pair of islands can meet its numbers, but the two pairs cannot be joined.
+    puzzle = parse("1.1\n...\n1.1\n")
+    assert solve(puzzle, program=Program(connectivity="reach")).status == "unsolvable"
+    found = solve(puzzle, program=LNS, time_limit=60)
+    assert found.status == "unknown" and not found.exhausted and found.count == 0
+
+
+def test_counting_needs_a_complete_search():
+    with pytest.raises(EncodingError, match="first solution only"):
+        count(generate(20, seed=1).puzzle, program=LNS)
