@@ -1,10 +1,13 @@
 """The neighbourhood search for first solutions (``--connectivity lns``): it finds checked
 solutions of generated puzzles, never claims there is none, and refuses to count."""
 
+import threading
+
 import pytest
 
-from hashi_asp import Program, check, count, generate, parse, solve
+from hashi_asp import Program, Stop, check, count, generate, parse, solve
 from hashi_asp.asp.interface import EncodingError
+from hashi_asp.stopping import Deadline
 
 LNS = Program(connectivity="lns")
 
@@ -28,3 +31,22 @@ def test_on_a_puzzle_without_a_solution_it_finds_none_and_claims_nothing():
 def test_counting_needs_a_complete_search():
     with pytest.raises(EncodingError, match="first solution only"):
         count(generate(20, seed=1).puzzle, program=LNS)
+
+
+def test_a_stop_ends_it_between_rounds_and_says_why():
+    """A caller's stop (as Ctrl-C or a server's cancel gives) on a puzzle with many doubled
+    bridges, which the neighbourhood search is slow on: it hands back nothing found, stopped
+    for that reason, and claims nothing of the puzzle."""
+    puzzle = generate(250, seed=3, beta=0.5).puzzle
+    deadline = Deadline()
+    stopper = threading.Timer(1.0, deadline.stop)
+    stopper.start()
+    try:
+        found = solve(puzzle, program=LNS, time_limit=deadline)
+    finally:
+        stopper.cancel()
+    if found.status == "solved":  # a machine fast enough to solve it first
+        assert check(puzzle, found.solutions[0]) == []
+    else:
+        assert found.stopped is Stop.CANCELLED and deadline.stopped is Stop.CANCELLED
+        assert found.status == "unknown" and not found.exhausted and found.count == 0
