@@ -50,17 +50,20 @@ def test_unique_says_so_for_a_large_draft():
     assert reviewed.proposal_seconds == PROPOSAL_SECONDS
     assert reviewed.fix is not None and reviewed.fix.status == "fixed"
     assert reviewed.stopped_short == (not reviewed.fix.fewest)
+    # The text and the document come from two runs, each its own 2 s search: each must agree
+    # with itself, whichever way its search ended on a machine this busy.
     text = CliRunner().invoke(main, ["unique", json.dumps(puzzle.to_json())]).output
+    if "the fewest edits are not proven" in text:
+        assert SHORT in text and ON in text
+    else:
+        assert "stopped short" not in text and ON not in text
     document = json.loads(
         CliRunner()
         .invoke(main, ["unique", json.dumps(puzzle.to_json()), "--format", "json"])
         .output
     )
-    if not document["fix"]["fewest"]:  # (on any machine this draft takes longer than 2 s)
-        assert document["fix"]["stopped_short"] is True
-        assert SHORT in text and ON in text
-    else:
-        assert "stopped short" not in text
+    assert document["fix"]["stopped_short"] is (not document["fix"]["fewest"])
+    assert document["fix"]["seconds"] == PROPOSAL_SECONDS
 
 
 def test_a_proven_proposal_is_the_fix_fix_gives():
