@@ -551,6 +551,12 @@ class Grounded:
             for literal in literals:
                 backend.add_rule([], [literal])
 
+    def limit(self, conflicts: int | None) -> None:
+        """End each later search after this many conflicts (None: none), neither exhausted nor
+        stopped: a budget, where a deadline is a time."""
+        limit = "umax" if conflicts is None else str(conflicts)
+        self.control.configuration.solve.solve_limit = limit
+
     def switch(self, symbol: clingo.Symbol, value: bool | None) -> None:
         """Set an external atom true, false, or free (None)."""
         self.control.assign_external(symbol, value)

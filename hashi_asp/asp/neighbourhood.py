@@ -3,9 +3,11 @@ connectivity makes the complete search too slow.
 
 It searches a candidate of numbers and crossings only, then mends its connectivity part by part:
 
-1. the first round grounds ``bridges.lp`` (with ``neighbourhood.lp``, which then adds nothing)
-   on the whole puzzle: a candidate whose bridges meet every number and never cross, but may
-   fall apart into parts;
+1. the first round grounds ``bridges.lp`` (with ``neighbourhood.lp``, which then adds nothing
+   but heuristics) on the whole puzzle: a candidate whose bridges meet every number and never
+   cross, but may fall apart into parts.  Its lines are decided band of rows by band from the
+   top, each height of :data:`BANDS` in turn within a budget of conflicts (:data:`FIRST`),
+   then without bands;
 2. each further round takes the smallest part and frees the pairs near it (both islands within
    a few pairs of it; for a large part, near a few of its islands that border another part),
    keeps every other bridge, and grounds a small program of its own: ``bridges.lp`` and
@@ -35,9 +37,9 @@ from ..puzzle import Puzzle, Solution, bridge
 from ..status import Stop
 from ..stopping import Deadline, Stopped
 from . import interface
-from .control import Enumeration, Search, enumerate_solutions, ground
+from .control import Enumeration, Grounded, Search, enumerate_solutions, ground
 from .interface import EncodingError, InvalidAnswer, Program
-from .predicates import ANCHOR, FRAME, GROUP, HIDDEN, KEPT
+from .predicates import ANCHOR, BAND, BAND_ROWS, FRAME, GROUP, HIDDEN, KEPT
 
 NARROWEST = 2
 """Pairs from the part (or from a border island) a round frees first."""
@@ -54,6 +56,15 @@ BORDERS = 3
 
 CONFLICTS = 400
 """A round's budget of conflicts, per pair of its width."""
+
+BANDS = (16, 8, 32, 12, 24)
+"""The heights of bands (rows) the first round tries in turn (neighbourhood.lp's ``band/1``),
+each within :data:`FIRST` conflicts, before it searches without bands or a budget."""
+
+FIRST = 15_000
+"""The first round's budget of conflicts for each height of :data:`BANDS`: a generated puzzle
+of 10 000 islands took 1 400 to 13 000 conflicts with a height that suited it, and 150 000 to
+300 000 without bands (docs/benchmarks.md, "The giants")."""
 
 ROUND_OPTIONS = ("--lookahead=no", "--heuristic=Domain")
 """clingo's options for a round besides hashi-asp's own: no lookahead (its cost is per atom,
@@ -165,12 +176,17 @@ class Neighbourhoods:
 
     def run(self) -> Solution | None:
         """The rounds, until the candidate is one part (its solution) or no round can join."""
-        if not self.mend(None, range(len(self.cells)), [], 0):
+        if not self.first():
             return None
-        width, border = NARROWEST, None
+        width, border, target = NARROWEST, None, -1
+        tried: dict[int, int] = {}  # a part (by its first island): the times it was given up
         parts, part_of = self.parts(self.counts)
         while len(parts) > 1:
-            smallest = min(parts, key=len)
+            # The smallest part, unless one given up fewer times is there: a part that no
+            # neighbourhood joins within its budget waits while the others join around it.
+            smallest = min(parts, key=lambda part: (tried.get(min(part), 0), len(part)))
+            if min(smallest) != target:
+                target, width, border = min(smallest), NARROWEST, None
             if len(smallest) <= SMALL_PART:
                 centres: list[int] = smallest
             else:
@@ -180,49 +196,84 @@ class Neighbourhoods:
             freed = self.ball(centres, width)
             whole = len(freed) == len(self.cells)
             before = len(parts)
+            budget = CONFLICTS * width * (1 + tried.get(target, 0))
             kept = list(self.counts)
-            found = self.mend(part_of[smallest[0]], freed, part_of, width, whole=whole)
+            found = self.mend(part_of[smallest[0]], freed, part_of, budget, whole=whole)
             if found is None:
                 return None  # the whole puzzle freed, and no answer: none found
             if found:
                 parts, part_of = self.parts(self.counts)
-                if len(parts) > before:  # the part joined, others fell apart: not kept
+                found = len(parts) < before  # (neighbourhood.lp's anchors see to it)
+                if not found:
                     self.counts = kept
                     parts, part_of = self.parts(self.counts)
-                    found = False
-                else:
-                    found = len(parts) < before  # the same number: a move sideways, kept
             if found:
                 width = NARROWEST
                 self.joined += 1
+            elif width < WIDEST:
+                width += 1
             else:
-                width = width + 1 if width < WIDEST else NARROWEST
+                tried[target] = tried.get(target, 0) + 1
+                width = NARROWEST
         return self.solution()
+
+    def first(self) -> bool:
+        """The first round: a candidate of the whole puzzle, numbers and crossings only, its
+        lines decided band by band, each height of :data:`BANDS` in turn with a budget of
+        conflicts, then without bands or budget (the learned clauses kept all along).  False
+        when there is none at all."""
+        self.deadline.check("searching a first candidate")
+        self.rounds += 1
+        text = BAND_ROWS.facts((height,) for height in BANDS)
+        grounded = ground(
+            self.puzzle,
+            self.program,
+            text=text,
+            options=("--heuristic=Domain",),
+            deadline=self.deadline,
+        )
+        self.ground_seconds += grounded.ground_seconds
+        for chosen in (*BANDS, None):
+            for height in BANDS:
+                grounded.switch(BAND.symbol(height), height == chosen)
+            grounded.limit(None if chosen is None else FIRST)
+            answer, exhausted = self.solve(grounded)
+            if answer is not None:
+                self.take(answer, None)
+                return True
+            if exhausted:
+                return False
+        return False  # (the last search, without a budget, ends with one or the other)
 
     def mend(
         self,
-        joining: int | None,
+        joining: int,
         freed: Iterable[int],
         part_of: list[int],
-        width: int,
+        budget: int,
         *,
         whole: bool = False,
     ) -> bool | None:
         """One round: the pairs between ``freed`` islands searched again, every other bridge
-        kept, and (unless ``joining`` is None: the first round) part ``joining`` made to join
-        another.  True with an answer (the candidate takes it), False without one within the
-        budget, None when there is none at all and ``whole`` (or in the first round)."""
+        kept, and part ``joining`` made to join another.  True with an answer (the candidate
+        takes it), False without one within ``budget`` conflicts, None when there is none at
+        all and ``whole`` (which has no budget)."""
         self.deadline.check("searching a neighbourhood")
         self.rounds += 1
-        first = joining is None
-        if first:
-            puzzle, text, options = self.puzzle, "", ("--heuristic=Domain",)
-        else:
-            puzzle, text = self.round_program(set(freed), joining or 0, part_of)
-            budget = () if whole else (f"--solve-limit={CONFLICTS * width}",)
-            options = (*ROUND_OPTIONS, *budget)
+        puzzle, text = self.round_program(set(freed), joining, part_of)
+        limit = () if whole else (f"--solve-limit={budget}",)
+        options = (*ROUND_OPTIONS, *limit)
         grounded = ground(puzzle, self.program, text=text, options=options, deadline=self.deadline)
         self.ground_seconds += grounded.ground_seconds
+        answer, exhausted = self.solve(grounded)
+        if answer is None:
+            return None if whole and exhausted else False
+        self.take(answer, self.last_freed)
+        return True
+
+    def solve(self, grounded: Grounded) -> tuple[Solution | None, bool]:
+        """A search of a round's grounding: its answer (or None), and whether the search space
+        was exhausted."""
         answer: list = []
 
         def take(model) -> bool:
@@ -237,10 +288,8 @@ class Neighbourhoods:
         figures = grounded.statistics(search)
         self.choices += figures.get("choices", 0)
         self.conflicts += figures.get("conflicts", 0)
-        if not answer:
-            return None if (first or whole) and search.exhausted else False
-        self.take(interface.solution(answer), None if first else self.last_freed)
-        return True
+        found = interface.solution(answer) if answer else None
+        return found, search.exhausted
 
     def take(self, found: Solution, freed: set[int] | None) -> None:
         """The candidate with the round's answer on the pairs it freed (all of them: the
@@ -268,13 +317,19 @@ class Neighbourhoods:
         for p in free_pairs:  # a kept bridge across a freed pair is stated with its islands
             for q in crossing[p]:
                 if counts[q] and not (ends[q][0] in freed and ends[q][1] in freed):
-                    frame.update(ends[q])
+                    frame.update(end for end in ends[q] if end not in freed)
         islands = freed | frame
         hidden = {j for i in frame for j, _ in seen[i] if j not in islands}
         kept = {p for i in frame for j, p in seen[i] if j in islands and counts[p]}
         self.free_pairs, self.last_freed = free_pairs, freed
         groups = self.groups(freed, set(free_pairs))
-        anchors = {groups[i] for i in freed if part_of[i] != joining}
+        # One anchor for every other part: each of its other groups must reach an anchor too,
+        # so no part falls apart, and the round leaves a part fewer.
+        anchored: dict[int, int] = {}
+        for i in sorted(freed):
+            if part_of[i] != joining:
+                anchored.setdefault(part_of[i], groups[i])
+        anchors = set(anchored.values())
         cells, numbers = self.cells, self.puzzle.islands
         puzzle = Puzzle(
             self.puzzle.rows,

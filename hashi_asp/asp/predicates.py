@@ -310,6 +310,15 @@ HIDDEN = Predicate(
     {BRIDGES_LP: (INPUT, HOOK)},
     "an island left out of the facts, where geometry.lp's scans stop",
 )
+BAND_ROWS = Predicate(
+    "band_rows", "B", {NEIGHBOURHOOD_LP: INPUT}, "a height of bands the first candidate may take"
+)
+BAND = Predicate(
+    "band",
+    "B",
+    {NEIGHBOURHOOD_LP: EXTERNAL},
+    "the first candidate's lines are decided band of B rows by band, from the top",
+)
 FRAME = Predicate(
     "frame", "R,C", {NEIGHBOURHOOD_LP: INPUT}, "an island around the round's, bridges kept"
 )
