@@ -6,13 +6,18 @@ import threading
 import pytest
 
 from hashi_asp import Program, Stop, check, count, generate, parse, solve
+from hashi_asp.asp import FORMULATIONS, GIANT, auto
 from hashi_asp.asp.interface import EncodingError
+from hashi_asp.asp.portfolio import variants
+from hashi_asp.puzzle import Puzzle
 from hashi_asp.stopping import Deadline
 
 LNS = Program(connectivity="lns")
 
 
-@pytest.mark.parametrize(("islands", "seed", "beta"), [(200, 1, 0.0), (300, 2, 0.0)])
+@pytest.mark.parametrize(
+    ("islands", "seed", "beta"), [(200, 1, 0.0), (300, 2, 0.0), (400, 3, 0.5), (GIANT, 4, 0.0)]
+)
 def test_it_finds_checked_solutions_of_generated_puzzles(islands, seed, beta):
     puzzle = generate(islands, seed=seed, beta=beta).puzzle
     found = solve(puzzle, program=LNS, time_limit=120)
@@ -50,3 +55,35 @@ def test_a_stop_ends_it_between_rounds_and_says_why():
     else:
         assert found.stopped is Stop.CANCELLED and deadline.stopped is Stop.CANCELLED
         assert found.status == "unknown" and not found.exhausted and found.count == 0
+
+
+def test_auto_takes_it_for_a_first_solution_of_a_giant_only():
+    giant, small = generate(GIANT, seed=5).puzzle, generate(200, seed=5).puzzle
+    assert auto(giant, first_only=True) == "lns"
+    assert FORMULATIONS[auto(giant)].complete
+    assert FORMULATIONS[auto(small, first_only=True)].complete
+    found = solve(giant, time_limit=120)
+    assert found.status == "solved" and "rounds" in found.stats  # the neighbourhood search's
+    assert check(giant, found.solutions[0]) == []
+    assert "rounds" not in solve(giant, models=2, time_limit=120).stats
+
+
+def test_auto_proves_a_giant_unsolvable_where_the_neighbourhood_search_finds_none():
+    """An island of the top row given an 8 (it sees three islands at most): the neighbourhood
+    search finds no candidate and says nothing; ``auto`` then searches completely and proves
+    there is none."""
+    puzzle = generate(GIANT, seed=6).puzzle
+    top = min(puzzle.islands)
+    islands = {**puzzle.islands, top: 8}
+    broken = Puzzle(puzzle.rows, puzzle.cols, islands, rules=puzzle.rules)
+    assert solve(broken, program=LNS, time_limit=120).status == "unknown"
+    found = solve(broken, time_limit=120)
+    assert found.status == "unsolvable" and found.exhausted
+
+
+def test_a_race_for_a_first_solution_of_a_giant_runs_it_beside_a_complete_search():
+    giant, race = generate(GIANT, seed=5).puzzle, Program(connectivity="race")
+    first = [each.connectivity for each in variants(race, giant, 2, models=1)]
+    assert first[0] == "lns" and FORMULATIONS[first[1]].complete
+    counting = [each.connectivity for each in variants(race, giant, 4, models=0)]
+    assert all(FORMULATIONS[name].complete for name in counting)

@@ -204,10 +204,29 @@ with a tenth of them doubled about 1.21.  Measured on the generator's puzzles of
 soon as a tenth are doubled; the Coelho et al. instances have 1.23 to 1.89."""
 
 
-def auto(puzzle: Puzzle, own_rules: bool = False) -> str:
-    """The formulation ``auto`` stands for on ``puzzle``: ``tree`` for puzzles with few double
-    bridges (:data:`FEW_DOUBLES`), else ``reach``; with a user's encoding (``own_rules``), the
-    one that adds nothing to it, :data:`PLAIN`."""
+GIANT = 1000
+"""Islands from which ``auto`` takes the neighbourhood search (:data:`LNS`) for a first
+solution: measured with ``study`` on generated puzzles (docs/benchmarks.md, "The giants"), it
+wins there; the complete search still gives counts, uniqueness and proofs, and takes over
+where the neighbourhood search ends finding none."""
+
+
+def auto(puzzle: Puzzle, own_rules: bool = False, *, first_only: bool = False) -> str:
+    """The formulation ``auto`` stands for on ``puzzle``: for a first solution only
+    (``first_only``) of a giant (:data:`GIANT`) with loops allowed, the neighbourhood search;
+    else ``tree`` for puzzles with few double bridges (:data:`FEW_DOUBLES`), else ``reach``;
+    with a user's encoding (``own_rules``), the one that adds nothing to it, :data:`PLAIN`."""
+    if first_only and not own_rules and giant(puzzle):
+        return LNS
+    return "tree" if not own_rules and few_doubles(puzzle) else PLAIN
+
+
+def few_doubles(puzzle: Puzzle) -> bool:
+    """Whether ``puzzle`` has few double bridges, by its numbers (:data:`FEW_DOUBLES`)."""
     numbers = sum(n or 1 for n in puzzle.islands.values())
-    few = not own_rules and numbers <= 2 * FEW_DOUBLES * len(puzzle.islands)
-    return "tree" if few else PLAIN
+    return numbers <= 2 * FEW_DOUBLES * len(puzzle.islands)
+
+
+def giant(puzzle: Puzzle) -> bool:
+    """Whether ``auto`` searches a first solution of ``puzzle`` by neighbourhoods."""
+    return len(puzzle.islands) >= GIANT and not puzzle.rules.no_loops

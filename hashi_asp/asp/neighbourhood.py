@@ -134,9 +134,14 @@ def enumerate_any(
     on_count: Callable[[int], None] | None = None,
 ) -> Enumeration:
     """The enumeration of :func:`~.control.enumerate_solutions`, or this search's for a
-    formulation that is not complete."""
-    if not interface.chosen(program, puzzle).formulation.complete:
-        return enumerate_first(puzzle, program, models, deadline, on_solution, on_count)
+    formulation that is not complete.  ``auto`` takes this search for a first solution of a
+    giant (:func:`hashi_asp.asp.auto`), and the complete one after it where it finds none
+    before the deadline: so ``auto`` still proves that there is none."""
+    picked = interface.chosen(program, puzzle, first_only=models == 1)
+    if not picked.formulation.complete:
+        found = enumerate_first(puzzle, picked, models, deadline, on_solution, on_count)
+        if found.found or found.search.stopped or picked.connectivity == program.connectivity:
+            return found
     return enumerate_solutions(
         puzzle,
         program,
@@ -233,10 +238,10 @@ class Neighbourhoods:
             deadline=self.deadline,
         )
         self.ground_seconds += grounded.ground_seconds
-        for chosen in (*BANDS, None):
+        for last, chosen in enumerate((None, *BANDS, None), -len(BANDS) - 1):
             for height in BANDS:
                 grounded.switch(BAND.symbol(height), height == chosen)
-            grounded.limit(None if chosen is None else FIRST)
+            grounded.limit(None if last == 0 else FIRST)
             answer, exhausted = self.solve(grounded)
             if answer is not None:
                 self.take(answer, None)

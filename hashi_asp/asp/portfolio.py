@@ -85,15 +85,20 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def variants(program: Program, puzzle: Puzzle, workers: int | None = None) -> list[Program]:
+def variants(
+    program: Program, puzzle: Puzzle, workers: int | None = None, models: int = 0
+) -> list[Program]:
     """The programs raced for ``puzzle``: the program's own variants if it names any, else the
-    one ``auto`` picks first and then the others of the catalogue's race
-    (:func:`hashi_asp.asp.race_variants`), ``workers`` in all (the cores by default, at least
-    2).  A user's replacement encoding keeps its own connectivity: only the formulations that
-    add nothing to it are raced (the tree is added to an encoding that leaves it out)."""
+    one ``auto`` picks first (for ``models`` solutions: the neighbourhood search for a first
+    solution of a giant) and then the others of the catalogue's race
+    (:func:`hashi_asp.asp.race_variants`, complete ones), ``workers`` in all (the cores by
+    default, at least 2).  A user's replacement encoding keeps its own connectivity: only the
+    formulations that add nothing to it are raced (the tree is added to an encoding that leaves
+    it out)."""
     names = list(program.variants)
     if not names:
-        first = chosen(replace(program, connectivity="auto"), puzzle).connectivity
+        auto = replace(program, connectivity="auto")
+        first = chosen(auto, puzzle, first_only=models == 1).connectivity
         names = [first, *(v for v in race_variants() if v != first)]
         if program.encoding is not None:
             names = [name for name in names if not FORMULATIONS[name.split()[0]].completes]
@@ -133,7 +138,7 @@ def race(
     import multiprocessing
     from multiprocessing.connection import wait
 
-    raced = variants(program, puzzle)
+    raced = variants(program, puzzle, models=models)
     if multiprocessing.current_process().daemon:
         # A worker of a pool (bench --jobs N) may not start processes: the jobs use the cores
         # already, so the first variant searches here alone.
