@@ -58,10 +58,12 @@ def test_a_stop_ends_it_between_rounds_and_says_why():
 
 
 def test_auto_takes_it_for_a_first_solution_of_a_giant_only():
-    giant, small = generate(GIANT, seed=5).puzzle, generate(200, seed=5).puzzle
+    giant, small = generate(GIANT, seed=5, beta=0.0).puzzle, generate(200, seed=5).puzzle
     assert auto(giant, first_only=True) == "lns"
     assert FORMULATIONS[auto(giant)].complete
     assert FORMULATIONS[auto(small, first_only=True)].complete
+    doubled = generate(GIANT, seed=5, beta=0.5).puzzle  # where reach wins
+    assert FORMULATIONS[auto(doubled, first_only=True)].complete
     found = solve(giant, time_limit=120)
     assert found.status == "solved" and "rounds" in found.stats  # the neighbourhood search's
     assert check(giant, found.solutions[0]) == []
@@ -72,7 +74,7 @@ def test_auto_proves_a_giant_unsolvable_where_the_neighbourhood_search_finds_non
     """An island of the top row given an 8 (it sees three islands at most): the neighbourhood
     search finds no candidate and says nothing; ``auto`` then searches completely and proves
     there is none."""
-    puzzle = generate(GIANT, seed=6).puzzle
+    puzzle = generate(GIANT, seed=6, beta=0.0).puzzle
     top = min(puzzle.islands)
     islands = {**puzzle.islands, top: 8}
     broken = Puzzle(puzzle.rows, puzzle.cols, islands, rules=puzzle.rules)
@@ -82,7 +84,7 @@ def test_auto_proves_a_giant_unsolvable_where_the_neighbourhood_search_finds_non
 
 
 def test_a_race_for_a_first_solution_of_a_giant_runs_it_beside_a_complete_search():
-    giant, race = generate(GIANT, seed=5).puzzle, Program(connectivity="race")
+    giant, race = generate(GIANT, seed=5, beta=0.0).puzzle, Program(connectivity="race")
     first = [each.connectivity for each in variants(race, giant, 2, models=1)]
     assert first[0] == "lns" and FORMULATIONS[first[1]].complete
     counting = [each.connectivity for each in variants(race, giant, 4, models=0)]

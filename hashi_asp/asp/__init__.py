@@ -206,14 +206,18 @@ soon as a tenth are doubled; the Coelho et al. instances have 1.23 to 1.89."""
 
 GIANT = 1000
 """Islands from which ``auto`` takes the neighbourhood search (:data:`LNS`) for a first
-solution: measured with ``study`` on generated puzzles (docs/benchmarks.md, "The giants"), it
-wins there; the complete search still gives counts, uniqueness and proofs, and takes over
-where the neighbourhood search ends finding none."""
+solution of a puzzle with few double bridges (:data:`FEW_DOUBLES`): measured with ``study`` on
+generated puzzles (docs/benchmarks.md, "The giants"), it wins there (1 000 islands: 0.11-0.13 s
+against the tree's 0.33-0.45 s; 5 000: 1.3 s against none in 60 s), and loses to reach on
+puzzles with half their bridges double (2 000 islands: 0.43-0.74 s against 0.31-0.40 s).  The
+complete search still gives counts, uniqueness and proofs, and takes over where the
+neighbourhood search ends finding none."""
 
 
 def auto(puzzle: Puzzle, own_rules: bool = False, *, first_only: bool = False) -> str:
     """The formulation ``auto`` stands for on ``puzzle``: for a first solution only
-    (``first_only``) of a giant (:data:`GIANT`) with loops allowed, the neighbourhood search;
+    (``first_only``) of a giant with few double bridges (:func:`giant`), the neighbourhood
+    search;
     else ``tree`` for puzzles with few double bridges (:data:`FEW_DOUBLES`), else ``reach``;
     with a user's encoding (``own_rules``), the one that adds nothing to it, :data:`PLAIN`."""
     if first_only and not own_rules and giant(puzzle):
@@ -228,5 +232,6 @@ def few_doubles(puzzle: Puzzle) -> bool:
 
 
 def giant(puzzle: Puzzle) -> bool:
-    """Whether ``auto`` searches a first solution of ``puzzle`` by neighbourhoods."""
-    return len(puzzle.islands) >= GIANT and not puzzle.rules.no_loops
+    """Whether ``auto`` searches a first solution of ``puzzle`` by neighbourhoods: at least
+    :data:`GIANT` islands, few double bridges, loops allowed."""
+    return len(puzzle.islands) >= GIANT and few_doubles(puzzle) and not puzzle.rules.no_loops
