@@ -111,7 +111,7 @@ FORMULATIONS: dict[str, Formulation] = {
             LNS,
             ("bridges.lp", "neighbourhood.lp"),
             "first solutions only: parts joined one neighbourhood at a time",
-            auxiliary=("anchored/1",),
+            auxiliary=("anchored/1", "joined/5", "end/5"),
             projected=False,
             complete=False,
         ),
