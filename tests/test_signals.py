@@ -50,6 +50,15 @@ def test_a_signal_stops_each_search_command_with_its_exit_code(pigeons, signum, 
     assert out.strip().splitlines()[-1].startswith(last_line.format(word=WORD[signum]))
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_stops_the_neighbourhood_search(pigeons, signum):
+    """``--connectivity lns`` grounds a program a round: the signal ends the round at work."""
+    code, out, err = stopped(["solve", PROLOG, "--add", pigeons, "--connectivity", "lns"], signum)
+    assert code == EXIT[signum], err
+    last = out.strip().splitlines()[-1]
+    assert last.startswith(f"unknown: no solution; {WORD[signum]}, search not exhausted"), last
+
+
 def test_solve_prints_the_solutions_found_before_ctrl_c():
     code, out, _err = stopped(
         ["solve", MANY, "-n", "0", "--format", "json"], signal.SIGINT, settle=1.0
