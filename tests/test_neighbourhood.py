@@ -4,11 +4,13 @@ solutions of generated puzzles, never claims there is none, and refuses to count
 import threading
 
 import pytest
+from click.testing import CliRunner
 
 from hashi_asp import Program, Stop, check, count, generate, parse, solve
 from hashi_asp.asp import FORMULATIONS, GIANT, auto
 from hashi_asp.asp.interface import EncodingError
 from hashi_asp.asp.portfolio import variants
+from hashi_asp.cli import main
 from hashi_asp.puzzle import Puzzle
 from hashi_asp.stopping import Deadline
 
@@ -31,6 +33,11 @@ def test_on_a_puzzle_without_a_solution_it_finds_none_and_claims_nothing():
     assert solve(puzzle, program=Program(connectivity="reach")).status == "unsolvable"
     found = solve(puzzle, program=LNS, time_limit=60)
     assert found.status == "unknown" and not found.exhausted and found.count == 0
+    said = CliRunner().invoke(main, ["solve", "1.1\n...\n1.1\n", "--connectivity", "lns"])
+    assert said.output.strip().splitlines()[-1] == (
+        "unknown: no solution; the neighbourhood search found none, which proves nothing "
+        "(auto searches on)"
+    )
 
 
 def test_counting_needs_a_complete_search():

@@ -112,6 +112,8 @@ def solve_text(
         how = "time limit reached, search not exhausted"
     elif result.stopped is not None:
         how = f"{look.signal}, search not exhausted"
+    elif found < models:  # a search that is not complete (--connectivity lns) ended
+        how = "the neighbourhood search found none, which proves nothing (auto searches on)"
     else:
         how = f"stopped after {models} as asked (-n 0 finds all)"
     text = [f"{result.status}: {count}; {how}"]
