@@ -554,8 +554,9 @@ class Grounded:
     def limit(self, conflicts: int | None) -> None:
         """End each later search after this many conflicts (None: none), neither exhausted nor
         stopped: a budget, where a deadline is a time."""
-        limit = "umax" if conflicts is None else str(conflicts)
-        self.control.configuration.solve.solve_limit = limit
+        solve = self.control.configuration.solve
+        assert isinstance(solve, clingo.Configuration)
+        solve.solve_limit = "umax" if conflicts is None else str(conflicts)
 
     def switch(self, symbol: clingo.Symbol, value: bool | None) -> None:
         """Set an external atom true, false, or free (None)."""

@@ -52,7 +52,7 @@ and a test checks that they agree)::
                          constant    max_bridges, no_loops
     neighbourhood.lp     input       band_rows(B), frame(R,C), group(R,C,G), anchor(G),
                                      kept(R1,C1,R2,C2,K)
-                         external    band(B)
+                         external    band(B), singles_first
 
 Why a table of our own in :mod:`~hashi_asp.asp.predicates`, not clorm (Potassco's
 object-relational mapping for clingo, made for this): measured on a generated puzzle of 100 000

@@ -39,7 +39,7 @@ from ..stopping import Deadline, Stopped
 from . import interface
 from .control import Enumeration, Grounded, Search, enumerate_solutions, ground
 from .interface import EncodingError, InvalidAnswer, Program
-from .predicates import ANCHOR, BAND, BAND_ROWS, FRAME, GROUP, HIDDEN, KEPT
+from .predicates import ANCHOR, BAND, BAND_ROWS, FRAME, GROUP, HIDDEN, KEPT, SINGLES_FIRST
 
 NARROWEST = 2
 """Pairs from the part (or from a border island) a round frees first."""
@@ -175,6 +175,7 @@ class Neighbourhoods:
         self.rounds = self.joined = 0
         self.ground_seconds = self.solve_seconds = 0.0
         self.choices = self.conflicts = 0
+        self.impossible = False  # the last round's neighbourhood proven to hold no answer
         self.started = time.perf_counter()
 
     # ------------------------------------------------------------------ the search
@@ -215,7 +216,9 @@ class Neighbourhoods:
             if found:
                 width = NARROWEST
                 self.joined += 1
-            elif width < WIDEST:
+            elif width < WIDEST or self.impossible:
+                # (a neighbourhood proven to hold no answer is cheap to widen: clasp proves it
+                # in a few conflicts, where a long chain of changes leads further out)
                 width += 1
             else:
                 tried[target] = tried.get(target, 0) + 1
@@ -241,6 +244,7 @@ class Neighbourhoods:
         for last, chosen in enumerate((None, *BANDS, None), -len(BANDS) - 1):
             for height in BANDS:
                 grounded.switch(BAND.symbol(height), height == chosen)
+            grounded.switch(SINGLES_FIRST.symbol(), chosen is None)
             grounded.limit(None if last == 0 else FIRST)
             answer, exhausted = self.solve(grounded)
             if answer is not None:
@@ -271,6 +275,7 @@ class Neighbourhoods:
         grounded = ground(puzzle, self.program, text=text, options=options, deadline=self.deadline)
         self.ground_seconds += grounded.ground_seconds
         answer, exhausted = self.solve(grounded)
+        self.impossible = answer is None and exhausted
         if answer is None:
             return None if whole and exhausted else False
         self.take(answer, self.last_freed)

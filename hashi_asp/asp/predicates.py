@@ -319,6 +319,9 @@ BAND = Predicate(
     {NEIGHBOURHOOD_LP: EXTERNAL},
     "the first candidate's lines are decided band of B rows by band, from the top",
 )
+SINGLES_FIRST = Predicate(
+    "singles_first", "", {NEIGHBOURHOOD_LP: EXTERNAL}, "a second line is tried last"
+)
 FRAME = Predicate(
     "frame", "R,C", {NEIGHBOURHOOD_LP: INPUT}, "an island around the round's, bridges kept"
 )
