@@ -207,9 +207,9 @@ soon as a tenth are doubled; the Coelho et al. instances have 1.23 to 1.89."""
 GIANT = 1000
 """Islands from which ``auto`` takes the neighbourhood search (:data:`LNS`) for a first
 solution of a puzzle with few double bridges (:data:`FEW_DOUBLES`): measured with ``study`` on
-generated puzzles (docs/benchmarks.md, "The giants"), it wins there (1 000 islands: 0.11-0.13 s
-against the tree's 0.33-0.45 s; 5 000: 1.3 s against none in 60 s), and loses to reach on
-puzzles with half their bridges double (2 000 islands: 0.43-0.74 s against 0.31-0.40 s).  The
+generated puzzles (docs/benchmarks.md, "The giants"), it wins there (1 000 islands: 0.12-0.13 s
+against the tree's 0.33-0.45 s; 5 000: 1.1-1.2 s against none in 60 s), and loses to reach on
+puzzles with half their bridges double (2 000 islands: 0.42-0.44 s against 0.31-0.40 s).  The
 complete search still gives counts, uniqueness and proofs, and takes over where the
 neighbourhood search ends finding none."""
 

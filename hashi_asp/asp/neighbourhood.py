@@ -4,19 +4,21 @@ connectivity makes the complete search too slow.
 It searches a candidate of numbers and crossings only, then mends its connectivity part by part:
 
 1. the first round grounds ``bridges.lp`` (with ``neighbourhood.lp``, which then adds nothing
-   but heuristics) on the whole puzzle: a candidate whose bridges meet every number and never
-   cross, but may fall apart into parts.  Its lines are decided band of rows by band from the
-   top, each height of :data:`BANDS` in turn within a budget of conflicts (:data:`FIRST`),
-   then without bands;
-2. each further round takes the smallest part and frees the pairs near it (both islands within
-   a few pairs of it; for a large part, near a few of its islands that border another part),
-   keeps every other bridge, and grounds a small program of its own: ``bridges.lp`` and
-   ``neighbourhood.lp`` on the round's islands and the frame around them, with what the kept
-   bridges imply as facts (:func:`round_facts`): the frame's bridges, the islands left out
-   next to them, the groups the kept bridges join, an anchor in every other part.  Its answer
-   joins the part to another, so every round that finds one leaves a part fewer;
+   but heuristics and a rule against closed groups of three) on the whole puzzle: a candidate
+   whose bridges meet every number and never cross, but may fall apart into parts.  It tries
+   single bridges first, then decides lines band of rows by band from the top, each height of
+   :data:`BANDS` in turn, each within :data:`FIRST` conflicts, then searches plainly;
+2. each further round takes the smallest part (of those given up least often) and frees the
+   pairs near it (both islands within a few pairs of it; for a large part, near a few of its
+   islands that border another part), keeps every other bridge, and grounds a small program of
+   its own: ``bridges.lp`` and ``neighbourhood.lp`` on the round's islands and the frame around
+   them, with what the kept bridges imply as facts (:meth:`Neighbourhoods.round_program`): the
+   frame's bridges, the islands left out next to them, the groups the kept bridges join, one
+   anchor in every other part.  Its answer joins the part to another and splits none, so every
+   round that finds one leaves a part fewer;
 3. a round that finds none within its budget of conflicts frees a wider neighbourhood, up to
-   :data:`WIDEST`, then starts again from :data:`NARROWEST` elsewhere on the part's border.
+   :data:`WIDEST`, then gives the part up for now; one that proves its neighbourhood holds no
+   answer widens on, past :data:`WIDEST` (such proofs take clasp a few conflicts).
 
 Each round is a fresh grounding of a few hundred atoms, milliseconds where solving the whole
 puzzle again under assumptions took a tenth of a second or more a call (docs/benchmarks.md,
@@ -45,7 +47,8 @@ NARROWEST = 2
 """Pairs from the part (or from a border island) a round frees first."""
 
 WIDEST = 7
-"""The widest neighbourhood before a round starts again at :data:`NARROWEST` elsewhere."""
+"""The widest neighbourhood searched within a budget before its part is given up for now (one
+proven to hold no answer widens on)."""
 
 SMALL_PART = 40
 """A part of at most this many islands is freed whole; a larger one near :data:`BORDERS` of
@@ -181,7 +184,8 @@ class Neighbourhoods:
     # ------------------------------------------------------------------ the search
 
     def run(self) -> Solution | None:
-        """The rounds, until the candidate is one part (its solution) or no round can join."""
+        """The rounds, until the candidate is one part (its solution), or none (a round that
+        freed the whole puzzle found nothing)."""
         if not self.first():
             return None
         width, border, target = NARROWEST, None, -1
