@@ -206,18 +206,27 @@ soon as a tenth are doubled; the Coelho et al. instances have 1.23 to 1.89."""
 
 GIANT = 1000
 """Islands from which ``auto`` takes the neighbourhood search (:data:`LNS`) for a first
-solution of a puzzle with few double bridges (:data:`FEW_DOUBLES`): measured with ``study`` on
-generated puzzles (docs/benchmarks.md, "The giants"), it wins there (1 000 islands: 0.12-0.13 s
-against the tree's 0.33-0.45 s; 5 000: 1.1-1.2 s against none in 60 s), and loses to reach on
-puzzles with half their bridges double (2 000 islands: 0.42-0.44 s against 0.31-0.40 s).  The
-complete search still gives counts, uniqueness and proofs, and takes over where the
-neighbourhood search ends finding none."""
+solution of a puzzle without double bridges (up to :data:`NO_DOUBLES` bridges per island):
+measured with ``study`` on generated puzzles (docs/benchmarks.md, "The giants"), it wins there
+(1 000 islands: 0.12-0.13 s against the tree's 0.33-0.45 s; 5 000: 1.1-1.2 s against none in
+60 s), and loses to reach on puzzles with doubles (2 000 islands, half of them double:
+0.42-0.44 s against 0.31-0.40 s; one in 25 double: 6.0 s against 2.4 s).  The complete search
+still gives counts, uniqueness and proofs, and takes over where the neighbourhood search ends
+finding none."""
+
+NO_DOUBLES = 1.12
+"""Bridges per island up to which a puzzle counts as without doubles for :data:`GIANT` (1.1:
+the generator's default alpha and no double)."""
+
+LARGE_GIANT = 5000
+"""Islands from which ``auto`` takes the neighbourhood search for a first solution of a puzzle
+with few double bridges (:data:`FEW_DOUBLES`): 5 000 islands, one bridge in 25 double: 20.6 s
+against the tree's 59 s."""
 
 
 def auto(puzzle: Puzzle, own_rules: bool = False, *, first_only: bool = False) -> str:
     """The formulation ``auto`` stands for on ``puzzle``: for a first solution only
-    (``first_only``) of a giant with few double bridges (:func:`giant`), the neighbourhood
-    search;
+    (``first_only``) of a giant (:func:`giant`), the neighbourhood search;
     else ``tree`` for puzzles with few double bridges (:data:`FEW_DOUBLES`), else ``reach``;
     with a user's encoding (``own_rules``), the one that adds nothing to it, :data:`PLAIN`."""
     if first_only and not own_rules and giant(puzzle):
@@ -225,13 +234,18 @@ def auto(puzzle: Puzzle, own_rules: bool = False, *, first_only: bool = False) -
     return "tree" if not own_rules and few_doubles(puzzle) else PLAIN
 
 
-def few_doubles(puzzle: Puzzle) -> bool:
-    """Whether ``puzzle`` has few double bridges, by its numbers (:data:`FEW_DOUBLES`)."""
+def few_doubles(puzzle: Puzzle, most: float = FEW_DOUBLES) -> bool:
+    """Whether ``puzzle`` has few double bridges: at most ``most`` bridges per island, by its
+    numbers (half their sum over the islands)."""
     numbers = sum(n or 1 for n in puzzle.islands.values())
-    return numbers <= 2 * FEW_DOUBLES * len(puzzle.islands)
+    return numbers <= 2 * most * len(puzzle.islands)
 
 
 def giant(puzzle: Puzzle) -> bool:
-    """Whether ``auto`` searches a first solution of ``puzzle`` by neighbourhoods: at least
-    :data:`GIANT` islands, few double bridges, loops allowed."""
-    return len(puzzle.islands) >= GIANT and few_doubles(puzzle) and not puzzle.rules.no_loops
+    """Whether ``auto`` searches a first solution of ``puzzle`` by neighbourhoods: loops
+    allowed, and at least :data:`GIANT` islands without doubles or :data:`LARGE_GIANT` with
+    few."""
+    islands = len(puzzle.islands)
+    if islands < GIANT or puzzle.rules.no_loops:
+        return False
+    return few_doubles(puzzle, NO_DOUBLES) or (islands >= LARGE_GIANT and few_doubles(puzzle))
