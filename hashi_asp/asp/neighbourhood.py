@@ -35,6 +35,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 
+from ..graphs import connected_groups
 from ..puzzle import Puzzle, Solution, bridge
 from ..status import Stop
 from ..stopping import Deadline, Stopped
@@ -190,7 +191,7 @@ class Neighbourhoods:
             return None
         width, border, target = NARROWEST, None, -1
         tried: dict[int, int] = {}  # a part (by its first island): the times it was given up
-        parts, part_of = self.parts(self.counts)
+        parts, part_of = self.parts()
         while len(parts) > 1:
             # The smallest part, unless one given up fewer times is there: a part that no
             # neighbourhood joins within its budget waits while the others join around it.
@@ -212,11 +213,11 @@ class Neighbourhoods:
             if found is None:
                 return None  # the whole puzzle freed, and no answer: none found
             if found:
-                parts, part_of = self.parts(self.counts)
+                parts, part_of = self.parts()
                 found = len(parts) < before  # (neighbourhood.lp's anchors see to it)
                 if not found:
                     self.counts = kept
-                    parts, part_of = self.parts(self.counts)
+                    parts, part_of = self.parts()
             if found:
                 width = NARROWEST
                 self.joined += 1
@@ -245,14 +246,16 @@ class Neighbourhoods:
             deadline=self.deadline,
         )
         self.ground_seconds += grounded.ground_seconds
-        for last, chosen in enumerate((None, *BANDS, None), -len(BANDS) - 1):
+        # (a band's height or None, a budget or None): single bridges first, each band, plain
+        attempts = [(None, FIRST), *((height, FIRST) for height in BANDS), (None, None)]
+        for chosen, budget in attempts:
             for height in BANDS:
                 grounded.switch(BAND.symbol(height), height == chosen)
             grounded.switch(SINGLES_FIRST.symbol(), chosen is None)
-            grounded.limit(None if last == 0 else FIRST)
+            grounded.limit(budget)
             answer, exhausted = self.solve(grounded)
             if answer is not None:
-                self.take(answer, None)
+                self.take(answer, first=True)
                 return True
             if exhausted:
                 return False
@@ -282,7 +285,7 @@ class Neighbourhoods:
         self.impossible = answer is None and exhausted
         if answer is None:
             return None if whole and exhausted else False
-        self.take(answer, self.last_freed)
+        self.take(answer)
         return True
 
     def solve(self, grounded: Grounded) -> tuple[Solution | None, bool]:
@@ -305,10 +308,10 @@ class Neighbourhoods:
         found = interface.solution(answer) if answer else None
         return found, search.exhausted
 
-    def take(self, found: Solution, freed: set[int] | None) -> None:
+    def take(self, found: Solution, *, first: bool = False) -> None:
         """The candidate with the round's answer on the pairs it freed (all of them: the
-        first)."""
-        if freed is None:
+        ``first``)."""
+        if first:
             self.counts = [0] * len(self.ends)
         else:
             for p in self.free_pairs:
@@ -335,8 +338,9 @@ class Neighbourhoods:
         islands = freed | frame
         hidden = {j for i in frame for j, _ in seen[i] if j not in islands}
         kept = {p for i in frame for j, p in seen[i] if j in islands and counts[p]}
-        self.free_pairs, self.last_freed = free_pairs, freed
-        groups = self.groups(freed, set(free_pairs))
+        self.free_pairs = free_pairs
+        group_of = self.numbered(self.groups(set(free_pairs)))
+        groups = {i: group_of[i] for i in freed}
         # One anchor for every other part: each of its other groups must reach an anchor too,
         # so no part falls apart, and the round leaves a part fewer.
         anchored: dict[int, int] = {}
@@ -364,46 +368,29 @@ class Neighbourhoods:
         )
         return puzzle, text
 
-    def groups(self, freed: set[int], free_pairs: set[int]) -> dict[int, int]:
-        """The group of every freed island: what the bridges kept join it to, named by an
-        island of it."""
-        parent = list(range(len(self.cells)))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        for p, count in enumerate(self.counts):
-            if count and p not in free_pairs:
-                a, b = self.ends[p]
-                ra, rb = find(a), find(b)
-                if ra != rb:
-                    parent[ra] = rb
-        return {i: find(i) for i in freed}
-
     # ------------------------------------------------------------------ parts and places
 
-    def parts(self, counts: list[int]) -> tuple[list[list[int]], list[int]]:
+    def parts(self) -> tuple[list[list[int]], list[int]]:
         """The parts of the candidate (islands joined by its bridges), and each island's."""
-        part_of = [-1] * len(self.cells)
-        parts: list[list[int]] = []
-        seen = self.seen
-        for start in range(len(self.cells)):
-            if part_of[start] >= 0:
-                continue
-            number, members, stack = len(parts), [start], [start]
-            part_of[start] = number
-            while stack:
-                i = stack.pop()
-                for j, p in seen[i]:
-                    if counts[p] and part_of[j] < 0:
-                        part_of[j] = number
-                        members.append(j)
-                        stack.append(j)
-            parts.append(members)
-        return parts, part_of
+        parts = self.groups()
+        return parts, self.numbered(parts)
+
+    def groups(self, skipped: set[int] | frozenset[int] = frozenset()) -> list[list[int]]:
+        """The groups of islands the candidate's bridges join, but for the ``skipped`` pairs
+        (a round's free pairs: what the bridges it keeps join)."""
+        counts, seen = self.counts, self.seen
+        return connected_groups(
+            range(len(self.cells)),
+            lambda i: [j for j, p in seen[i] if counts[p] and p not in skipped],
+        )
+
+    def numbered(self, groups: list[list[int]]) -> list[int]:
+        """Each island's group, by its place in ``groups``."""
+        number = [0] * len(self.cells)
+        for place, members in enumerate(groups):
+            for i in members:
+                number[i] = place
+        return number
 
     def border(self, part: list[int], part_of: list[int]) -> list[int]:
         """A few islands of ``part`` that see an island of another part, picked at random."""
