@@ -10,7 +10,7 @@ puzzle: callers pass the nodes, and the neighbours or the edges, they mean.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TypeVar
 
 Node = TypeVar("Node", bound=Hashable)
@@ -94,3 +94,56 @@ def connected_without(
                 seen.add(other)
                 todo.append(other)
     return False
+
+
+def groups_of(
+    starts: Sequence[Node], neighbours: Callable[[Node], Iterable[Node]]
+) -> tuple[list[int], dict[int, list[Node]]]:
+    """Which of ``starts`` lie in the same connected group: each start's group (a number), and
+    the members of every group but at most one.  It searches from every start at once, a node
+    at a time from each search in turn, joins two searches where they meet, and stops when at
+    most one is still growing: a search that runs out has found its whole group, and the last
+    one need not be walked to its end.  On a large graph whose starts lie close together that
+    is a few hundred nodes instead of all of them.  The group left open, if any, is the one
+    number without members."""
+    owner: dict[Node, int] = {}
+    leader = list(range(len(starts)))  # the searches joined so far (union-find)
+
+    def lead(search: int) -> int:
+        while leader[search] != search:
+            leader[search] = leader[leader[search]]
+            search = leader[search]
+        return search
+
+    growing: dict[int, deque[Node]] = {}  # by the leader of each search still growing
+    for search, start in enumerate(starts):
+        if start in owner:
+            leader[search] = lead(owner[start])
+        else:
+            owner[start] = search
+            growing[search] = deque([start])
+    while len(growing) > 1:
+        for search in list(growing):
+            todo = growing.get(search)
+            if todo is None:
+                continue  # joined to another in this turn
+            node = todo.popleft()
+            for other in neighbours(node):
+                found = owner.get(other)
+                if found is None:
+                    owner[other] = search
+                    todo.append(other)
+                elif (met := lead(found)) != search:
+                    # (the search met is still growing: one that ran out would have
+                    # reached this node)
+                    leader[met] = search
+                    todo.extend(growing.pop(met))
+            if not todo:
+                del growing[search]
+    group = [lead(search) for search in range(len(starts))]
+    members: dict[int, list[Node]] = {number: [] for number in set(group) - set(growing)}
+    for node, search in owner.items():
+        number = lead(search)
+        if number in members:
+            members[number].append(node)
+    return group, members

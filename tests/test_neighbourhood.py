@@ -1,16 +1,19 @@
 """The neighbourhood search for first solutions (``--connectivity lns``): it finds checked
 solutions of generated puzzles, never claims there is none, and refuses to count."""
 
+import random
 import threading
 
 import pytest
 from click.testing import CliRunner
 
 from hashi_asp import Program, Stop, check, count, generate, parse, solve
-from hashi_asp.asp import FORMULATIONS, GIANT, auto
+from hashi_asp.asp import FORMULATIONS, GIANT, auto, interface
 from hashi_asp.asp.interface import EncodingError
+from hashi_asp.asp.neighbourhood import Neighbourhoods
 from hashi_asp.asp.portfolio import variants
 from hashi_asp.cli import main
+from hashi_asp.graphs import connected_groups
 from hashi_asp.puzzle import Puzzle
 from hashi_asp.stopping import Deadline
 
@@ -25,6 +28,35 @@ def test_it_finds_checked_solutions_of_generated_puzzles(islands, seed, beta):
     found = solve(puzzle, program=LNS, time_limit=120)
     assert found.status == "solved" and not found.exhausted
     assert check(puzzle, found.solutions[0]) == []
+
+
+def test_the_parts_kept_up_to_date_are_the_parts_found_afresh():
+    # The search finds again only the parts a round touched; an oracle finds every part of the
+    # candidate from scratch after each round and compares.
+    puzzle = generate(GIANT, seed=5, beta=0.25).puzzle
+    afresh: list[bool] = []
+
+    class Checked(Neighbourhoods):
+        def mend(self, joining, freed, budget, *, whole=False):
+            before = len(self.parts)
+            found = super().mend(joining, freed, budget, whole=whole)
+            joined = {
+                frozenset(group)
+                for group in connected_groups(
+                    range(len(self.cells)),
+                    lambda i: [j for j, p in self.seen[i] if self.counts[p]],
+                )
+            }
+            afresh.append(joined == {frozenset(part) for part in self.parts.values()})
+            assert all(self.parts[self.part_of[i]].count(i) == 1 for i in range(len(self.cells)))
+            assert len(self.parts) < before if found else len(self.parts) == before
+            return found
+
+    program = interface.chosen(LNS, puzzle)
+    search = Checked(puzzle, program, Deadline(120), random.Random(1))
+    found = search.run()
+    assert found is not None and check(puzzle, found) == []
+    assert len(afresh) > 20 and all(afresh), afresh
 
 
 def test_on_a_puzzle_without_a_solution_it_finds_none_and_claims_nothing():

@@ -7,7 +7,7 @@ It searches a candidate of numbers and crossings only, then mends its connectivi
    but heuristics and a rule against closed groups of three) on the whole puzzle: a candidate
    whose bridges meet every number and never cross, but may fall apart into parts.  It tries
    single bridges first, then decides lines band of rows by band from the top, each height of
-   :data:`BANDS` in turn, each within :data:`FIRST` conflicts, then searches plainly;
+   :data:`BANDS` in turn, each within a budget of conflicts that doubles with each turn;
 2. each further round takes the smallest part (of those given up least often) and frees the
    pairs near it (both islands within a few pairs of it; for a large part, near a few of its
    islands that border another part), keeps every other bridge, and grounds a small program of
@@ -34,15 +34,25 @@ import random
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
+from itertools import chain, count
 
-from ..graphs import connected_groups
+from ..graphs import groups_of
 from ..puzzle import Puzzle, Solution, bridge
 from ..status import Stop
 from ..stopping import Deadline, Stopped
 from . import interface
 from .control import Enumeration, Grounded, Search, enumerate_solutions, ground
 from .interface import EncodingError, InvalidAnswer, Program
-from .predicates import ANCHOR, BAND, BAND_ROWS, FRAME, GROUP, HIDDEN, KEPT, SINGLES_FIRST
+from .predicates import (
+    ANCHOR,
+    BAND,
+    BAND_ROWS,
+    FRAME,
+    GROUP,
+    HIDDEN,
+    KEPT,
+    SINGLES_FIRST,
+)
 
 NARROWEST = 2
 """Pairs from the part (or from a border island) a round frees first."""
@@ -63,7 +73,15 @@ CONFLICTS = 400
 
 BANDS = (16, 8, 32, 12, 24)
 """The heights of bands (rows) the first round tries in turn (neighbourhood.lp's ``band/1``),
-each within :data:`FIRST` conflicts, before it searches without bands or a budget."""
+each within a budget of conflicts, :data:`FIRST` on the first turn and twice the last on each
+further turn."""
+
+SINGLES = 16_000
+"""The first round's budget of conflicts for single bridges first, before the bands: puzzles
+without doubles take a few hundred (10 000 islands: 589 and 643).  With a quarter of the
+bridges double it finds none, but what clasp learns on the way helps the bands: ten generated
+puzzles of 10 000 islands, 8 with a candidate within 40 s after 16 000 conflicts here, 5 after
+2 000."""
 
 FIRST = 15_000
 """The first round's budget of conflicts for each height of :data:`BANDS`: a generated puzzle
@@ -180,6 +198,10 @@ class Neighbourhoods:
         self.ground_seconds = self.solve_seconds = 0.0
         self.choices = self.conflicts = 0
         self.impossible = False  # the last round's neighbourhood proven to hold no answer
+        self.parts: dict[int, list[int]] = {}  # the candidate's parts, by number
+        self.part_of: list[int] = []  # each island's part
+        self.next_part = 0
+        self.free_pairs: list[int] = []
         self.started = time.perf_counter()
 
     # ------------------------------------------------------------------ the search
@@ -191,33 +213,26 @@ class Neighbourhoods:
             return None
         width, border, target = NARROWEST, None, -1
         tried: dict[int, int] = {}  # a part (by its first island): the times it was given up
-        parts, part_of = self.parts()
-        while len(parts) > 1:
+        self.parts, self.part_of = {0: list(range(len(self.cells)))}, [0] * len(self.cells)
+        self.regroup([0], list(range(len(self.cells))))
+        while len(self.parts) > 1:
             # The smallest part, unless one given up fewer times is there: a part that no
             # neighbourhood joins within its budget waits while the others join around it.
-            smallest = min(parts, key=lambda part: (tried.get(min(part), 0), len(part)))
-            if min(smallest) != target:
-                target, width, border = min(smallest), NARROWEST, None
+            smallest = min(self.parts.values(), key=lambda part: (tried.get(part[0], 0), len(part)))
+            if smallest[0] != target:
+                target, width, border = smallest[0], NARROWEST, None
             if len(smallest) <= SMALL_PART:
                 centres: list[int] = smallest
             else:
                 if border is None or width == NARROWEST:
-                    border = self.border(smallest, part_of)
+                    border = self.border(smallest)
                 centres = border
             freed = self.ball(centres, width)
             whole = len(freed) == len(self.cells)
-            before = len(parts)
             budget = CONFLICTS * width * (1 + tried.get(target, 0))
-            kept = list(self.counts)
-            found = self.mend(part_of[smallest[0]], freed, part_of, budget, whole=whole)
+            found = self.mend(self.part_of[target], freed, budget, whole=whole)
             if found is None:
                 return None  # the whole puzzle freed, and no answer: none found
-            if found:
-                parts, part_of = self.parts()
-                found = len(parts) < before  # (neighbourhood.lp's anchors see to it)
-                if not found:
-                    self.counts = kept
-                    parts, part_of = self.parts()
             if found:
                 width = NARROWEST
                 self.joined += 1
@@ -233,8 +248,8 @@ class Neighbourhoods:
     def first(self) -> bool:
         """The first round: a candidate of the whole puzzle, numbers and crossings only, its
         lines decided band by band, each height of :data:`BANDS` in turn with a budget of
-        conflicts, then without bands or budget (the learned clauses kept all along).  False
-        when there is none at all."""
+        conflicts, turn after turn (the learned clauses kept all along).  False when there is
+        none at all."""
         self.deadline.check("searching a first candidate")
         self.rounds += 1
         text = BAND_ROWS.facts((height,) for height in BANDS)
@@ -246,8 +261,13 @@ class Neighbourhoods:
             deadline=self.deadline,
         )
         self.ground_seconds += grounded.ground_seconds
-        # (a band's height or None, a budget or None): single bridges first, each band, plain
-        attempts = [(None, FIRST), *((height, FIRST) for height in BANDS), (None, None)]
+        # Single bridges first, then each height of band in turn, the budget doubled after
+        # each turn: no unbounded search, as one can wander for minutes where another height
+        # finds a candidate at once (a search that proves there is none ends it).
+        attempts = chain(
+            [(None, SINGLES)],
+            ((height, FIRST << turn) for turn in count() for height in BANDS),
+        )
         for chosen, budget in attempts:
             for height in BANDS:
                 grounded.switch(BAND.symbol(height), height == chosen)
@@ -259,24 +279,18 @@ class Neighbourhoods:
                 return True
             if exhausted:
                 return False
-        return False  # (the last search, without a budget, ends with one or the other)
+        raise AssertionError("unreachable: the attempts never end")
 
     def mend(
-        self,
-        joining: int,
-        freed: Iterable[int],
-        part_of: list[int],
-        budget: int,
-        *,
-        whole: bool = False,
+        self, joining: int, freed: list[int], budget: int, *, whole: bool = False
     ) -> bool | None:
         """One round: the pairs between ``freed`` islands searched again, every other bridge
         kept, and part ``joining`` made to join another.  True with an answer (the candidate
-        takes it), False without one within ``budget`` conflicts, None when there is none at
-        all and ``whole`` (which has no budget)."""
+        and its parts take it), False without one within ``budget`` conflicts, None when there
+        is none at all and ``whole`` (which has no budget)."""
         self.deadline.check("searching a neighbourhood")
         self.rounds += 1
-        puzzle, text = self.round_program(set(freed), joining, part_of)
+        puzzle, text = self.round_program(set(freed), joining)
         limit = () if whole else (f"--solve-limit={budget}",)
         options = (*ROUND_OPTIONS, *limit)
         grounded = ground(puzzle, self.program, text=text, options=options, deadline=self.deadline)
@@ -285,8 +299,14 @@ class Neighbourhoods:
         self.impossible = answer is None and exhausted
         if answer is None:
             return None if whole and exhausted else False
+        kept, before = list(self.counts), len(self.parts)
         self.take(answer)
-        return True
+        made = self.regroup({self.part_of[i] for i in freed}, freed)
+        if len(self.parts) < before:  # (neighbourhood.lp's anchors see to it)
+            return True
+        self.counts = kept
+        self.regroup(made, freed)
+        return False
 
     def solve(self, grounded: Grounded) -> tuple[Solution | None, bool]:
         """A search of a round's grounding: its answer (or None), and whether the search space
@@ -323,11 +343,9 @@ class Neighbourhoods:
 
     # ------------------------------------------------------------------ a round's program
 
-    def round_program(
-        self, freed: set[int], joining: int, part_of: list[int]
-    ) -> tuple[Puzzle, str]:
+    def round_program(self, freed: set[int], joining: int) -> tuple[Puzzle, str]:
         """The round's islands (``freed`` and the frame around them) as a puzzle, and the facts
-        of neighbourhood.lp."""
+        of neighbourhood.lp: part ``joining`` to join another."""
         counts, ends, seen, crossing = self.counts, self.ends, self.seen, self.geometry.crossing
         free_pairs = [p for i in freed for j, p in seen[i] if j in freed and ends[p][0] == i]
         frame: set[int] = {j for i in freed for j, _ in seen[i] if j not in freed}
@@ -339,14 +357,16 @@ class Neighbourhoods:
         hidden = {j for i in frame for j, _ in seen[i] if j not in islands}
         kept = {p for i in frame for j, p in seen[i] if j in islands and counts[p]}
         self.free_pairs = free_pairs
-        group_of = self.numbered(self.groups(set(free_pairs)))
-        groups = {i: group_of[i] for i in freed}
+        # The groups the kept bridges join (only the freed islands' are needed).
+        starts = sorted(freed)
+        group_of, _ = groups_of(starts, self.joins(set(free_pairs)))
+        groups = dict(zip(starts, group_of))
         # One anchor for every other part: each of its other groups must reach an anchor too,
         # so no part falls apart, and the round leaves a part fewer.
         anchored: dict[int, int] = {}
         for i in sorted(freed):
-            if part_of[i] != joining:
-                anchored.setdefault(part_of[i], groups[i])
+            if self.part_of[i] != joining:
+                anchored.setdefault(self.part_of[i], groups[i])
         anchors = set(anchored.values())
         cells, numbers = self.cells, self.puzzle.islands
         puzzle = Puzzle(
@@ -370,30 +390,34 @@ class Neighbourhoods:
 
     # ------------------------------------------------------------------ parts and places
 
-    def parts(self) -> tuple[list[list[int]], list[int]]:
-        """The parts of the candidate (islands joined by its bridges), and each island's."""
-        parts = self.groups()
-        return parts, self.numbered(parts)
-
-    def groups(self, skipped: set[int] | frozenset[int] = frozenset()) -> list[list[int]]:
-        """The groups of islands the candidate's bridges join, but for the ``skipped`` pairs
-        (a round's free pairs: what the bridges it keeps join)."""
+    def joins(self, skipped: set[int] | frozenset[int] = frozenset()) -> Callable[[int], list[int]]:
+        """The islands each island's bridges join it to, but for the ``skipped`` pairs (a
+        round's free pairs: what the bridges it keeps join)."""
         counts, seen = self.counts, self.seen
-        return connected_groups(
-            range(len(self.cells)),
-            lambda i: [j for j, p in seen[i] if counts[p] and p not in skipped],
-        )
+        return lambda i: [j for j, p in seen[i] if counts[p] and p not in skipped]
 
-    def numbered(self, groups: list[list[int]]) -> list[int]:
-        """Each island's group, by its place in ``groups``."""
-        number = [0] * len(self.cells)
-        for place, members in enumerate(groups):
-            for i in members:
-                number[i] = place
-        return number
+    def regroup(self, changed: Iterable[int], starts: list[int]) -> list[int]:
+        """The ``changed`` parts found again as the candidate's bridges join their islands now,
+        where bridges changed only between islands of ``starts`` (each part holds one of them);
+        the new parts' numbers."""
+        members = [i for part in changed for i in self.parts.pop(part)]
+        _, found = groups_of(starts, self.joins())
+        groups = [sorted(group) for group in found.values()]
+        if sum(map(len, groups)) < len(members):  # the one group left open: the rest
+            placed = {i for group in groups for i in group}
+            groups.append([i for i in sorted(members) if i not in placed])
+        made = []
+        for group in groups:
+            self.next_part += 1
+            made.append(self.next_part)
+            self.parts[self.next_part] = group
+            for i in group:
+                self.part_of[i] = self.next_part
+        return made
 
-    def border(self, part: list[int], part_of: list[int]) -> list[int]:
+    def border(self, part: list[int]) -> list[int]:
         """A few islands of ``part`` that see an island of another part, picked at random."""
+        part_of = self.part_of
         mine = part_of[part[0]]
         bordering = [i for i in part if any(part_of[j] != mine for j, _ in self.seen[i])]
         return self.chance.sample(bordering, min(BORDERS, len(bordering))) or part[:1]
