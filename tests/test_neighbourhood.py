@@ -1,6 +1,7 @@
 """The neighbourhood search for first solutions (``--connectivity lns``): it finds checked
 solutions of generated puzzles, never claims there is none, and refuses to count."""
 
+import json
 import random
 import threading
 
@@ -128,3 +129,20 @@ def test_a_race_for_a_first_solution_of_a_giant_runs_it_beside_a_complete_search
     assert first[0] == "lns" and FORMULATIONS[first[1]].complete
     counting = [each.connectivity for each in variants(race, giant, 4, models=0)]
     assert all(FORMULATIONS[name].complete for name in counting)
+
+
+def test_a_study_race_run_alone_runs_what_auto_picks_for_its_task(tmp_path):
+    # A study with more runs than cores runs each race alone, its first variant: for a first
+    # solution of a giant the neighbourhood search, for a uniqueness verdict a complete search.
+    from hashi_asp.notations import write
+    from hashi_asp.study.runs import Task, perform
+    from hashi_asp.study.variants import parse as variant
+
+    path = tmp_path / "giant.has"
+    path.write_text(write(generate(GIANT, seed=4, beta=0.0).puzzle, "has"))
+    raced = variant("race", "--connectivity race")
+    first = perform(Task(str(path), path.read_text(), raced, 1, "solve", 120, alone=True))
+    assert first.status == "solved" and json.loads(first.detail)["ran"] == "lns"
+    verdict = perform(Task(str(path), path.read_text(), raced, 1, "unique", 120, alone=True))
+    ran = json.loads(verdict.detail)["ran"]
+    assert FORMULATIONS[ran.split()[0]].complete, verdict.detail

@@ -207,8 +207,10 @@ def _run(task: Task, program: Program, record: Record, deadline: Deadline) -> No
         given = unit.given(values, deadline=deadline, reader=reader, program=program)
         record.read = round(time.perf_counter() - started, 6)
         _describe(record, given.puzzle, None)
+        ran = None  # the variant a race run alone ran
         if isinstance(given.program, Program):
-            given.program = _for_the_run(given.program, given.puzzle, task)
+            models = getattr(given, "models", 0)  # (solve's -n; the others decide all)
+            given.program, ran = _for_the_run(given.program, given.puzzle, task, models)
         outcome = unit.run(given)
     finally:
         record.wall = round(time.perf_counter() - started, 6)
@@ -235,17 +237,24 @@ def _run(task: Task, program: Program, record: Record, deadline: Deadline) -> No
     if solutions and (searched is None or searched == given.puzzle):
         _describe(record, given.puzzle, solutions[0])
     detail = {"won": stats["variant"]} if "variant" in stats else {}  # a race's winner
+    detail.update({"ran": ran} if ran else {})
     detail.update(unit.kept(outcome))
     record.detail = json.dumps(detail) if detail else ""
 
 
-def _for_the_run(program: Program, puzzle: Puzzle, task: Task) -> Program:
-    """The variant's program with the study's seed; a race run ``alone``: its first variant."""
+def _for_the_run(
+    program: Program, puzzle: Puzzle, task: Task, models: int
+) -> tuple[Program, str | None]:
+    """The variant's program with the study's seed; a race run ``alone``: its first variant
+    for ``models`` solutions (the neighbourhood search for a first solution of a giant), and
+    that variant's name."""
+    ran = None
     if task.alone and program.connectivity == "race":
-        from ..asp.portfolio import variants
+        from ..asp.portfolio import name_of, variants
 
-        program = variants(program, puzzle, 1)[0]
-    return replace(program, options=(*program.options, f"--seed={task.seed}"))
+        program = variants(program, puzzle, 1, models)[0]
+        ran = name_of(program)
+    return replace(program, options=(*program.options, f"--seed={task.seed}")), ran
 
 
 def _describe(record: Record, puzzle: Puzzle, solution: Solution | None) -> None:
