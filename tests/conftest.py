@@ -114,6 +114,35 @@ def server():
         running.close()
 
 
+@pytest.fixture(scope="module")
+def site(server) -> str:
+    """The address of a module's own ``hashi-asp serve``, for the browser tests."""
+    return server.url
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """A module's headless Chromium (tests/browsing.py)."""
+    from browsing import start_browser
+
+    driver = start_browser()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def browser(chromium, site):
+    """The browser on a fresh page (see browsing.fresh_page); after the test, its console holds
+    no fault."""
+    from browsing import console_faults, fresh_page
+
+    fresh_page(chromium, site)
+    yield chromium
+    assert console_faults(chromium) == []
+
+
 def run(*args: object, input: str | None = None, color: bool = False) -> Result:
     """``hashi-asp ARGS`` in this process, by click's runner: its exit code, stdout and stderr
     (a process of its own, where that matters, is tests/processes.py's)."""

@@ -19,10 +19,8 @@ from browsing import (
     board_state,
     bridges,
     chord,
-    console_faults,
     drag,
     focus_board,
-    fresh_page,
     islands,
     keys,
     marked,
@@ -34,14 +32,12 @@ from browsing import (
     screen,
     settled,
     shot,
-    start_browser,
     tap,
     verdict,
     wait,
 )
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from serving import Server
 
 from hashi_asp import notations
 from hashi_asp.checking import check
@@ -58,33 +54,6 @@ BIG = "15x15m2:3f5e3b2c4c3b2p24d3r5c5a4c5a3g4a2a1f1b2g1b2f3b4b5f5p1a1c3a2c1a3m5a
 TEN = "10x10m2:a2b5a2b13b2a1a2l3c5a2d1a2l1c3b5j3b4e3a1d2f3a2"
 
 
-@pytest.fixture(scope="module")
-def server():
-    running = Server()
-    try:
-        yield running.url
-    finally:
-        running.close()
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    driver = start_browser()
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-@pytest.fixture
-def browser(chromium, server):
-    """The browser on a fresh page (see browsing.fresh_page); after the test, its console holds
-    no fault."""
-    fresh_page(chromium, server)
-    yield chromium
-    assert console_faults(chromium) == []
-
-
 def solution_of(text: str) -> dict:
     return unique(notations.read(text)).solutions[0].counts()
 
@@ -92,9 +61,9 @@ def solution_of(text: str) -> dict:
 # ---------------------------------------------------------------------------- opening, editing
 
 
-def test_a_shared_link_opens_in_play_mode(server, browser):
+def test_a_shared_link_opens_in_play_mode(site, browser):
     puzzle = notations.read(UNIQUE)
-    open_puzzle(browser, server, UNIQUE)
+    open_puzzle(browser, site, UNIQUE)
     assert islands(browser) == dict(puzzle.islands)
     assert "unique" in settled(browser)
     assert unique(puzzle).status == "unique"
@@ -106,8 +75,8 @@ def test_a_shared_link_opens_in_play_mode(server, browser):
     shot(browser, "01-loaded-unique")
 
 
-def test_placing_an_island_changes_the_live_verdict(server, browser):
-    open_puzzle(browser, server, UNIQUE)
+def test_placing_an_island_changes_the_live_verdict(site, browser):
+    open_puzzle(browser, site, UNIQUE)
     assert "unique" in settled(browser)
     press(browser, "mode-edit")  # editing is an explicit switch
     # An island of 1 at (1, 6), below the 2 at (0, 6): the numbers' total turns odd.
@@ -142,9 +111,9 @@ def test_placing_an_island_changes_the_live_verdict(server, browser):
     assert "unique" in settled(browser)
 
 
-def test_a_puzzle_with_two_solutions_shows_where_they_differ(server, browser):
+def test_a_puzzle_with_two_solutions_shows_where_they_differ(site, browser):
     text = Path("puzzles/prolog-5x5.txt").read_text()
-    open_puzzle(browser, server, text)
+    open_puzzle(browser, site, text)
     assert "solutions" in settled(browser)
     found = unique(notations.read("puzzles/prolog-5x5.txt"))
     drawn = browser.find_elements(By.CSS_SELECTOR, "#board .difference")
@@ -154,10 +123,10 @@ def test_a_puzzle_with_two_solutions_shows_where_they_differ(server, browser):
     shot(browser, "03-two-solutions")
 
 
-def test_a_difference_between_islands_in_adjacent_rows_is_drawn_over_them(server, browser):
+def test_a_difference_between_islands_in_adjacent_rows_is_drawn_over_them(site, browser):
     """Two islands in adjacent cells leave a gap of a fifth of a cell between them: the pair's
     mark is drawn over the islands, from centre to centre, not in that gap alone."""
-    open_puzzle(browser, server, SQUARE)
+    open_puzzle(browser, site, SQUARE)
     wait(browser, lambda d: verdict(d) == "2 solutions", "the count")
     found = unique(notations.parse(SQUARE))
     assert {(d.r1, d.c1, d.r2, d.c2) for d in found.differences} >= {(0, 0, 1, 0)}
@@ -180,7 +149,7 @@ def test_a_difference_between_islands_in_adjacent_rows_is_drawn_over_them(server
     shot(browser, "03-adjacent-difference")
 
 
-def test_a_new_grid_is_edited_from_scratch(server, browser):
+def test_a_new_grid_is_edited_from_scratch(site, browser):
     browser.find_element(By.CSS_SELECTOR, "#grid-panel summary").click()
     for name, value in (("cols", "3"), ("rows", "1")):
         field = browser.find_element(By.ID, name)
@@ -200,10 +169,10 @@ def test_a_new_grid_is_edited_from_scratch(server, browser):
 # ---------------------------------------------------------------------------- playing
 
 
-def test_drawing_marking_and_the_first_mistake(server, browser):
+def test_drawing_marking_and_the_first_mistake(site, browser):
     puzzle = notations.read(UNIQUE)
     solution = solution_of(UNIQUE)
-    open_puzzle(browser, server, UNIQUE)
+    open_puzzle(browser, site, UNIQUE)
     settled(browser)
     drag(browser, (0, 0), (0, 2))
     drag(browser, (0, 0), (0, 2))
@@ -236,14 +205,14 @@ def test_drawing_marking_and_the_first_mistake(server, browser):
     assert read(browser, ".bridge.mistake", "pair") == [["6,4,6,6", ""]]
     assert check(puzzle, bridges(browser)) != []
     # A puzzle without a solution: the player is not to blame.
-    open_puzzle(browser, server, NONE)
+    open_puzzle(browser, site, NONE)
     assert settled(browser) == "no solution"
     press(browser, "check")
     wait(browser, lambda d: message(d) == "The puzzle itself has no solution.", "the answer")
 
 
-def test_touch_draws_and_marks_as_the_mouse_does(server, browser):
-    open_puzzle(browser, server, UNIQUE)
+def test_touch_draws_and_marks_as_the_mouse_does(site, browser):
+    open_puzzle(browser, site, UNIQUE)
     settled(browser)
     browser.execute_script(
         "window.kinds = new Set();"
@@ -264,10 +233,10 @@ def test_touch_draws_and_marks_as_the_mouse_does(server, browser):
     assert bridges(browser).counts() == {((0, 0), (0, 2)): 2}
 
 
-def test_every_change_is_undone_and_redone(server, browser):
+def test_every_change_is_undone_and_redone(site, browser):
     """Drawing, marking, Next step, Solve, Clear and an edit, undone one by one (buttons, u,
     Ctrl+Z) back to the start, then redone (buttons, r, Ctrl+Y, Ctrl+Shift+Z) to the end."""
-    open_puzzle(browser, server, UNIQUE)
+    open_puzzle(browser, site, UNIQUE)
     settled(browser)
     moments = [board_state(browser)]
 
@@ -314,7 +283,7 @@ def hex_to_rgb(colour: str) -> str:
 
 
 @pytest.mark.parametrize("size", [WIDE, PHONE], ids=["1280x900", "390x844"])
-def test_a_whole_game_by_next_step_alone(server, browser, size):
+def test_a_whole_game_by_next_step_alone(site, browser, size):
     """The README's puzzle, where Next step once gave the same step again and again: pressed
     until the end, it gives the walkthrough's steps in order, each applied and its reason
     shown in colours of its own, one of them undone and given again, then "solved"."""
@@ -322,7 +291,7 @@ def test_a_whole_game_by_next_step_alone(server, browser, size):
     puzzle = notations.read(UNIQUE)
     walk = steps(puzzle)
     assert walk.status == "solved"
-    open_puzzle(browser, server, UNIQUE)
+    open_puzzle(browser, site, UNIQUE)
     settled(browser)
     wrong = {
         hex_to_rgb(
@@ -372,9 +341,9 @@ def test_a_whole_game_by_next_step_alone(server, browser, size):
     shot(browser, f"07-solved-by-steps-{size[0]}")
 
 
-def test_solve_draws_a_checked_solution_and_next_step_says_solved(server, browser):
+def test_solve_draws_a_checked_solution_and_next_step_says_solved(site, browser):
     puzzle = notations.read(UNIQUE)
-    open_puzzle(browser, server, UNIQUE)
+    open_puzzle(browser, site, UNIQUE)
     settled(browser)
     press(browser, "solve")
     wait(browser, lambda d: bridges(d).bridges, "the solution")
@@ -390,8 +359,8 @@ def test_solve_draws_a_checked_solution_and_next_step_says_solved(server, browse
     assert verdict(browser) == "unique: one solution"
 
 
-def test_the_verdict_says_solved_the_moment_the_drawing_is_a_solution(server, browser):
-    open_puzzle(browser, server, UNIQUE)
+def test_the_verdict_says_solved_the_moment_the_drawing_is_a_solution(site, browser):
+    open_puzzle(browser, site, UNIQUE)
     settled(browser)
     solution = solution_of(UNIQUE)
     for (a, b), k in sorted(solution.items()):
@@ -407,9 +376,9 @@ def test_the_verdict_says_solved_the_moment_the_drawing_is_a_solution(server, br
     shot(browser, "08-solved-by-hand")
 
 
-def test_progress_and_the_timer_are_kept_across_a_reload(server, browser):
+def test_progress_and_the_timer_are_kept_across_a_reload(site, browser):
     puzzle = notations.read(UNIQUE)
-    open_puzzle(browser, server, UNIQUE)
+    open_puzzle(browser, site, UNIQUE)
     settled(browser)
     browser.find_element(By.ID, "show-timer").click()
     wait(browser, lambda d: re.fullmatch(r"\d+:\d\d", d.find_element(By.ID, "timer").text), "t")
@@ -422,7 +391,7 @@ def test_progress_and_the_timer_are_kept_across_a_reload(server, browser):
     played = board_state(browser)
     given = browser.execute_script("return given()")
     assert given["narrowed"]  # the step applied is part of the state kept
-    for address in (browser.current_url, server):  # the link, then the page alone
+    for address in (browser.current_url, site):  # the link, then the page alone
         browser.get(address)
         wait(browser, lambda d: board_state(d) == played, "the state kept")
         assert browser.find_element(By.ID, "timer").is_displayed()
@@ -457,8 +426,8 @@ def test_progress_and_the_timer_are_kept_across_a_reload(server, browser):
     assert browser.find_element(By.ID, "timer").text == time
 
 
-def test_keyboard_play(server, browser):
-    open_puzzle(browser, server, UNIQUE)
+def test_keyboard_play(site, browser):
+    open_puzzle(browser, site, UNIQUE)
     settled(browser)
     focus_board(browser)  # (0, 0), a 4, is selected
     chord(browser, Keys.CONTROL, Keys.ARROW_DOWN)
@@ -487,9 +456,9 @@ FITS = [
 
 
 @pytest.mark.parametrize("size, text, what", FITS, ids=["15x15-wide", "7x7-wide", "10x10-phone"])
-def test_the_board_fits_the_screen(server, browser, size, text, what):
+def test_the_board_fits_the_screen(site, browser, size, text, what):
     screen(browser, size)
-    open_puzzle(browser, server, text)
+    open_puzzle(browser, site, text)
     settled(browser)
     puzzle = notations.read(text)
     box = browser.execute_script(

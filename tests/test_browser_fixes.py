@@ -8,21 +8,16 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
 from browsing import (
-    console_faults,
-    fresh_page,
     islands,
     message,
     open_puzzle,
     press,
     read,
     settled,
-    start_browser,
     wait,
 )
 from selenium.webdriver.common.by import By
-from serving import Server
 
 from hashi_asp import notations
 from hashi_asp.fixing import fix
@@ -33,37 +28,12 @@ from hashi_asp.walkthrough import difficulty
 PROLOG = "https://puzz.link/p?hashikake/5/5/2g1m4g3g1k3i2"  # the Prolog report's 5x5
 
 
-@pytest.fixture(scope="module")
-def server():
-    running = Server()
-    try:
-        yield running.url
-    finally:
-        running.close()
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    driver = start_browser()
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-@pytest.fixture
-def browser(chromium, server):
-    fresh_page(chromium, server)
-    yield chromium
-    assert console_faults(chromium) == []
-
-
 def choices(driver) -> list:
     return driver.find_elements(By.CSS_SELECTOR, "#fix-choices button.fix-choice")
 
 
-def test_the_fixes_are_listed_with_their_difficulty_and_the_one_chosen_applied(server, browser):
-    open_puzzle(browser, server, PROLOG)
+def test_the_fixes_are_listed_with_their_difficulty_and_the_one_chosen_applied(site, browser):
+    open_puzzle(browser, site, PROLOG)
     assert "solutions" in settled(browser)
     wait(browser, lambda d: d.find_element(By.ID, "fix").is_displayed(), "the fix button")
     press(browser, "fix")

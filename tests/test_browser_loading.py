@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import urllib.parse
 
-import pytest
 from browsing import (
-    console_faults,
-    fresh_page,
     islands,
     message,
     open_puzzle,
@@ -18,12 +15,10 @@ from browsing import (
     read,
     settled,
     shot,
-    start_browser,
     verdict,
     wait,
 )
 from selenium.webdriver.common.by import By
-from serving import Server
 
 from hashi_asp import notations
 from hashi_asp.solving import unique
@@ -31,38 +26,11 @@ from hashi_asp.solving import unique
 UNIQUE = "7x7m2:4a4a2a2w2k4c3a1"  # the README's walkthrough puzzle
 
 
-@pytest.fixture(scope="module")
-def server():
-    running = Server()
-    try:
-        yield running.url
-    finally:
-        running.close()
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    driver = start_browser()
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-@pytest.fixture
-def browser(chromium, server):
-    """The browser on a fresh page (see browsing.fresh_page); after the test, its console holds
-    no fault."""
-    fresh_page(chromium, server)
-    yield chromium
-    assert console_faults(chromium) == []
-
-
 # ---------------------------------------------------------------------------- loading, exporting
 
 
-def test_an_exported_link_loads_the_same_puzzle(server, browser):
-    open_puzzle(browser, server, UNIQUE)
+def test_an_exported_link_loads_the_same_puzzle(site, browser):
+    open_puzzle(browser, site, UNIQUE)
     before = islands(browser)
     browser.find_element(By.CSS_SELECTOR, "#export-panel summary").click()
     press(browser, "export-puzzlink")
@@ -80,7 +48,7 @@ def test_an_exported_link_loads_the_same_puzzle(server, browser):
     assert "unique" in settled(browser)
 
 
-def test_a_generated_puzzle_is_drawn_and_unique(server, browser):
+def test_a_generated_puzzle_is_drawn_and_unique(site, browser):
     browser.find_element(By.CSS_SELECTOR, "#generate-panel summary").click()
     field = browser.find_element(By.ID, "gen-islands")
     field.clear()
@@ -112,7 +80,7 @@ window.fetch = (url, options) => {
 """
 
 
-def test_bad_input_is_one_clear_message(server, browser):
+def test_bad_input_is_one_clear_message(site, browser):
     """A puzzle that does not load is an error that stays: the live analysis of the puzzle
     shown before ends, and its answer (held here until the error shows) replaces nothing."""
     browser.execute_script(HOLD_UNIQUE)
@@ -134,8 +102,8 @@ def test_bad_input_is_one_clear_message(server, browser):
     shot(browser, "11-bad-input")
 
 
-def test_downloads_and_opening_a_file(server, browser, tmp_path):
-    open_puzzle(browser, server, UNIQUE)
+def test_downloads_and_opening_a_file(site, browser, tmp_path):
+    open_puzzle(browser, site, UNIQUE)
     settled(browser)
     browser.find_element(By.CSS_SELECTOR, "#export-panel summary").click()
     # Each download is caught on its way out: its name, type and content.
@@ -158,16 +126,16 @@ def test_downloads_and_opening_a_file(server, browser, tmp_path):
     # Opening a file: the .has text just saved, read back through the file input.
     saved = tmp_path / "saved.has"
     saved.write_text(caught["puzzle.has"][2])
-    browser.get(server)
+    browser.get(site)
     browser.execute_script("localStorage.clear()")
     browser.find_element(By.ID, "file").send_keys(str(saved))
     wait(browser, lambda d: islands(d) == dict(notations.read(UNIQUE).islands), "the file's puzzle")
     assert "unique" in settled(browser)
 
 
-def test_the_fix_is_offered_shown_applied_and_undone(server, browser):
+def test_the_fix_is_offered_shown_applied_and_undone(site, browser):
     text = "https://puzz.link/p?hashikake/5/5/2g1m4g3g1k3i2"  # the Prolog report's 5x5
-    open_puzzle(browser, server, text)
+    open_puzzle(browser, site, text)
     assert "solutions" in settled(browser)
     wait(browser, lambda d: d.find_element(By.ID, "fix").is_displayed(), "the fix button")
     press(browser, "fix")

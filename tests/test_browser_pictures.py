@@ -15,18 +15,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 from browsing import (
-    console_faults,
-    fresh_page,
     islands,
     message,
     press,
     read,
     settled,
-    start_browser,
     wait,
 )
 from selenium.webdriver.common.by import By
-from serving import Server
 
 from hashi_asp import notations
 from hashi_asp.drawing import svg
@@ -38,31 +34,6 @@ import picture_material as material
 
 SEVEN = notations.parse("7x7m2:4a4a2a2w2k4c3a1")
 MISREAD = notations.parse("7x7m2:3a4a5a4g3m4a5k3a6a5a4")  # its 3 at (0, 0) reads as a 5, damaged
-
-
-@pytest.fixture(scope="module")
-def server():
-    running = Server()
-    try:
-        yield running.url
-    finally:
-        running.close()
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    driver = start_browser()
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-@pytest.fixture
-def browser(chromium, server):
-    fresh_page(chromium, server)
-    yield chromium
-    assert console_faults(chromium) == []
 
 
 def shown(puzzle: Puzzle) -> dict:
