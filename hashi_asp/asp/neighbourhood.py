@@ -68,8 +68,11 @@ grows with it and its answer need not move the part's border)."""
 
 BORDERS = 3
 
-CONFLICTS = 400
-"""A round's budget of conflicts, per pair of its width."""
+CONFLICTS = 3_200
+"""A round's budget of conflicts, per pair of its width.  Rounds that search longer give up
+and widen less: the rounds after the same first candidates of six puzzles of 10 000 islands
+with a quarter double took 418 s in all at 400 (one not solved in 120 s), 308 s at 800, 230 s
+at 1 600, 229 s at 3 200, 209 s at 6 400 (docs/benchmarks.md, "The giants")."""
 
 BANDS = (16, 8, 32, 12, 24)
 """The heights of bands (rows) the first round tries in turn (neighbourhood.lp's ``band/1``),
