@@ -1,5 +1,5 @@
 """The graph algorithms against plain oracles: which starts share a connected group, found by
-searching from all of them at once (and stopping early), against the groups found whole."""
+searching from all of them at once, against the groups found whole."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -367,7 +367,7 @@ class Neighbourhoods:
         # One anchor for every other part: each of its other groups must reach an anchor too,
         # so no part falls apart, and the round leaves a part fewer.
         anchored: dict[int, int] = {}
-        for i in sorted(freed):
+        for i in starts:
             if self.part_of[i] != joining:
                 anchored.setdefault(self.part_of[i], groups[i])
         anchors = set(anchored.values())
