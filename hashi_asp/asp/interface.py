@@ -50,9 +50,9 @@ and a test checks that they agree)::
                          output      bridge(R1,C1,R2,C2,K), add(R,C,N), change(R,C,N)
                          assumed     add(R,C,N), remove(R,C), change(R,C,N), renumbered(R,C)
                          constant    max_bridges, no_loops
-    neighbourhood.lp     input       band_rows(B), frame(R,C), group(R,C,G), anchor(G),
-                                     kept(R1,C1,R2,C2,K)
-                         external    band(B), singles_first
+    neighbourhood.lp     input       band_rows(B), frame(R,C), loose(R,C), sweep, group(R,C,G),
+                                     anchor(G), kept(R1,C1,R2,C2,K)
+                         external    band(B), singles_first, released(R,C)
 
 Why a table of our own in :mod:`~hashi_asp.asp.predicates`, not clorm (Potassco's
 object-relational mapping for clingo, made for this): measured on a generated puzzle of 100 000

@@ -36,7 +36,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from itertools import chain, count
 
-from ..graphs import groups_of
+from ..graphs import connected_groups, groups_of
 from ..puzzle import Puzzle, Solution, bridge
 from ..status import Stop
 from ..stopping import Deadline, Stopped
@@ -51,7 +51,10 @@ from .predicates import (
     GROUP,
     HIDDEN,
     KEPT,
+    LOOSE,
+    RELEASED,
     SINGLES_FIRST,
+    SWEEP,
 )
 
 NARROWEST = 2
@@ -90,6 +93,30 @@ FIRST = 15_000
 """The first round's budget of conflicts for each height of :data:`BANDS`: a generated puzzle
 of 10 000 islands took 1 400 to 13 000 conflicts with a height that suited it, and 150 000 to
 300 000 without bands (docs/benchmarks.md, "The giants")."""
+
+STEP = 16
+"""Rows the sweep settles with each window (its first candidate for puzzles where single
+bridges first find none: see :meth:`Neighbourhoods.sweep`)."""
+
+LOOK = 16
+"""Rows below those each window meets exactly, so that what it settles suits them too."""
+
+HOLD = 2
+"""Pairs around an island the sweep cannot settle yet (it sees below the window) within which
+islands wait with it: settling them would fix its other bridges before its own is known."""
+
+REOPEN = 1
+"""Pairs around the settled islands a window blames within which settled islands are searched
+again with them."""
+
+WINDOW_CONFLICTS = 20_000
+"""A window's budget of conflicts (most take a few hundred to a few thousand)."""
+
+LAST = 4
+"""The last window's budget, in windows' budgets."""
+
+WINDOWS = 6
+"""The sweep gives up after this many times the windows it takes without a dead end."""
 
 ROUND_OPTIONS = ("--lookahead=no", "--heuristic=Domain")
 """clingo's options for a round besides hashi-asp's own: no lookahead (its cost is per atom,
@@ -205,6 +232,8 @@ class Neighbourhoods:
         self.part_of: list[int] = []  # each island's part
         self.next_part = 0
         self.free_pairs: list[int] = []
+        self.core: list[int] = []  # the assumptions clingo blamed in the last search
+        self.windows = 0
         self.started = time.perf_counter()
 
     # ------------------------------------------------------------------ the search
@@ -253,6 +282,12 @@ class Neighbourhoods:
         lines decided band by band, each height of :data:`BANDS` in turn with a budget of
         conflicts, turn after turn (the learned clauses kept all along).  False when there is
         none at all."""
+        # Where some number needs a double bridge, single bridges first are of no use: the sweep
+        # comes first (ten generated puzzles of 10 000 islands with a quarter double: single
+        # bridges first found a candidate for none within 16 000 conflicts, 5 to 8 s each).
+        swept = self.doubled()
+        if swept and self.sweep():
+            return True
         self.deadline.check("searching a first candidate")
         self.rounds += 1
         text = BAND_ROWS.facts((height,) for height in BANDS)
@@ -282,7 +317,163 @@ class Neighbourhoods:
                 return True
             if exhausted:
                 return False
+            if chosen is None and not swept and self.sweep():
+                return True  # a candidate in one part: no round follows
         raise AssertionError("unreachable: the attempts never end")
+
+    # ------------------------------------------------------------------ the sweep
+
+    def doubled(self) -> bool:
+        """Whether some island's number needs a double bridge: more than it has neighbours."""
+        numbers, at = self.puzzle.islands, self.geometry.at
+        return any((numbers[cell] or 0) > len(at[i]) for i, cell in enumerate(self.cells))
+
+    def sweep(self) -> bool:
+        """A candidate drawn window by window from the top, in one part by construction; False
+        when the sweep gives up (after :data:`WINDOWS` times the windows it takes without a dead
+        end).  Each window settles its top :data:`STEP` rows; a window with no answer either
+        unsettles the settled islands clingo blames and searches again, or (blaming none, or out
+        of budget) goes back a step with a window :data:`STEP` rows deeper."""
+        rows, row = self.puzzle.rows, [r for r, _ in self.cells]
+        self.counts = [0] * len(self.ends)
+        settled = [False] * len(self.cells)
+        top, deeper = 0, dict[int, int]()
+        history: list[tuple[int, list[int], list[bool]]] = []
+        for _ in range(WINDOWS * -(-rows // STEP)):
+            bottom = min(rows, top + STEP + LOOK + deeper.get(top, 0))
+            window = [i for i, done in enumerate(settled) if not done and row[i] < bottom]
+            found, exhausted, blamed = self.window(window, bottom, settled)
+            if found is not None:
+                history.append((top, list(self.counts), list(settled)))
+                self.take(found)
+                if bottom == rows:
+                    return True
+                self.settle(window, top + STEP, bottom, settled)
+                top += STEP
+            elif blamed:
+                self.reopen(blamed, settled)
+            elif exhausted and bottom == rows and not history:
+                return False  # (the whole puzzle, nothing settled: there is no answer)
+            else:
+                if history:
+                    top, self.counts, settled = history.pop()
+                deeper[top] = deeper.get(top, 0) + STEP
+        return False
+
+    def window(
+        self, window: list[int], bottom: int, settled: list[bool]
+    ) -> tuple[Solution | None, bool, set[int]]:
+        """One window of the sweep: its islands (above row ``bottom``, not settled) searched with
+        the settled bridges around them kept.  Its answer or None, whether the search was
+        exhausted, and then the settled islands whose bridges clingo blamed."""
+        self.deadline.check("sweeping a first candidate")
+        self.rounds += 1
+        self.windows += 1
+        puzzle, text = self.window_program(window, bottom, settled)
+        # (the last window joins every group, the hardest demand: a larger budget)
+        budget = WINDOW_CONFLICTS * (LAST if bottom == self.puzzle.rows else 1)
+        options = (*ROUND_OPTIONS, f"--solve-limit={budget}")
+        grounded = ground(puzzle, self.program, text=text, options=options, deadline=self.deadline)
+        self.ground_seconds += grounded.ground_seconds
+        grounded.switch(SINGLES_FIRST.symbol(), False)  # (a quarter double: no use)
+        # Each island of the frame held by an assumption, so that clingo's core names those
+        # whose bridges the window cannot keep (an external left fixed could not be assumed).
+        held = grounded.atoms(RELEASED.name, 2)
+        for symbol, _ in held:
+            grounded.switch(symbol, None)
+        answer, exhausted = self.solve(grounded, [-literal for _, literal in held])
+        if answer is not None or not exhausted:
+            return answer, exhausted, set()
+        core, index = {abs(literal) for literal in self.core}, self.geometry.index
+        return (
+            None,
+            True,
+            {
+                index[(symbol.arguments[0].number, symbol.arguments[1].number)]
+                for symbol, literal in held
+                if literal in core
+            },
+        )
+
+    def window_program(
+        self, window: list[int], bottom: int, settled: list[bool]
+    ) -> tuple[Puzzle, str]:
+        """A window's islands, the settled ones around them (the frame) and the loose ones below
+        row ``bottom`` that they see, as a puzzle, and the facts of neighbourhood.lp: every group
+        the settled bridges join must reach a loose island, or in the last window the first
+        island's group."""
+        counts, ends, seen, crossing = self.counts, self.ends, self.seen, self.geometry.crossing
+        cells, inside = self.cells, set(window)
+        loose = {j for i in window for j, _ in seen[i] if not settled[j] and j not in inside}
+        free_pairs = [
+            p for i in window for j, p in seen[i] if (j in inside and ends[p][0] == i) or j in loose
+        ]
+        frame = {j for i in window for j, _ in seen[i] if settled[j]}
+        for p in free_pairs:  # a settled bridge across a free pair is stated with its islands
+            for q in crossing[p]:
+                if counts[q]:
+                    frame.update(end for end in ends[q] if end not in inside and end not in loose)
+        islands = inside | frame | loose
+        hidden = {j for i in frame | loose for j, _ in seen[i] if j not in islands}
+        kept = {p for i in frame for j, p in seen[i] if j in islands and counts[p]}
+        self.free_pairs = free_pairs
+        # The groups the settled bridges join; those that reach below the window are anchors.
+        starts = sorted(inside | loose)
+        groups = connected_groups(starts, self.joins())
+        group_of = {i: g for g, group in enumerate(groups) for i in group}
+        if bottom < self.puzzle.rows:
+            anchors = {g for g, group in enumerate(groups) if cells[group[-1]][0] >= bottom}
+        else:
+            anchors = {group_of[window[0]]}
+        numbers = self.puzzle.islands
+        puzzle = Puzzle(
+            self.puzzle.rows,
+            self.puzzle.cols,
+            {cells[i]: numbers[cells[i]] or (1 if i in frame else None) for i in islands},
+            rules=self.puzzle.rules,
+        )
+        text = "".join(
+            [
+                SWEEP.fact(),
+                FRAME.facts(cells[i] for i in frame),
+                HIDDEN.facts(cells[i] for i in hidden),
+                KEPT.facts((*cells[ends[p][0]], *cells[ends[p][1]], counts[p]) for p in kept),
+                LOOSE.facts(cells[i] for i in loose),
+                GROUP.facts((*cells[i], group_of[i]) for i in starts),
+                ANCHOR.facts((group,) for group in anchors),
+            ]
+        )
+        return puzzle, text
+
+    def reopen(self, blamed: set[int], settled: list[bool]) -> None:
+        """The settled islands a window blamed, and those within :data:`REOPEN` pairs of them,
+        unsettled: the next window searches their pairs again."""
+        freed = set(blamed)
+        for _ in range(REOPEN):
+            freed |= {j for i in freed for j, _ in self.seen[i] if settled[j]}
+        for i in freed:
+            settled[i] = False
+        for i in freed:
+            for j, p in self.seen[i]:
+                if not settled[j]:
+                    self.counts[p] = 0
+
+    def settle(self, window: list[int], line: int, bottom: int, settled: list[bool]) -> None:
+        """After a window's answer: its islands above row ``line`` are settled, with all their
+        bridges, but those that see an island below the window (a bridge into rows not yet met)
+        and the islands within :data:`HOLD` pairs of one; the other pairs are searched again."""
+        row, seen = [r for r, _ in self.cells], self.seen
+        near = [i for i in window if row[i] < line]
+        ready = {i for i in near if all(row[j] < bottom for j, _ in seen[i])}
+        held = set(near) - ready
+        for _ in range(HOLD):
+            held |= {j for i in held for j, _ in seen[i] if j in ready}
+        for i in ready - held:
+            settled[i] = True
+        for p in self.free_pairs:
+            a, b = self.ends[p]
+            if not settled[a] and not settled[b]:
+                self.counts[p] = 0
 
     def mend(
         self, joining: int, freed: list[int], budget: int, *, whole: bool = False
@@ -311,16 +502,20 @@ class Neighbourhoods:
         self.regroup(made, freed)
         return False
 
-    def solve(self, grounded: Grounded) -> tuple[Solution | None, bool]:
+    def solve(
+        self, grounded: Grounded, assumptions: list[int] | None = None
+    ) -> tuple[Solution | None, bool]:
         """A search of a round's grounding: its answer (or None), and whether the search space
-        was exhausted."""
+        was exhausted (under the ``assumptions``: then :attr:`core` holds the ones clingo
+        blamed)."""
         answer: list = []
 
         def take(model) -> bool:
             answer.extend(grounded.shown(model))
             return False
 
-        search = grounded.search(take, deadline=self.deadline)
+        search = grounded.search(take, assumptions=assumptions or (), deadline=self.deadline)
+        self.core = search.core or []
         self.solve_seconds += search.seconds
         if search.stopped is not None:
             self.stopped = search.stopped
@@ -463,4 +658,5 @@ class Neighbourhoods:
             "choices": self.choices,
             "conflicts": self.conflicts,
             "rounds": self.rounds,
+            "windows": self.windows,
         }

@@ -325,6 +325,19 @@ SINGLES_FIRST = Predicate(
 FRAME = Predicate(
     "frame", "R,C", {NEIGHBOURHOOD_LP: INPUT}, "an island around the round's, bridges kept"
 )
+LOOSE = Predicate(
+    "loose",
+    "R,C",
+    {NEIGHBOURHOOD_LP: INPUT},
+    "an island below the sweep's window: no more lines than its number from it",
+)
+SWEEP = Predicate("sweep", "", {NEIGHBOURHOOD_LP: INPUT}, "the program is a window of the sweep")
+RELEASED = Predicate(
+    "released",
+    "R,C",
+    {NEIGHBOURHOOD_LP: EXTERNAL},
+    "the frame island's bridges need not stay as kept (the sweep assumes it false)",
+)
 GROUP = Predicate(
     "group", "R,C,G", {NEIGHBOURHOOD_LP: INPUT}, "the round's island is in group G (bridges kept)"
 )
