@@ -1,7 +1,8 @@
 """A neighbourhood search for a first solution (``--connectivity lns``): for the giants, where
 connectivity makes the complete search too slow.
 
-It searches a candidate of numbers and crossings only, then mends its connectivity part by part:
+It searches a candidate of numbers and crossings only, then mends its connectivity part by part
+(but where it sweeps, below):
 
 1. the first round grounds ``bridges.lp`` (with ``neighbourhood.lp``, which then adds nothing
    but heuristics and a rule against closed groups of three) on the whole puzzle: a candidate
@@ -19,6 +20,15 @@ It searches a candidate of numbers and crossings only, then mends its connectivi
 3. a round that finds none within its budget of conflicts frees a wider neighbourhood, up to
    :data:`WIDEST`, then gives the part up for now; one that proves its neighbourhood holds no
    answer widens on, past :data:`WIDEST` (such proofs take clasp a few conflicts).
+
+On a giant where some number needs a double bridge (:data:`SWEPT`), the first candidate is
+swept instead, window by window from the top (:meth:`Neighbourhoods.sweep`), and is connected by
+construction: each window's program is ``bridges.lp`` and ``neighbourhood.lp`` on a band of rows
+not yet settled, the settled bridges above as the frame (each island of it held by an
+assumption), the islands just below loose (bounded from above only), and every group the settled
+bridges join made to reach a loose island, so that no part closes off; the last window joins them
+all.  A window settles its top rows; one with no answer unsettles the settled islands clingo's
+core blames and searches again, or goes back a step with a deeper window.
 
 Each round is a fresh grounding of a few hundred atoms, milliseconds where solving the whole
 puzzle again under assumptions took a tenth of a second or more a call (docs/benchmarks.md,
@@ -94,9 +104,16 @@ FIRST = 15_000
 of 10 000 islands took 1 400 to 13 000 conflicts with a height that suited it, and 150 000 to
 300 000 without bands (docs/benchmarks.md, "The giants")."""
 
+SWEPT = 10_000
+"""Islands from which the first candidate is swept window by window (:meth:`Neighbourhoods.sweep`)
+where some number needs a double bridge.  Generated puzzles (docs/benchmarks.md, "The giants"):
+10 000 islands, a quarter double, six puzzles: 9.7 to 22.9 s each against 23.5 to 55.7 s and
+one not solved in 120 s from the whole puzzle; half double: 11.0 s against 26.4 s; but 2 000
+islands half double: 2.2 and 3.8 s against 0.43 and 0.44 s, where the whole puzzle's candidate
+is nearly in one part."""
+
 STEP = 16
-"""Rows the sweep settles with each window (its first candidate for puzzles where single
-bridges first find none: see :meth:`Neighbourhoods.sweep`)."""
+"""Rows the sweep settles with each window."""
 
 LOOK = 16
 """Rows below those each window meets exactly, so that what it settles suits them too."""
@@ -278,15 +295,13 @@ class Neighbourhoods:
         return self.solution()
 
     def first(self) -> bool:
-        """The first round: a candidate of the whole puzzle, numbers and crossings only, its
-        lines decided band by band, each height of :data:`BANDS` in turn with a budget of
+        """The first candidate: swept window by window where :meth:`swept` says so (then in one
+        part, and no round follows), else (or when the sweep gives up) the first round: a
+        candidate of the whole puzzle, numbers and crossings only, single bridges first, then
+        its lines decided band by band, each height of :data:`BANDS` in turn with a budget of
         conflicts, turn after turn (the learned clauses kept all along).  False when there is
         none at all."""
-        # Where some number needs a double bridge, single bridges first are of no use: the sweep
-        # comes first (ten generated puzzles of 10 000 islands with a quarter double: single
-        # bridges first found a candidate for none within 16 000 conflicts, 5 to 8 s each).
-        swept = self.doubled()
-        if swept and self.sweep():
+        if self.swept() and self.sweep():
             return True
         self.deadline.check("searching a first candidate")
         self.rounds += 1
@@ -317,16 +332,18 @@ class Neighbourhoods:
                 return True
             if exhausted:
                 return False
-            if chosen is None and not swept and self.sweep():
-                return True  # a candidate in one part: no round follows
         raise AssertionError("unreachable: the attempts never end")
 
     # ------------------------------------------------------------------ the sweep
 
-    def doubled(self) -> bool:
-        """Whether some island's number needs a double bridge: more than it has neighbours."""
+    def swept(self) -> bool:
+        """Whether the first candidate is swept (:meth:`sweep`): a puzzle of at least
+        :data:`SWEPT` islands where some number needs a double bridge (more than the island has
+        neighbours), so that single bridges first are of no use."""
         numbers, at = self.puzzle.islands, self.geometry.at
-        return any((numbers[cell] or 0) > len(at[i]) for i, cell in enumerate(self.cells))
+        return len(self.cells) >= SWEPT and any(
+            (numbers[cell] or 0) > len(at[i]) for i, cell in enumerate(self.cells)
+        )
 
     def sweep(self) -> bool:
         """A candidate drawn window by window from the top, in one part by construction; False
