@@ -110,8 +110,8 @@ FORMULATIONS: dict[str, Formulation] = {
         Formulation(
             LNS,
             ("bridges.lp", "neighbourhood.lp"),
-            "first solutions only: parts joined one neighbourhood at a time",
-            auxiliary=("anchored/1", "joined/5", "end/5"),
+            "first solutions only: parts joined one neighbourhood at a time, or swept in windows",
+            auxiliary=("anchored/1", "joined/5", "end/5", "held/2"),
             projected=False,
             complete=False,
         ),
