@@ -126,6 +126,10 @@ REOPEN = 1
 """Pairs around the settled islands a window blames within which settled islands are searched
 again with them."""
 
+BLAME_CONFLICTS = 1_000
+"""The budget of each search for more islands to blame, once a window has none (most end
+within a few conflicts; one that runs on has found what it can)."""
+
 WINDOW_CONFLICTS = 20_000
 """A window's budget of conflicts (most take a few hundred to a few thousand)."""
 
@@ -395,22 +399,28 @@ class Neighbourhoods:
         grounded.switch(SINGLES_FIRST.symbol(), False)  # (a quarter double: no use)
         # Each island of the frame held by an assumption, so that clingo's core names those
         # whose bridges the window cannot keep (an external left fixed could not be assumed).
-        held = grounded.atoms(RELEASED.name, 2)
-        for symbol, _ in held:
+        index, held = self.geometry.index, {}
+        for symbol, literal in grounded.atoms(RELEASED.name, 2):
             grounded.switch(symbol, None)
-        answer, exhausted = self.solve(grounded, [-literal for _, literal in held])
+            held[index[(symbol.arguments[0].number, symbol.arguments[1].number)]] = literal
+        answer, exhausted = self.solve(grounded, [-literal for literal in held.values()])
         if answer is not None or not exhausted:
             return answer, exhausted, set()
-        core, index = {abs(literal) for literal in self.core}, self.geometry.index
-        return (
-            None,
-            True,
-            {
-                index[(symbol.arguments[0].number, symbol.arguments[1].number)]
-                for symbol, literal in held
-                if literal in core
-            },
-        )
+        # No answer: the islands blamed, and those blamed once they are let go (each such search
+        # is over in a few conflicts), so that one grounding of the window finds every place
+        # where it cannot keep the frame, not one at a time.
+        blamed: set[int] = set()
+        grounded.limit(BLAME_CONFLICTS)
+        while exhausted:
+            core = {abs(literal) for literal in self.core}
+            more = {i for i, literal in held.items() if literal in core and i not in blamed}
+            if not more:
+                break
+            blamed |= more
+            _, exhausted = self.solve(
+                grounded, [-literal for i, literal in held.items() if i not in blamed]
+            )
+        return None, True, blamed
 
     def window_program(
         self, window: list[int], bottom: int, settled: list[bool]
