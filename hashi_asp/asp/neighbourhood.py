@@ -28,7 +28,8 @@ not yet settled, the settled bridges above as the frame (each island of it held 
 assumption), the islands just below loose (bounded from above only), and every group the settled
 bridges join made to reach a loose island, so that no part closes off; the last window joins them
 all.  A window settles its top rows; one with no answer unsettles the settled islands clingo's
-core blames and searches again, or goes back a step with a deeper window.
+cores blame (found in the same grounding, letting go of each in turn) and searches again, or
+goes back a step with a deeper window.
 
 Each round is a fresh grounding of a few hundred atoms, milliseconds where solving the whole
 puzzle again under assumptions took a tenth of a second or more a call (docs/benchmarks.md,
@@ -353,8 +354,9 @@ class Neighbourhoods:
         """A candidate drawn window by window from the top, in one part by construction; False
         when the sweep gives up (after :data:`WINDOWS` times the windows it takes without a dead
         end).  Each window settles its top :data:`STEP` rows; a window with no answer either
-        unsettles the settled islands clingo blames and searches again, or (blaming none, or out
-        of budget) goes back a step with a window :data:`STEP` rows deeper."""
+        unsettles the settled islands clingo blames (:meth:`window`, :meth:`reopen`) and
+        searches again, or (blaming none, or out of budget) goes back a step with a window
+        :data:`STEP` rows deeper."""
         rows, row = self.puzzle.rows, [r for r, _ in self.cells]
         self.counts = [0] * len(self.ends)
         settled = [False] * len(self.cells)
@@ -386,7 +388,8 @@ class Neighbourhoods:
     ) -> tuple[Solution | None, bool, set[int]]:
         """One window of the sweep: its islands (above row ``bottom``, not settled) searched with
         the settled bridges around them kept.  Its answer or None, whether the search was
-        exhausted, and then the settled islands whose bridges clingo blamed."""
+        exhausted, and then the settled islands whose bridges clingo blamed (in the core of the
+        search, and of further searches that let go of those blamed before)."""
         self.deadline.check("sweeping a first candidate")
         self.rounds += 1
         self.windows += 1
