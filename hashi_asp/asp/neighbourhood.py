@@ -343,12 +343,12 @@ class Neighbourhoods:
 
     def swept(self) -> bool:
         """Whether the first candidate is swept (:meth:`sweep`): a puzzle of at least
-        :data:`SWEPT` islands where some number needs a double bridge (more than the island has
-        neighbours), so that single bridges first are of no use."""
+        :data:`SWEPT` islands, more than a window high, where some number needs a double bridge
+        (more than the island has neighbours), so that single bridges first are of no use."""
         numbers, at = self.puzzle.islands, self.geometry.at
-        return len(self.cells) >= SWEPT and any(
-            (numbers[cell] or 0) > len(at[i]) for i, cell in enumerate(self.cells)
-        )
+        if len(self.cells) < SWEPT or self.puzzle.rows <= STEP + LOOK:
+            return False  # (a puzzle a window high would be one window: the whole puzzle)
+        return any((numbers[cell] or 0) > len(at[i]) for i, cell in enumerate(self.cells))
 
     def sweep(self) -> bool:
         """A candidate drawn window by window from the top, in one part by construction; False
