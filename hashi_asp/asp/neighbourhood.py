@@ -237,6 +237,7 @@ class Neighbourhoods:
         geometry = puzzle.geometry
         self.geometry = geometry
         self.cells = geometry.cells
+        self.row = [r for r, _ in geometry.cells]  # each island's row (the sweep's windows)
         self.ends = geometry.ends
         self.pair_of = {ends: p for p, ends in enumerate(geometry.ends)}
         # The islands each one sees, with the pair between them.
@@ -357,7 +358,7 @@ class Neighbourhoods:
         unsettles the settled islands clingo blames (:meth:`window`, :meth:`reopen`) and
         searches again, or (blaming none, or out of budget) goes back a step with a window
         :data:`STEP` rows deeper."""
-        rows, row = self.puzzle.rows, [r for r, _ in self.cells]
+        rows, row = self.puzzle.rows, self.row
         self.counts = [0] * len(self.ends)
         settled = [False] * len(self.cells)
         top, deeper = 0, dict[int, int]()
@@ -403,9 +404,9 @@ class Neighbourhoods:
         # Each island of the frame held by an assumption, so that clingo's core names those
         # whose bridges the window cannot keep (an external left fixed could not be assumed).
         index, held = self.geometry.index, {}
-        for symbol, literal in grounded.atoms(RELEASED.name, 2):
+        for symbol, literal in grounded.atoms(RELEASED.name, RELEASED.arity):
             grounded.switch(symbol, None)
-            held[index[(symbol.arguments[0].number, symbol.arguments[1].number)]] = literal
+            held[index[RELEASED.numbers(symbol)]] = literal
         answer, exhausted = self.solve(grounded, [-literal for literal in held.values()])
         if answer is not None or not exhausted:
             return answer, exhausted, set()
@@ -432,44 +433,66 @@ class Neighbourhoods:
         row ``bottom`` that they see, as a puzzle, and the facts of neighbourhood.lp: every group
         the settled bridges join must reach a loose island, or in the last window the first
         island's group."""
-        counts, ends, seen, crossing = self.counts, self.ends, self.seen, self.geometry.crossing
-        cells, inside = self.cells, set(window)
+        ends, seen, cells, inside = self.ends, self.seen, self.cells, set(window)
         loose = {j for i in window for j, _ in seen[i] if not settled[j] and j not in inside}
         free_pairs = [
             p for i in window for j, p in seen[i] if (j in inside and ends[p][0] == i) or j in loose
         ]
         frame = {j for i in window for j, _ in seen[i] if settled[j]}
-        for p in free_pairs:  # a settled bridge across a free pair is stated with its islands
-            for q in crossing[p]:
-                if counts[q]:
-                    frame.update(end for end in ends[q] if end not in inside and end not in loose)
-        islands = inside | frame | loose
-        hidden = {j for i in frame | loose for j, _ in seen[i] if j not in islands}
-        kept = {p for i in frame for j, p in seen[i] if j in islands and counts[p]}
-        self.free_pairs = free_pairs
         # The groups the settled bridges join; those that reach below the window are anchors.
         starts = sorted(inside | loose)
-        groups = connected_groups(starts, self.joins())
-        group_of = {i: g for g, group in enumerate(groups) for i in group}
+        found = connected_groups(starts, self.joins())
+        groups = {i: g for g, group in enumerate(found) for i in group}
         if bottom < self.puzzle.rows:
-            anchors = {g for g, group in enumerate(groups) if cells[group[-1]][0] >= bottom}
+            anchors = {g for g, group in enumerate(found) if cells[group[-1]][0] >= bottom}
         else:
-            anchors = {group_of[window[0]]}
-        numbers = self.puzzle.islands
+            anchors = {groups[window[0]]}
+        return self.stated(
+            free_pairs, inside, frame, {i: groups[i] for i in starts}, anchors, loose=loose
+        )
+
+    def stated(
+        self,
+        free_pairs: list[int],
+        searched: set[int],
+        frame: set[int],
+        groups: dict[int, int],
+        anchors: set[int],
+        *,
+        loose: set[int] | None = None,
+    ) -> tuple[Puzzle, str]:
+        """The program of a round, or of a window of the sweep (with its ``loose`` islands): the
+        ``searched`` islands, the ``frame`` around them (and the ends of any kept bridge across
+        a free pair), the islands left out next to those, the kept bridges, and each island of
+        ``groups`` in its group, as a puzzle and the facts of neighbourhood.lp."""
+        counts, ends, seen, crossing = self.counts, self.ends, self.seen, self.geometry.crossing
+        below = loose or set()
+        searched_or_loose = searched | below
+        for p in free_pairs:  # a kept bridge across a free pair is stated with its islands
+            for q in crossing[p]:
+                if counts[q]:
+                    frame.update(end for end in ends[q] if end not in searched_or_loose)
+        islands = searched_or_loose | frame
+        hidden = {j for i in frame | below for j, _ in seen[i] if j not in islands}
+        kept = {p for i in frame for j, p in seen[i] if j in islands and counts[p]}
+        self.free_pairs = free_pairs
+        cells, numbers = self.cells, self.puzzle.islands
         puzzle = Puzzle(
             self.puzzle.rows,
             self.puzzle.cols,
+            # A frame island's number is not read; one without (any) is given one, as the
+            # rule "an island without a number needs a bridge" does not look at relax.
             {cells[i]: numbers[cells[i]] or (1 if i in frame else None) for i in islands},
             rules=self.puzzle.rules,
         )
         text = "".join(
             [
-                SWEEP.fact(),
+                SWEEP.fact() if loose is not None else "",
                 FRAME.facts(cells[i] for i in frame),
                 HIDDEN.facts(cells[i] for i in hidden),
                 KEPT.facts((*cells[ends[p][0]], *cells[ends[p][1]], counts[p]) for p in kept),
-                LOOSE.facts(cells[i] for i in loose),
-                GROUP.facts((*cells[i], group_of[i]) for i in starts),
+                LOOSE.facts(cells[i] for i in below),
+                GROUP.facts((*cells[i], group) for i, group in groups.items()),
                 ANCHOR.facts((group,) for group in anchors),
             ]
         )
@@ -492,7 +515,7 @@ class Neighbourhoods:
         """After a window's answer: its islands above row ``line`` are settled, with all their
         bridges, but those that see an island below the window (a bridge into rows not yet met)
         and the islands within :data:`HOLD` pairs of one; the other pairs are searched again."""
-        row, seen = [r for r, _ in self.cells], self.seen
+        row, seen = self.row, self.seen
         near = [i for i in window if row[i] < line]
         ready = {i for i in near if all(row[j] < bottom for j, _ in seen[i])}
         held = set(near) - ready
@@ -574,17 +597,9 @@ class Neighbourhoods:
     def round_program(self, freed: set[int], joining: int) -> tuple[Puzzle, str]:
         """The round's islands (``freed`` and the frame around them) as a puzzle, and the facts
         of neighbourhood.lp: part ``joining`` to join another."""
-        counts, ends, seen, crossing = self.counts, self.ends, self.seen, self.geometry.crossing
+        ends, seen = self.ends, self.seen
         free_pairs = [p for i in freed for j, p in seen[i] if j in freed and ends[p][0] == i]
         frame: set[int] = {j for i in freed for j, _ in seen[i] if j not in freed}
-        for p in free_pairs:  # a kept bridge across a freed pair is stated with its islands
-            for q in crossing[p]:
-                if counts[q] and not (ends[q][0] in freed and ends[q][1] in freed):
-                    frame.update(end for end in ends[q] if end not in freed)
-        islands = freed | frame
-        hidden = {j for i in frame for j, _ in seen[i] if j not in islands}
-        kept = {p for i in frame for j, p in seen[i] if j in islands and counts[p]}
-        self.free_pairs = free_pairs
         # The groups the kept bridges join (only the freed islands' are needed).
         starts = sorted(freed)
         group_of, _ = groups_of(starts, self.joins(set(free_pairs)))
@@ -595,26 +610,8 @@ class Neighbourhoods:
         for i in starts:
             if self.part_of[i] != joining:
                 anchored.setdefault(self.part_of[i], groups[i])
-        anchors = set(anchored.values())
-        cells, numbers = self.cells, self.puzzle.islands
-        puzzle = Puzzle(
-            self.puzzle.rows,
-            self.puzzle.cols,
-            # A frame island's number is not read; one without (any) is given one, as the
-            # rule "an island without a number needs a bridge" does not look at relax.
-            {cells[i]: numbers[cells[i]] or (1 if i in frame else None) for i in islands},
-            rules=self.puzzle.rules,
-        )
-        text = "".join(
-            [
-                FRAME.facts(cells[i] for i in frame),
-                HIDDEN.facts(cells[i] for i in hidden),
-                KEPT.facts((*cells[ends[p][0]], *cells[ends[p][1]], counts[p]) for p in kept),
-                GROUP.facts((*cells[i], groups[i]) for i in freed),
-                ANCHOR.facts((group,) for group in anchors),
-            ]
-        )
-        return puzzle, text
+        in_order = {i: groups[i] for i in freed}  # (the facts in the order they always were)
+        return self.stated(free_pairs, freed, frame, in_order, set(anchored.values()))
 
     # ------------------------------------------------------------------ parts and places
 
