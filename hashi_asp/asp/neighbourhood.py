@@ -406,7 +406,8 @@ class Neighbourhoods:
         index, held = self.geometry.index, {}
         for symbol, literal in grounded.atoms(RELEASED.name, RELEASED.arity):
             grounded.switch(symbol, None)
-            held[index[RELEASED.numbers(symbol)]] = literal
+            row, col = RELEASED.numbers(symbol)
+            held[index[(row, col)]] = literal
         answer, exhausted = self.solve(grounded, [-literal for literal in held.values()])
         if answer is not None or not exhausted:
             return answer, exhausted, set()
