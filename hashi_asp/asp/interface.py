@@ -16,7 +16,7 @@ and a test checks that they agree)::
                          output      bridge(R1,C1,R2,C2,K)
                          constant    max_bridges, no_loops
     bridges.lp           input       hidden(R,C)
-                         hook        relax(R,C), hidden(R,C)
+                         hook        relax(R,C), hidden(R,C), loose(R,C)
     relax.lp             external    relax(R,C)
     consequences.lp      input       pair(R1,C1,R2,C2)
                          output      state(R1,C1,R2,C2,K)

@@ -108,8 +108,8 @@ of 10 000 islands took 1 400 to 13 000 conflicts with a height that suited it, a
 SWEPT = 10_000
 """Islands from which the first candidate is swept window by window (:meth:`Neighbourhoods.sweep`)
 where some number needs a double bridge.  Generated puzzles (docs/benchmarks.md, "The giants"):
-10 000 islands, a quarter double, six puzzles: 12.2 to 19.5 s each against 23.5 to 55.7 s and
-one not solved in 120 s from the whole puzzle; half double: 8.2 s against 26.4 s; but 2 000
+10 000 islands, a quarter double, six puzzles: 11.6 to 24.6 s each against 23.5 to 55.7 s and
+one not solved in 120 s from the whole puzzle; half double: 13.5 s against 26.4 s; but 2 000
 islands half double: 2.2 and 3.8 s against 0.43 and 0.44 s, where the whole puzzle's candidate
 is nearly in one part."""
 

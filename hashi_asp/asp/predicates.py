@@ -328,7 +328,7 @@ FRAME = Predicate(
 LOOSE = Predicate(
     "loose",
     "R,C",
-    {NEIGHBOURHOOD_LP: INPUT},
+    {BRIDGES_LP: HOOK, NEIGHBOURHOOD_LP: INPUT},
     "an island below the sweep's window: no more lines than its number from it",
 )
 SWEEP = Predicate("sweep", "", {NEIGHBOURHOOD_LP: INPUT}, "the program is a window of the sweep")
