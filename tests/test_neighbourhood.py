@@ -65,16 +65,24 @@ def test_the_parts_kept_up_to_date_are_the_parts_found_afresh():
 
 def test_the_sweep_settles_islands_for_good_and_leaves_no_part_closed(monkeypatch):
     # A puzzle with a quarter of its bridges double, its first candidate swept window by window
-    # (from 1 000 islands here, for speed).  After every window an oracle reads the candidate:
+    # (from 1 000 islands here, for speed, 12 rows settled a window, so that its 56 rows take
+    # several windows).  After every window an oracle reads the candidate:
     # each settled island has its number and no crossing, and every part the settled bridges
     # make reaches an island not settled (nothing above closes off); the last window's candidate
     # is in one part, so no round of mending follows.
     monkeypatch.setattr(neighbourhood, "SWEPT", GIANT)
+    monkeypatch.setattr(neighbourhood, "STEP", 12)
     puzzle = generate(GIANT, seed=6, beta=0.25).puzzle
     numbers = [puzzle.islands[cell] for cell in puzzle.geometry.cells]
     checked: list[bool] = []
 
+    bottoms: list[int] = []
+
     class Checked(Neighbourhoods):
+        def window(self, window, bottom, settled):
+            bottoms.append(bottom)
+            return super().window(window, bottom, settled)
+
         def settle(self, window, line, bottom, settled):
             super().settle(window, line, bottom, settled)
             counts, ends, crossing = self.counts, self.ends, self.geometry.crossing
@@ -96,6 +104,9 @@ def test_the_sweep_settles_islands_for_good_and_leaves_no_part_closed(monkeypatc
     found = search.run()
     assert found is not None and check(puzzle, found) == []
     assert len(checked) >= 2 and all(checked), checked
+    # no window leaves fewer rows below it than a step (the last joins every group: room to)
+    assert bottoms[-1] == puzzle.rows
+    assert all(b == puzzle.rows or puzzle.rows - b >= neighbourhood.STEP for b in bottoms)
     assert search.windows > 0 and search.rounds == search.windows  # no other round at all
 
 
@@ -136,13 +147,18 @@ def test_a_stop_ends_it_between_rounds_and_says_why():
         assert found.status == "unknown" and not found.exhausted and found.count == 0
 
 
-def test_auto_takes_it_for_a_first_solution_of_a_giant_only():
+def test_auto_takes_it_for_a_first_solution_of_a_giant_only(monkeypatch):
     giant, small = generate(GIANT, seed=5, beta=0.0).puzzle, generate(200, seed=5).puzzle
     assert auto(giant, first_only=True) == "lns"
     assert FORMULATIONS[auto(giant)].complete
     assert FORMULATIONS[auto(small, first_only=True)].complete
     doubled = generate(GIANT, seed=5, beta=0.5).puzzle  # where reach wins
     assert FORMULATIONS[auto(doubled, first_only=True)].complete
+    # ...unless the search sweeps its first candidate (from 1 000 islands here, for speed)
+    monkeypatch.setattr(neighbourhood, "SWEPT", GIANT)
+    assert neighbourhood.swept(doubled) and auto(doubled, first_only=True) == "lns"
+    assert FORMULATIONS[auto(doubled)].complete
+    monkeypatch.undo()
     found = solve(giant, time_limit=120)
     assert found.status == "solved" and "rounds" in found.stats  # the neighbourhood search's
     assert check(giant, found.solutions[0]) == []
