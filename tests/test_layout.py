@@ -75,6 +75,7 @@ LAYERS = [
         "asp.connectivity",
         "asp.interrupting",
         "asp.control",
+        "asp.sweep",
         "asp.neighbourhood",
         "asp.portfolio",
     },

@@ -9,10 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from hashi_asp import Program, Stop, check, count, generate, parse, solve
-from hashi_asp.asp import FORMULATIONS, GIANT, auto, interface, neighbourhood
+from hashi_asp.asp import FORMULATIONS, GIANT, auto, interface, neighbourhood, sweep
 from hashi_asp.asp.interface import EncodingError
 from hashi_asp.asp.neighbourhood import Neighbourhoods
 from hashi_asp.asp.portfolio import variants
+from hashi_asp.asp.sweep import Sweep
 from hashi_asp.cli import main
 from hashi_asp.graphs import connected_groups
 from hashi_asp.puzzle import Puzzle
@@ -53,10 +54,9 @@ def test_the_parts_kept_up_to_date_are_the_parts_found_afresh():
             assert len(self.parts) < before if found else len(self.parts) == before
             return found
 
-        def sweep(self):
-            return False  # (a candidate from the whole puzzle, in many parts)
-
     program = interface.chosen(LNS, puzzle)
+    # (a candidate from the whole puzzle, in many parts: not swept)
+    assert not sweep.swept(puzzle)
     search = Checked(puzzle, program, Deadline(120), random.Random(1))
     found = search.run()
     assert found is not None and check(puzzle, found) == []
@@ -70,24 +70,25 @@ def test_the_sweep_settles_islands_for_good_and_leaves_no_part_closed(monkeypatc
     # each settled island has its number and no crossing, and every part the settled bridges
     # make reaches an island not settled (nothing above closes off); the last window's candidate
     # is in one part, so no round of mending follows.
-    monkeypatch.setattr(neighbourhood, "SWEPT", GIANT)
-    monkeypatch.setattr(neighbourhood, "STEP", 12)
+    monkeypatch.setattr(sweep, "SWEPT", GIANT)
+    monkeypatch.setattr(sweep, "STEP", 12)
     puzzle = generate(GIANT, seed=6, beta=0.25).puzzle
     numbers = [puzzle.islands[cell] for cell in puzzle.geometry.cells]
     checked: list[bool] = []
 
     bottoms: list[int] = []
 
-    class Checked(Neighbourhoods):
-        def window(self, window, bottom, settled):
+    class Checked(Sweep):
+        def window(self, window, bottom):
             bottoms.append(bottom)
-            return super().window(window, bottom, settled)
+            return super().window(window, bottom)
 
-        def settle(self, window, line, bottom, settled):
-            super().settle(window, line, bottom, settled)
-            counts, ends, crossing = self.counts, self.ends, self.geometry.crossing
+        def settle(self, window, line, bottom):
+            super().settle(window, line, bottom)
+            settled, search = self.settled, self.search
+            counts, ends, crossing = search.counts, search.ends, search.geometry.crossing
             fixed = [p for p, (a, b) in enumerate(ends) if settled[a] or settled[b]]
-            lines = [0] * len(self.cells)
+            lines = [0] * len(search.cells)
             for p in fixed:
                 for end in ends[p]:
                     lines[end] += counts[p]
@@ -95,18 +96,19 @@ def test_the_sweep_settles_islands_for_good_and_leaves_no_part_closed(monkeypatc
             crossed = any(counts[p] and counts[q] for p in fixed for q in crossing[p])
             parts = connected_groups(
                 [i for i, done in enumerate(settled) if done],
-                lambda i: [j for j, p in self.seen[i] if counts[p]],
+                lambda i: [j for j, p in search.seen[i] if counts[p]],
             )
             open_ = all(any(not settled[i] for i in part) for part in parts)
             checked.append(met and not crossed and open_)
 
-    search = Checked(puzzle, interface.chosen(LNS, puzzle), Deadline(120), random.Random(1))
+    monkeypatch.setattr(neighbourhood, "Sweep", Checked)
+    search = Neighbourhoods(puzzle, interface.chosen(LNS, puzzle), Deadline(120), random.Random(1))
     found = search.run()
     assert found is not None and check(puzzle, found) == []
     assert len(checked) >= 2 and all(checked), checked
     # no window leaves fewer rows below it than a step (the last joins every group: room to)
     assert bottoms[-1] == puzzle.rows
-    assert all(b == puzzle.rows or puzzle.rows - b >= neighbourhood.STEP for b in bottoms)
+    assert all(b == puzzle.rows or puzzle.rows - b >= sweep.STEP for b in bottoms)
     assert search.windows > 0 and search.rounds == search.windows  # no other round at all
 
 
@@ -155,8 +157,8 @@ def test_auto_takes_it_for_a_first_solution_of_a_giant_only(monkeypatch):
     doubled = generate(GIANT, seed=5, beta=0.5).puzzle  # where reach wins
     assert FORMULATIONS[auto(doubled, first_only=True)].complete
     # ...unless the search sweeps its first candidate (from 1 000 islands here, for speed)
-    monkeypatch.setattr(neighbourhood, "SWEPT", GIANT)
-    assert neighbourhood.swept(doubled) and auto(doubled, first_only=True) == "lns"
+    monkeypatch.setattr(sweep, "SWEPT", GIANT)
+    assert sweep.swept(doubled) and auto(doubled, first_only=True) == "lns"
     assert FORMULATIONS[auto(doubled)].complete
     monkeypatch.undo()
     found = solve(giant, time_limit=120)

@@ -10,6 +10,8 @@
 - :mod:`.interrupting`: the questions asked of clingo in the caller's thread, interrupted at
   their deadline.
 - :mod:`.connectivity`: connectivity as lazy cuts, a clingo propagator.
+- :mod:`.neighbourhood`: the neighbourhood search for a first solution of a giant (``lns``),
+  a candidate mended round by round; :mod:`.sweep`: its first candidate drawn window by window.
 - :mod:`.portfolio`: a race of formulations and clingo options in worker processes.
 
 This module itself holds the catalogue, :data:`FORMULATIONS`: every way hashi-asp can state
@@ -244,10 +246,10 @@ def few_doubles(puzzle: Puzzle, most: float = FEW_DOUBLES) -> bool:
 def giant(puzzle: Puzzle) -> bool:
     """Whether ``auto`` searches a first solution of ``puzzle`` by neighbourhoods: loops
     allowed, and at least :data:`GIANT` islands without doubles, :data:`LARGE_GIANT` with few,
-    or a puzzle whose first candidate the search sweeps (:func:`~hashi_asp.asp.neighbourhood.swept`:
+    or a puzzle whose first candidate the search sweeps (:func:`~hashi_asp.asp.sweep.swept`:
     10 000 islands where some number needs a double bridge; a quarter of the bridges double:
     10.0 to 29.1 s on ten puzzles, against reach's 25.8 to 48.7 s on five of them)."""
-    from .neighbourhood import swept  # (it builds on this package's modules)
+    from .sweep import swept  # (it builds on this package's modules)
 
     islands = len(puzzle.islands)
     if islands < GIANT or puzzle.rules.no_loops:

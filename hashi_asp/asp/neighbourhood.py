@@ -21,15 +21,9 @@ It searches a candidate of numbers and crossings only, then mends its connectivi
    :data:`WIDEST`, then gives the part up for now; one that proves its neighbourhood holds no
    answer widens on, past :data:`WIDEST` (such proofs take clasp a few conflicts).
 
-On a giant where some number needs a double bridge (:data:`SWEPT`), the first candidate is
-swept instead, window by window from the top (:meth:`Neighbourhoods.sweep`), and is connected by
-construction: each window's program is ``bridges.lp`` and ``neighbourhood.lp`` on a band of rows
-not yet settled, the settled bridges above as the frame (each island of it held by an
-assumption), the islands just below loose (bounded from above only), and every group the settled
-bridges join made to reach a loose island, so that no part closes off; the last window joins them
-all.  A window settles its top rows; one with no answer unsettles the settled islands clingo's
-cores blame (found in the same grounding, letting go of each in turn) and searches again, or
-goes back a step with a deeper window.
+On a giant where some number needs a double bridge (:func:`~.sweep.swept`), the first
+candidate is swept instead, window by window from the top, and is connected by construction
+(:mod:`.sweep`, on this search's candidate and programs), so that no round follows.
 
 Each round is a fresh grounding of a few hundred atoms, milliseconds where solving the whole
 puzzle again under assumptions took a tenth of a second or more a call (docs/benchmarks.md,
@@ -47,7 +41,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from itertools import chain, count
 
-from ..graphs import connected_groups, groups_of
+from ..graphs import groups_of
 from ..puzzle import Puzzle, Solution, bridge
 from ..status import Stop
 from ..stopping import Deadline, Stopped
@@ -63,10 +57,10 @@ from .predicates import (
     HIDDEN,
     KEPT,
     LOOSE,
-    RELEASED,
     SINGLES_FIRST,
     SWEEP,
 )
+from .sweep import Sweep, swept
 
 NARROWEST = 2
 """Pairs from the part (or from a border island) a round frees first."""
@@ -104,41 +98,6 @@ FIRST = 15_000
 """The first round's budget of conflicts for each height of :data:`BANDS`: a generated puzzle
 of 10 000 islands took 1 400 to 13 000 conflicts with a height that suited it, and 150 000 to
 300 000 without bands (docs/benchmarks.md, "The giants")."""
-
-SWEPT = 10_000
-"""Islands from which the first candidate is swept window by window (:meth:`Neighbourhoods.sweep`)
-where some number needs a double bridge.  Generated puzzles (docs/benchmarks.md, "The giants"):
-10 000 islands, a quarter double, six puzzles: 11.6 to 24.6 s each against 23.5 to 55.7 s and
-one not solved in 120 s from the whole puzzle; half double: 13.5 s against 26.4 s; but 2 000
-islands half double: 2.2 and 3.8 s against 0.43 and 0.44 s, where the whole puzzle's candidate
-is nearly in one part."""
-
-STEP = 16
-"""Rows the sweep settles with each window."""
-
-LOOK = 16
-"""Rows below those each window meets exactly, so that what it settles suits them too."""
-
-HOLD = 2
-"""Pairs around an island the sweep cannot settle yet (it sees below the window) within which
-islands wait with it: settling them would fix its other bridges before its own is known."""
-
-REOPEN = 1
-"""Pairs around the settled islands a window blames within which settled islands are searched
-again with them."""
-
-BLAME_CONFLICTS = 1_000
-"""The budget of each search for more islands to blame, once a window has none (most end
-within a few conflicts; one that runs on has found what it can)."""
-
-WINDOW_CONFLICTS = 20_000
-"""A window's budget of conflicts (most take a few hundred to a few thousand)."""
-
-LAST = 4
-"""The last window's budget, in windows' budgets."""
-
-WINDOWS = 6
-"""The sweep gives up after this many times the windows it takes without a dead end."""
 
 ROUND_OPTIONS = ("--lookahead=no", "--heuristic=Domain")
 """clingo's options for a round besides hashi-asp's own: no lookahead (its cost is per atom,
@@ -228,17 +187,6 @@ def enumerate_any(
     )
 
 
-def swept(puzzle: Puzzle) -> bool:
-    """Whether the first candidate of ``puzzle`` is swept (:meth:`Neighbourhoods.sweep`): a
-    puzzle of at least :data:`SWEPT` islands, more than a window high, where some number needs
-    a double bridge (more than the island has neighbours), so that single bridges first are of
-    no use."""
-    if len(puzzle.islands) < SWEPT or puzzle.rows <= STEP + LOOK:
-        return False  # (a puzzle a window high would be one window: the whole puzzle)
-    geometry, numbers = puzzle.geometry, puzzle.islands
-    return any((numbers[cell] or 0) > len(geometry.at[i]) for i, cell in enumerate(geometry.cells))
-
-
 class Neighbourhoods:
     """The candidate (a count of bridges for every pair of the puzzle's geometry) and the rounds
     that mend it."""
@@ -248,7 +196,6 @@ class Neighbourhoods:
         geometry = puzzle.geometry
         self.geometry = geometry
         self.cells = geometry.cells
-        self.row = [r for r, _ in geometry.cells]  # each island's row (the sweep's windows)
         self.ends = geometry.ends
         self.pair_of = {ends: p for p, ends in enumerate(geometry.ends)}
         # The islands each one sees, with the pair between them.
@@ -267,7 +214,7 @@ class Neighbourhoods:
         self.next_part = 0
         self.free_pairs: list[int] = []
         self.core: list[int] = []  # the assumptions clingo blamed in the last search
-        self.windows = 0
+        self.windows = 0  # the sweep's (:mod:`.sweep`)
         self.started = time.perf_counter()
 
     # ------------------------------------------------------------------ the search
@@ -312,13 +259,13 @@ class Neighbourhoods:
         return self.solution()
 
     def first(self) -> bool:
-        """The first candidate: swept window by window where :meth:`swept` says so (then in one
-        part, and no round follows), else (or when the sweep gives up) the first round: a
+        """The first candidate: swept window by window where :func:`~.sweep.swept` says so (then
+        in one part, and no round follows), else (or when the sweep gives up) the first round: a
         candidate of the whole puzzle, numbers and crossings only, single bridges first, then
         its lines decided band by band, each height of :data:`BANDS` in turn with a budget of
         conflicts, turn after turn (the learned clauses kept all along).  False when there is
         none at all."""
-        if self.swept() and self.sweep():
+        if swept(self.puzzle) and Sweep(self).run():
             return True
         self.deadline.check("searching a first candidate")
         self.rounds += 1
@@ -351,116 +298,7 @@ class Neighbourhoods:
                 return False
         raise AssertionError("unreachable: the attempts never end")
 
-    # ------------------------------------------------------------------ the sweep
-
-    def swept(self) -> bool:
-        """Whether the first candidate is swept (:meth:`sweep`): see :func:`swept`."""
-        return swept(self.puzzle)
-
-    def sweep(self) -> bool:
-        """A candidate drawn window by window from the top, in one part by construction; False
-        when the sweep gives up (after :data:`WINDOWS` times the windows it takes without a dead
-        end).  Each window settles its top :data:`STEP` rows, and none leaves fewer rows than
-        that below it (the last window joins every group, and needs the room: on ten puzzles of
-        10 000 islands, 247 windows against 274 with a last window of 29 rows); a window with
-        no answer either unsettles the settled islands clingo blames (:meth:`window`,
-        :meth:`reopen`) and searches again, or (blaming none, or out of budget) goes back a step
-        with a window :data:`STEP` rows deeper."""
-        rows, row = self.puzzle.rows, self.row
-        self.counts = [0] * len(self.ends)
-        settled = [False] * len(self.cells)
-        top, deeper = 0, dict[int, int]()
-        history: list[tuple[int, list[int], list[bool]]] = []
-        for _ in range(WINDOWS * -(-rows // STEP)):
-            bottom = min(rows, top + STEP + LOOK + deeper.get(top, 0))
-            if rows - bottom < STEP:  # (the last window joins every group: room to)
-                bottom = rows
-            window = [i for i, done in enumerate(settled) if not done and row[i] < bottom]
-            found, exhausted, blamed = self.window(window, bottom, settled)
-            if found is not None:
-                history.append((top, list(self.counts), list(settled)))
-                self.take(found)
-                if bottom == rows:
-                    return True
-                self.settle(window, top + STEP, bottom, settled)
-                top += STEP
-            elif blamed:
-                self.reopen(blamed, settled)
-            elif exhausted and bottom == rows and not history:
-                return False  # (the whole puzzle, nothing settled: there is no answer)
-            else:
-                if history:
-                    top, self.counts, settled = history.pop()
-                deeper[top] = deeper.get(top, 0) + STEP
-        return False
-
-    def window(
-        self, window: list[int], bottom: int, settled: list[bool]
-    ) -> tuple[Solution | None, bool, set[int]]:
-        """One window of the sweep: its islands (above row ``bottom``, not settled) searched with
-        the settled bridges around them kept.  Its answer or None, whether the search was
-        exhausted, and then the settled islands whose bridges clingo blamed (in the core of the
-        search, and of further searches that let go of those blamed before)."""
-        self.deadline.check("sweeping a first candidate")
-        self.rounds += 1
-        self.windows += 1
-        puzzle, text = self.window_program(window, bottom, settled)
-        # (the last window joins every group, the hardest demand: a larger budget)
-        budget = WINDOW_CONFLICTS * (LAST if bottom == self.puzzle.rows else 1)
-        options = (*ROUND_OPTIONS, f"--solve-limit={budget}")
-        grounded = ground(puzzle, self.program, text=text, options=options, deadline=self.deadline)
-        self.ground_seconds += grounded.ground_seconds
-        grounded.switch(SINGLES_FIRST.symbol(), False)  # (a quarter double: no use)
-        # Each island of the frame held by an assumption, so that clingo's core names those
-        # whose bridges the window cannot keep (an external left fixed could not be assumed).
-        index, held = self.geometry.index, {}
-        for symbol, literal in grounded.atoms(RELEASED.name, RELEASED.arity):
-            grounded.switch(symbol, None)
-            row, col = RELEASED.numbers(symbol)
-            held[index[(row, col)]] = literal
-        answer, exhausted = self.solve(grounded, [-literal for literal in held.values()])
-        if answer is not None or not exhausted:
-            return answer, exhausted, set()
-        # No answer: the islands blamed, and those blamed once they are let go (each such search
-        # is over in a few conflicts), so that one grounding of the window finds every place
-        # where it cannot keep the frame, not one at a time.
-        blamed: set[int] = set()
-        grounded.limit(BLAME_CONFLICTS)
-        while exhausted:
-            core = {abs(literal) for literal in self.core}
-            more = {i for i, literal in held.items() if literal in core and i not in blamed}
-            if not more:
-                break
-            blamed |= more
-            _, exhausted = self.solve(
-                grounded, [-literal for i, literal in held.items() if i not in blamed]
-            )
-        return None, True, blamed
-
-    def window_program(
-        self, window: list[int], bottom: int, settled: list[bool]
-    ) -> tuple[Puzzle, str]:
-        """A window's islands, the settled ones around them (the frame) and the loose ones below
-        row ``bottom`` that they see, as a puzzle, and the facts of neighbourhood.lp: every group
-        the settled bridges join must reach a loose island, or in the last window the first
-        island's group."""
-        ends, seen, cells, inside = self.ends, self.seen, self.cells, set(window)
-        loose = {j for i in window for j, _ in seen[i] if not settled[j] and j not in inside}
-        free_pairs = [
-            p for i in window for j, p in seen[i] if (j in inside and ends[p][0] == i) or j in loose
-        ]
-        frame = {j for i in window for j, _ in seen[i] if settled[j]}
-        # The groups the settled bridges join; those that reach below the window are anchors.
-        starts = sorted(inside | loose)
-        found = connected_groups(starts, self.joins())
-        groups = {i: g for g, group in enumerate(found) for i in group}
-        if bottom < self.puzzle.rows:
-            anchors = {g for g, group in enumerate(found) if cells[group[-1]][0] >= bottom}
-        else:
-            anchors = {groups[window[0]]}
-        return self.stated(
-            free_pairs, inside, frame, {i: groups[i] for i in starts}, anchors, loose=loose
-        )
+    # ---------------------------------------------- rounds and windows: facts, grounding, search
 
     def stated(
         self,
@@ -509,36 +347,6 @@ class Neighbourhoods:
         )
         return puzzle, text
 
-    def reopen(self, blamed: set[int], settled: list[bool]) -> None:
-        """The settled islands a window blamed, and those within :data:`REOPEN` pairs of them,
-        unsettled: the next window searches their pairs again."""
-        freed = set(blamed)
-        for _ in range(REOPEN):
-            freed |= {j for i in freed for j, _ in self.seen[i] if settled[j]}
-        for i in freed:
-            settled[i] = False
-        for i in freed:
-            for j, p in self.seen[i]:
-                if not settled[j]:
-                    self.counts[p] = 0
-
-    def settle(self, window: list[int], line: int, bottom: int, settled: list[bool]) -> None:
-        """After a window's answer: its islands above row ``line`` are settled, with all their
-        bridges, but those that see an island below the window (a bridge into rows not yet met)
-        and the islands within :data:`HOLD` pairs of one; the other pairs are searched again."""
-        row, seen = self.row, self.seen
-        near = [i for i in window if row[i] < line]
-        ready = {i for i in near if all(row[j] < bottom for j, _ in seen[i])}
-        held = set(near) - ready
-        for _ in range(HOLD):
-            held |= {j for i in held for j, _ in seen[i] if j in ready}
-        for i in ready - held:
-            settled[i] = True
-        for p in self.free_pairs:
-            a, b = self.ends[p]
-            if not settled[a] and not settled[b]:
-                self.counts[p] = 0
-
     def mend(
         self, joining: int, freed: list[int], budget: int, *, whole: bool = False
     ) -> bool | None:
@@ -549,11 +357,7 @@ class Neighbourhoods:
         self.deadline.check("searching a neighbourhood")
         self.rounds += 1
         puzzle, text = self.round_program(set(freed), joining)
-        limit = () if whole else (f"--solve-limit={budget}",)
-        options = (*ROUND_OPTIONS, *limit)
-        grounded = ground(puzzle, self.program, text=text, options=options, deadline=self.deadline)
-        self.ground_seconds += grounded.ground_seconds
-        answer, exhausted = self.solve(grounded)
+        answer, exhausted = self.solve(self.grounded(puzzle, text, None if whole else budget))
         self.impossible = answer is None and exhausted
         if answer is None:
             return None if whole and exhausted else False
@@ -565,6 +369,15 @@ class Neighbourhoods:
         self.counts = kept
         self.regroup(made, freed)
         return False
+
+    def grounded(self, puzzle: Puzzle, text: str, budget: int | None) -> Grounded:
+        """A round's (or a window's) program grounded: ``puzzle`` as facts with ``text``, the
+        program's files, :data:`ROUND_OPTIONS`, at most ``budget`` conflicts a search."""
+        limit = () if budget is None else (f"--solve-limit={budget}",)
+        options = (*ROUND_OPTIONS, *limit)
+        grounded = ground(puzzle, self.program, text=text, options=options, deadline=self.deadline)
+        self.ground_seconds += grounded.ground_seconds
+        return grounded
 
     def solve(
         self, grounded: Grounded, assumptions: list[int] | None = None
@@ -603,7 +416,7 @@ class Neighbourhoods:
             a, b = index[(each.r1, each.c1)], index[(each.r2, each.c2)]
             self.counts[self.pair_of[(a, b)]] = each.count
 
-    # ------------------------------------------------------------------ a round's program
+    # ------------------------------------------------------------------ a round of mending
 
     def round_program(self, freed: set[int], joining: int) -> tuple[Puzzle, str]:
         """The round's islands (``freed`` and the frame around them) as a puzzle, and the facts

@@ -1,0 +1,256 @@
+"""The sweep: the neighbourhood search's first candidate of a giant with double bridges, drawn
+window by window from the top and connected by construction, so that no round of mending
+follows (:mod:`.neighbourhood` runs it where :func:`swept` says so).
+
+A window is the islands of :data:`STEP` + :data:`LOOK` rows not yet settled.  Its program is
+``bridges.lp`` and ``neighbourhood.lp`` on those islands (:meth:`Sweep.window_program`), with
+the settled islands it sees as the frame (their bridges kept, each island held by an
+assumption), the islands it sees below its last row loose (bounded from above only), and every
+group the settled bridges join made to reach a loose island, so that nothing above closes off
+into a part of its own; the last window joins them all.  After an answer the window settles its
+top rows (:meth:`Sweep.settle`).  A window with no answer asks clingo's cores which settled
+islands it could not keep, lets go of those and searches the same grounding again until no
+more are blamed, then unsettles them and their settled neighbours and searches again
+(:meth:`Sweep.reopen`); blaming none, or out of its budget, it goes back a step with a deeper
+window.  Measured in docs/benchmarks.md, "The sweep".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+from ..graphs import connected_groups
+from ..puzzle import Geometry, Puzzle, Solution
+from .predicates import RELEASED, SINGLES_FIRST
+
+if TYPE_CHECKING:  # (at run time this module imports nothing that imports the package)
+    from ..stopping import Deadline
+    from .control import Grounded
+
+SWEPT = 10_000
+"""Islands from which the first candidate is swept where some number needs a double bridge.
+Generated puzzles (docs/benchmarks.md, "The giants"): 10 000 islands, a quarter double, six
+puzzles: 11.6 to 24.6 s each against 23.5 to 55.7 s and one not solved in 120 s from the whole
+puzzle; half double: 13.5 s against 26.4 s; but 2 000 islands half double: 2.2 and 3.8 s
+against 0.43 and 0.44 s, where the whole puzzle's candidate is nearly in one part."""
+
+STEP = 16
+"""Rows the sweep settles with each window."""
+
+LOOK = 16
+"""Rows below those each window meets exactly, so that what it settles suits them too."""
+
+HOLD = 2
+"""Pairs around an island the sweep cannot settle yet (it sees below the window) within which
+islands wait with it: settling them would fix its other bridges before its own is known."""
+
+REOPEN = 1
+"""Pairs around the settled islands a window blames within which settled islands are searched
+again with them."""
+
+BLAME_CONFLICTS = 1_000
+"""The budget of each search for more islands to blame, once a window has none (most end
+within a few conflicts; one that runs on has found what it can)."""
+
+WINDOW_CONFLICTS = 20_000
+"""A window's budget of conflicts (most take a few hundred to a few thousand)."""
+
+LAST = 4
+"""The last window's budget, in windows' budgets."""
+
+WINDOWS = 6
+"""The sweep gives up after this many times the windows it takes without a dead end."""
+
+
+def swept(puzzle: Puzzle) -> bool:
+    """Whether the first candidate of ``puzzle`` is swept: a puzzle of at least :data:`SWEPT`
+    islands, more than a window high, where some number needs a double bridge (more than the
+    island has neighbours), so that single bridges first are of no use."""
+    if len(puzzle.islands) < SWEPT or puzzle.rows <= STEP + LOOK:
+        return False  # (a puzzle a window high would be one window: the whole puzzle)
+    geometry, numbers = puzzle.geometry, puzzle.islands
+    return any((numbers[cell] or 0) > len(geometry.at[i]) for i, cell in enumerate(geometry.cells))
+
+
+class Search(Protocol):
+    """What a sweep needs of the search it draws a candidate for
+    (:class:`~.neighbourhood.Neighbourhoods`): the puzzle's islands and pairs, the candidate's
+    count of bridges on each pair, and the search's programs and figures."""
+
+    puzzle: Puzzle
+    geometry: Geometry
+    cells: list[tuple[int, int]]
+    ends: list[tuple[int, int]]
+    seen: list[list[tuple[int, int]]]  # the islands each one sees, with the pair between them
+    counts: list[int]
+    free_pairs: list[int]  # the pairs the last program searched
+    core: list[int]  # the assumptions clingo blamed in the last search
+    deadline: Deadline
+    rounds: int
+    windows: int
+
+    def stated(
+        self,
+        free_pairs: list[int],
+        searched: set[int],
+        frame: set[int],
+        groups: dict[int, int],
+        anchors: set[int],
+        *,
+        loose: set[int] | None = None,
+    ) -> tuple[Puzzle, str]: ...
+
+    def grounded(self, puzzle: Puzzle, text: str, budget: int | None) -> Grounded: ...
+
+    def solve(
+        self, grounded: Grounded, assumptions: list[int] | None = None
+    ) -> tuple[Solution | None, bool]: ...
+
+    def take(self, found: Solution, *, first: bool = False) -> None: ...
+
+    def joins(
+        self, skipped: set[int] | frozenset[int] = frozenset()
+    ) -> Callable[[int], list[int]]: ...
+
+
+class Sweep:
+    """One sweep of a search's candidate (its pairs' counts, its programs and searches): which
+    islands are settled, window after window."""
+
+    def __init__(self, search: Search):
+        self.search = search
+        self.row = [r for r, _ in search.cells]  # each island's row
+        self.settled = [False] * len(search.cells)
+
+    def run(self) -> bool:
+        """The candidate drawn window by window from the top, in one part by construction;
+        False when the sweep gives up (after :data:`WINDOWS` times the windows it takes without
+        a dead end).  Each window settles its top :data:`STEP` rows, and none leaves fewer rows
+        than that below it (the last window joins every group, and needs the room: on ten
+        puzzles of 10 000 islands, 247 windows against 274 with a last window of 29 rows); a
+        window with no answer either unsettles the settled islands clingo blames
+        (:meth:`window`, :meth:`reopen`) and searches again, or (blaming none, or out of budget)
+        goes back a step with a window :data:`STEP` rows deeper."""
+        search, rows, row = self.search, self.search.puzzle.rows, self.row
+        search.counts = [0] * len(search.ends)
+        top, deeper = 0, dict[int, int]()
+        history: list[tuple[int, list[int], list[bool]]] = []
+        for _ in range(WINDOWS * -(-rows // STEP)):
+            bottom = min(rows, top + STEP + LOOK + deeper.get(top, 0))
+            if rows - bottom < STEP:  # (the last window joins every group: room to)
+                bottom = rows
+            window = [i for i, done in enumerate(self.settled) if not done and row[i] < bottom]
+            found, exhausted, blamed = self.window(window, bottom)
+            if found is not None:
+                history.append((top, list(search.counts), list(self.settled)))
+                search.take(found)
+                if bottom == rows:
+                    return True
+                self.settle(window, top + STEP, bottom)
+                top += STEP
+            elif blamed:
+                self.reopen(blamed)
+            elif exhausted and bottom == rows and not history:
+                return False  # (the whole puzzle, nothing settled: there is no answer)
+            else:
+                if history:
+                    top, search.counts, self.settled = history.pop()
+                deeper[top] = deeper.get(top, 0) + STEP
+        return False
+
+    def window(self, window: list[int], bottom: int) -> tuple[Solution | None, bool, set[int]]:
+        """One window: its islands (above row ``bottom``, not settled) searched with the settled
+        bridges around them kept.  Its answer or None, whether the search was exhausted, and
+        then the settled islands whose bridges clingo blamed (in the core of the search, and of
+        further searches that let go of those blamed before)."""
+        search = self.search
+        search.deadline.check("sweeping a first candidate")
+        search.rounds += 1
+        search.windows += 1
+        puzzle, text = self.window_program(window, bottom)
+        # (the last window joins every group, the hardest demand: a larger budget)
+        budget = WINDOW_CONFLICTS * (LAST if bottom == search.puzzle.rows else 1)
+        grounded = search.grounded(puzzle, text, budget)
+        grounded.switch(SINGLES_FIRST.symbol(), False)  # (a quarter double: no use)
+        # Each island of the frame held by an assumption, so that clingo's core names those
+        # whose bridges the window cannot keep (an external left fixed could not be assumed).
+        index, held = search.geometry.index, {}
+        for symbol, literal in grounded.atoms(RELEASED.name, RELEASED.arity):
+            grounded.switch(symbol, None)
+            row, col = RELEASED.numbers(symbol)
+            held[index[(row, col)]] = literal
+        answer, exhausted = search.solve(grounded, [-literal for literal in held.values()])
+        if answer is not None or not exhausted:
+            return answer, exhausted, set()
+        # No answer: the islands blamed, and those blamed once they are let go (each such search
+        # is over in a few conflicts), so that one grounding of the window finds every place
+        # where it cannot keep the frame, not one at a time.
+        blamed: set[int] = set()
+        grounded.limit(BLAME_CONFLICTS)
+        while exhausted:
+            core = {abs(literal) for literal in search.core}
+            more = {i for i, literal in held.items() if literal in core and i not in blamed}
+            if not more:
+                break
+            blamed |= more
+            _, exhausted = search.solve(
+                grounded, [-literal for i, literal in held.items() if i not in blamed]
+            )
+        return None, True, blamed
+
+    def window_program(self, window: list[int], bottom: int) -> tuple[Puzzle, str]:
+        """A window's islands, the settled ones around them (the frame) and the loose ones below
+        row ``bottom`` that they see, as a puzzle, and the facts of neighbourhood.lp: every group
+        the settled bridges join must reach a loose island, or in the last window the first
+        island's group."""
+        search, settled, inside = self.search, self.settled, set(window)
+        ends, seen, row = search.ends, search.seen, self.row
+        loose = {j for i in window for j, _ in seen[i] if not settled[j] and j not in inside}
+        free_pairs = [
+            p for i in window for j, p in seen[i] if (j in inside and ends[p][0] == i) or j in loose
+        ]
+        frame = {j for i in window for j, _ in seen[i] if settled[j]}
+        # The groups the settled bridges join; those that reach below the window are anchors.
+        starts = sorted(inside | loose)
+        found = connected_groups(starts, search.joins())
+        groups = {i: g for g, group in enumerate(found) for i in group}
+        if bottom < search.puzzle.rows:
+            anchors = {g for g, group in enumerate(found) if row[group[-1]] >= bottom}
+        else:
+            anchors = {groups[window[0]]}
+        return search.stated(
+            free_pairs, inside, frame, {i: groups[i] for i in starts}, anchors, loose=loose
+        )
+
+    def reopen(self, blamed: set[int]) -> None:
+        """The settled islands a window blamed, and those within :data:`REOPEN` pairs of them,
+        unsettled: the next window searches their pairs again."""
+        settled, seen, counts = self.settled, self.search.seen, self.search.counts
+        freed = set(blamed)
+        for _ in range(REOPEN):
+            freed |= {j for i in freed for j, _ in seen[i] if settled[j]}
+        for i in freed:
+            settled[i] = False
+        for i in freed:
+            for j, p in seen[i]:
+                if not settled[j]:
+                    counts[p] = 0
+
+    def settle(self, window: list[int], line: int, bottom: int) -> None:
+        """After a window's answer: its islands above row ``line`` are settled, with all their
+        bridges, but those that see an island below the window (a bridge into rows not yet met)
+        and the islands within :data:`HOLD` pairs of one; the other pairs are searched again."""
+        search, settled, row = self.search, self.settled, self.row
+        seen, ends, counts = search.seen, search.ends, search.counts
+        near = [i for i in window if row[i] < line]
+        ready = {i for i in near if all(row[j] < bottom for j, _ in seen[i])}
+        held = set(near) - ready
+        for _ in range(HOLD):
+            held |= {j for i in held for j, _ in seen[i] if j in ready}
+        for i in ready - held:
+            settled[i] = True
+        for p in search.free_pairs:
+            a, b = ends[p]
+            if not settled[a] and not settled[b]:
+                counts[p] = 0
