@@ -248,8 +248,8 @@ def giant(puzzle: Puzzle) -> bool:
     allowed, and at least :data:`GIANT` islands without doubles, :data:`LARGE_GIANT` with few,
     or a puzzle whose first candidate the search sweeps (:func:`~hashi_asp.asp.sweep.swept`:
     10 000 islands where some number needs a double bridge; a quarter of the bridges double:
-    10.0 to 29.1 s on ten puzzles, against reach's 25.8 to 48.7 s on five of them)."""
-    from .sweep import swept  # (it builds on this package's modules)
+    7.9 to 18.3 s on ten puzzles, against reach's 25.8 to 48.7 s on five of them)."""
+    from .sweep import swept  # (here, not above: it loads clingo, which this module does not)
 
     islands = len(puzzle.islands)
     if islands < GIANT or puzzle.rules.no_loops:
