@@ -112,6 +112,33 @@ def test_the_sweep_settles_islands_for_good_and_leaves_no_part_closed(monkeypatc
     assert search.windows > 0 and search.rounds == search.windows  # no other round at all
 
 
+def test_a_step_back_restores_the_whole_state_of_the_sweep(monkeypatch):
+    # The third window is made to run out of its budget with no island to blame: the sweep goes
+    # back a step, to the state it had before the second window's answer was taken (the islands
+    # settled, the candidate's counts, the islands that already waited once across a long
+    # bridge), and searches a deeper window from there.
+    monkeypatch.setattr(sweep, "SWEPT", GIANT)
+    monkeypatch.setattr(sweep, "STEP", 12)
+    puzzle = generate(GIANT, seed=2, beta=0.25).puzzle
+    seen: list[tuple[list[bool], list[int], set[int], int]] = []
+
+    class BackingUp(Sweep):
+        def window(self, window, bottom):
+            seen.append((list(self.settled), list(self.search.counts), set(self.waited), bottom))
+            if len(seen) == 3:
+                return None, False, set()  # out of budget, nobody blamed
+            return super().window(window, bottom)
+
+    monkeypatch.setattr(neighbourhood, "Sweep", BackingUp)
+    search = Neighbourhoods(puzzle, interface.chosen(LNS, puzzle), Deadline(120), random.Random(1))
+    found = search.run()
+    assert found is not None and check(puzzle, found) == []
+    second, third, fourth = seen[1], seen[2], seen[3]
+    assert third[2] > second[2]  # the second window's answer made islands wait...
+    assert fourth[:3] == second[:3]  # ...and the step back forgot it with the rest
+    assert fourth[3] > second[3]  # a window deeper
+
+
 def test_on_a_puzzle_without_a_solution_it_finds_none_and_claims_nothing():
     # Each pair of islands can meet its numbers, but the two pairs cannot be joined.
     puzzle = parse("1.1\n...\n1.1\n")

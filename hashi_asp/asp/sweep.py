@@ -136,7 +136,8 @@ class Sweep:
         search, rows, row = self.search, self.search.puzzle.rows, self.row
         search.counts = [0] * len(search.ends)
         top, deeper = 0, dict[int, int]()
-        history: list[tuple[int, list[int], list[bool]]] = []
+        # (the state before each window's answer was taken: a step back restores it whole)
+        history: list[tuple[int, list[int], list[bool], set[int]]] = []
         for _ in range(WINDOWS * -(-rows // STEP)):
             bottom = min(rows, top + STEP + LOOK + deeper.get(top, 0))
             if rows - bottom < STEP:  # (the last window joins every group: room to)
@@ -144,7 +145,7 @@ class Sweep:
             window = [i for i, done in enumerate(self.settled) if not done and row[i] < bottom]
             found, exhausted, blamed = self.window(window, bottom)
             if found is not None:
-                history.append((top, list(search.counts), list(self.settled)))
+                history.append((top, list(search.counts), list(self.settled), set(self.waited)))
                 search.take(found)
                 if bottom == rows:
                     return True
@@ -156,7 +157,7 @@ class Sweep:
                 return False  # (the whole puzzle, nothing settled: there is no answer)
             else:
                 if history:
-                    top, search.counts, self.settled = history.pop()
+                    top, search.counts, self.settled, self.waited = history.pop()
                 deeper[top] = deeper.get(top, 0) + STEP
         return False
 
