@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import PIGEONS, PROGRAMS, PROLOG, PUZZLES
 
-from hashi_asp import Program, check, count, read, solve, unique
-from hashi_asp.asp.portfolio import variants
+from hashi_asp import Deadline, Program, check, count, parse, read, solve, unique
+from hashi_asp.asp.portfolio import race, variants
 from hashi_asp.bench import bench
 from hashi_asp.cli import main
 
@@ -180,3 +180,20 @@ def test_the_workers_end_when_the_command_is_killed():
     finally:
         process.kill()
     processes.wait_for(lambda: not processes.session(process.pid), "every worker gone", 30)
+
+
+def test_a_race_in_a_pool_worker_searches_on_where_the_first_variant_proves_nothing(monkeypatch):
+    # A worker of a pool (bench --jobs N) may not start processes: its variants search one after
+    # the other.  The neighbourhood search finds nothing on a puzzle without a solution and
+    # proves nothing; the complete variant after it proves that there is none, as auto would.
+    monkeypatch.setitem(multiprocessing.current_process()._config, "daemon", True)
+    puzzle = parse("1.1\n...\n1.1\n")
+    raced = race(puzzle, 1, Program(connectivity="race", variants=("lns", "reach")), Deadline(60))
+    assert raced.stopped is None
+    assert raced.outcome.variant == "reach" and raced.outcome.exhausted
+    assert raced.outcome.found == 0
+    # a first variant that finds the answer is all it takes
+    solved = race(
+        read(PROLOG), 1, Program(connectivity="race", variants=("lns", "reach")), Deadline(60)
+    )
+    assert solved.outcome.variant == "lns" and solved.outcome.found == 1

@@ -141,8 +141,14 @@ def race(
     raced = variants(program, puzzle, models=models)
     if multiprocessing.current_process().daemon:
         # A worker of a pool (bench --jobs N) may not start processes: the jobs use the cores
-        # already, so the first variant searches here alone.
+        # already, so the variants search here one after the other, as auto does: the first,
+        # and where it cannot prove anything (the neighbourhood search) and found nothing
+        # before the deadline, the first complete one after it.
         alone = _search(puzzle, models, raced[0], deadline, keep, verify)
+        if not alone.decisive(models) and alone.stopped is None:
+            complete = [each for each in raced[1:] if each.formulation.complete]
+            if not raced[0].formulation.complete and complete:
+                alone = _search(puzzle, models, complete[0], deadline, keep, verify)
         return Race(alone, alone.stopped)
     context = _context()
     forked = context.get_start_method() == "fork"
