@@ -45,7 +45,7 @@ COMMAND_MODULES = {
     if commands.MODULES[name].startswith("hashi_asp.commands.")
 }
 LAYERS = [
-    {"graphs", "version"},
+    {"graphs", "version", "cores"},
     {"status"},
     {"errors"},
     {"puzzle"},
@@ -316,8 +316,8 @@ def test_options_are_declared_only_in_the_commands():
 
 
 # What the fronts may use of the package: the commands, and the plumbing (errors, statuses,
-# stopping, standard output, the JSON writer); never what a command does (solving, reasoning,
-# reports...).
+# stopping, standard output, the JSON writer, the count of cores); never what a command does
+# (solving, reasoning, reports...).
 FRONT_IMPORTS = {
     "cli": {
         "commands",
@@ -353,6 +353,7 @@ FRONT_IMPORTS = {
         "puzzle",
         "status",
         "stopping",
+        "cores",
     },
     "web.admission": set(),
     "web.clients": set(),

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..checking import check
+from ..cores import cores
 from ..puzzle import Puzzle, Solution
 from ..status import Stop
 from ..stopping import POLL_SECONDS, Deadline, Stopped
@@ -75,14 +76,6 @@ class Race:
 
     outcome: Outcome
     stopped: Stop | None = None
-
-
-def cores() -> int:
-    """How many cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def variants(

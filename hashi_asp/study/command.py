@@ -11,7 +11,6 @@ run's row kept.
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from ..commands.declaration import (
     lines,
 )
 from ..commands.shared_options import FORCE, JOBS, RUN_TIME_LIMIT, SCHEDULER, prepare_output, reads
+from ..cores import cores
 from ..puzzle import plural
 from ..status import Status
 from . import MEMORY_LIMITS, MOST_SEED
@@ -59,7 +59,7 @@ def run(given: Given) -> Outcome:
     spec, named = _spec(given)
     if given.jobs and given.scheduler:
         raise OptionError("--jobs is for local processes, --scheduler for a cluster: not both")
-    where = executor(given.jobs or _cores(), given.scheduler)
+    where = executor(given.jobs or cores(), given.scheduler)
     plan = plans.resolve(spec, where=named)
     not_the_input(given.db, [*reads(given), *plan.reads])
     note = given.hooks.note
@@ -147,13 +147,6 @@ def _spec(given: Given) -> tuple[dict, str | None]:
 
 def _have(count: int) -> str:
     return "has" if count == 1 else "have"
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 RUN = Command(

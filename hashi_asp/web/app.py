@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import signal
 import socket
 import threading
@@ -44,6 +43,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..cores import cores
 from ..errors import HashiError
 from ..notations.json import dumps
 from ..status import Stop
@@ -70,7 +70,7 @@ log = logging.getLogger("hashi_asp.web")
 def default_workers() -> int:
     """Threads answering requests: two per core (searches mostly wait on clingo, which runs
     outside Python's lock; more threads than that only share the same cores)."""
-    return 2 * len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 4
+    return 2 * cores()
 
 
 @dataclass(frozen=True)
