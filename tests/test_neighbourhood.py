@@ -12,7 +12,7 @@ from hashi_asp import Program, Stop, check, count, generate, parse, solve
 from hashi_asp.asp import FORMULATIONS, GIANT, auto, interface, neighbourhood, sweep
 from hashi_asp.asp.interface import EncodingError
 from hashi_asp.asp.neighbourhood import Neighbourhoods
-from hashi_asp.asp.portfolio import variants
+from hashi_asp.asp.portfolio import name_of, variants
 from hashi_asp.asp.sweep import Sweep
 from hashi_asp.cli import main
 from hashi_asp.graphs import connected_groups
@@ -110,6 +110,31 @@ def test_the_sweep_settles_islands_for_good_and_leaves_no_part_closed(monkeypatc
     assert bottoms[-1] == puzzle.rows
     assert all(b == puzzle.rows or puzzle.rows - b >= sweep.STEP for b in bottoms)
     assert search.windows > 0 and search.rounds == search.windows  # no other round at all
+
+
+def test_swept_from_the_left_is_the_puzzle_turned_swept_from_the_top(monkeypatch):
+    # neighbourhood.lp's sweep_from=left: the candidate drawn from the left is the one drawn from
+    # the top of the puzzle with rows and columns exchanged, turned back (an oracle turns it);
+    # it is checked like any answer, and a race for a first solution sweeps from both sides.
+    monkeypatch.setattr(sweep, "SWEPT", GIANT)
+    monkeypatch.setattr(sweep, "STEP", 12)
+    puzzle = generate(GIANT, seed=2, beta=0.25).puzzle
+    turned = Puzzle(puzzle.cols, puzzle.rows, {(c, r): n for (r, c), n in puzzle.islands.items()})
+    left = Program(connectivity="lns", constants={"sweep_from": "left"})
+    found = solve(puzzle, program=left, time_limit=120)
+    assert found.status == "solved" and check(puzzle, found.solutions[0]) == []
+    drawn = solve(turned, program=LNS, time_limit=120).solutions[0]
+    back = {((b.c1, b.r1), (b.c2, b.r2), b.count) for b in drawn.bridges}
+    assert {((b.r1, b.c1), (b.r2, b.c2), b.count) for b in found.solutions[0].bridges} == back
+    assert found.stats["windows"] > 1
+    raced = [name_of(program) for program in variants(Program(), puzzle, 2, models=1)]
+    assert raced == ["lns", "lns -c sweep_from=left"]
+    bad = CliRunner().invoke(
+        main, ["solve", "1.1\n...\n1.1\n", "--connectivity", "lns", "-c", "sweep_from=bottom"]
+    )
+    assert bad.exit_code == 2 and bad.stderr.strip().splitlines() == [
+        "hashi-asp: -c sweep_from must be top or left, got 'bottom'"
+    ]
 
 
 def test_a_step_back_restores_the_whole_state_of_the_sweep(monkeypatch):

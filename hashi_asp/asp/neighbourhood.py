@@ -60,7 +60,7 @@ from .predicates import (
     SINGLES_FIRST,
     SWEEP,
 )
-from .sweep import Sweep, swept
+from .sweep import SIDE, SIDES, Sweep, swept, transposed
 
 NARROWEST = 2
 """Pairs from the part (or from a border island) a round frees first."""
@@ -120,6 +120,9 @@ def first_solution(
             "--connectivity lns does not take puzzles without loops: its rounds cannot count "
             "the islands a loop needs; use reach, tree, flow or lazy"
         )
+    side = str(program.constants.get(SIDE, SIDES[0]))
+    if side not in SIDES:
+        raise EncodingError(f"-c {SIDE} must be {' or '.join(SIDES)}, got {side[:40]!r}")
     search = Neighbourhoods(puzzle, program, deadline, random.Random(seed))
     try:
         found = search.run()
@@ -265,7 +268,7 @@ class Neighbourhoods:
         its lines decided band by band, each height of :data:`BANDS` in turn with a budget of
         conflicts, turn after turn (the learned clauses kept all along).  False when there is
         none at all."""
-        if swept(self.puzzle) and Sweep(self).run():
+        if swept(self.puzzle) and self.swept():
             return True
         self.deadline.check("searching a first candidate")
         self.rounds += 1
@@ -297,6 +300,31 @@ class Neighbourhoods:
             if exhausted:
                 return False
         raise AssertionError("unreachable: the attempts never end")
+
+    def swept(self) -> bool:
+        """The first candidate swept window by window (:mod:`.sweep`) from the side
+        neighbourhood.lp's ``sweep_from`` names: from the top, or from the left (the puzzle
+        with rows and columns exchanged swept from the top, its candidate read back); False
+        when the sweep gave up."""
+        if self.program.constants.get(SIDE, SIDES[0]) == SIDES[0]:
+            return Sweep(self).run()
+        across = Neighbourhoods(transposed(self.puzzle), self.program, self.deadline, self.chance)
+        drawn = Sweep(across).run()
+        self.rounds, self.windows, self.choices, self.conflicts = (
+            across.rounds,
+            across.windows,
+            across.choices,
+            across.conflicts,
+        )
+        self.ground_seconds = across.ground_seconds
+        if drawn:  # (the candidate read back: row for column)
+            index, cells = self.geometry.index, across.cells
+            self.counts = [0] * len(self.ends)
+            for (a, b), bridges in zip(across.ends, across.counts):
+                if bridges:
+                    (r1, c1), (r2, c2) = cells[a], cells[b]
+                    self.counts[self.pair_of[(index[(c1, r1)], index[(c2, r2)])]] = bridges
+        return drawn
 
     # ---------------------------------------------- rounds and windows: facts, grounding, search
 

@@ -43,8 +43,9 @@ from ..cores import cores
 from ..puzzle import Puzzle, Solution
 from ..status import Stop
 from ..stopping import POLL_SECONDS, Deadline, Stopped
-from . import FORMULATIONS, Formulation, race_variants
+from . import FORMULATIONS, LNS, Formulation, race_variants
 from .interface import EncodingError, InvalidAnswer, Program, chosen
+from .sweep import SIDE, SIDES, swept
 
 GRACE_SECONDS = 2.0
 """How long past the deadline the parent waits for the workers' own reports before ending them
@@ -93,6 +94,9 @@ def variants(
         auto = replace(program, connectivity="auto")
         first = chosen(auto, puzzle, first_only=models == 1).connectivity
         names = [first, *(v for v in race_variants() if v != first)]
+        if first == LNS and swept(puzzle):
+            # (which side a sweep has fewer dead ends from is chance: both, on two cores)
+            names.insert(1, f"{LNS} -c {SIDE}={SIDES[1]}")
         if program.encoding is not None:
             names = [name for name in names if not FORMULATIONS[name.split()[0]].completes]
         names = names[: max(2, workers or cores())]
@@ -102,16 +106,30 @@ def variants(
 def variant(program: Program, name: str) -> Program:
     """``program`` with the connectivity and clingo options of variant ``name``; the program's
     own clingo options replace the variant's of the same name."""
-    connectivity, *options = name.split()
+    connectivity, *words = name.split()
+    constants: dict[str, str] = {}
+    options = []
+    while words:  # (-c NAME=VALUE: a constant of the encoding, as on the command line)
+        word = words.pop(0)
+        if word == "-c" and words and "=" in words[0]:
+            constant, _, value = words.pop(0).partition("=")
+            constants[constant] = value
+        else:
+            options.append(word)
     given = {option.split("=")[0] for option in program.options}
     mine = tuple(option for option in options if option.split("=")[0] not in given)
     return replace(
-        program, connectivity=connectivity, options=(*mine, *program.options), variants=()
+        program,
+        connectivity=connectivity,
+        constants={**constants, **program.constants},
+        options=(*mine, *program.options),
+        variants=(),
     )
 
 
 def name_of(program: Program) -> str:
-    return " ".join([program.connectivity, *program.options])
+    constants = [f"-c {name}={value}" for name, value in program.constants.items()]
+    return " ".join([program.connectivity, *constants, *program.options])
 
 
 def race(
