@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from conftest import PIGEONS, PROGRAMS, PROLOG, PUZZLES
 
 from hashi_asp import Deadline, Program, check, count, parse, read, solve, unique
+from hashi_asp.asp.interface import chosen
 from hashi_asp.asp.portfolio import race, variants
 from hashi_asp.bench import bench
 from hashi_asp.cli import main
@@ -183,17 +184,24 @@ def test_the_workers_end_when_the_command_is_killed():
 
 
 def test_a_race_in_a_pool_worker_searches_on_where_the_first_variant_proves_nothing(monkeypatch):
-    # A worker of a pool (bench --jobs N) may not start processes: its variants search one after
-    # the other.  The neighbourhood search finds nothing on a puzzle without a solution and
-    # proves nothing; the complete variant after it proves that there is none, as auto would.
+    # A worker of a pool (bench --jobs N) may not start processes: its first variant searches
+    # alone.  The neighbourhood search finds nothing on a puzzle without a solution and proves
+    # nothing; the complete search auto picks after it proves that there is none, as auto does.
     monkeypatch.setitem(multiprocessing.current_process()._config, "daemon", True)
     puzzle = parse("1.1\n...\n1.1\n")
     raced = race(puzzle, 1, Program(connectivity="race", variants=("lns", "reach")), Deadline(60))
     assert raced.stopped is None
-    assert raced.outcome.variant == "reach" and raced.outcome.exhausted
-    assert raced.outcome.found == 0
+    assert raced.outcome.variant == chosen(Program(), puzzle).connectivity != "lns"
+    assert raced.outcome.exhausted and raced.outcome.found == 0
     # a first variant that finds the answer is all it takes
     solved = race(
         read(PROLOG), 1, Program(connectivity="race", variants=("lns", "reach")), Deadline(60)
     )
     assert solved.outcome.variant == "lns" and solved.outcome.found == 1
+    # a race of the neighbourhood search only (a giant swept from both sides, on two cores)
+    # proves it too, in its workers
+    both = Program(connectivity="race", variants=("lns", "lns -c sweep_from=left"))
+    monkeypatch.undo()
+    proved = race(puzzle, 1, both, Deadline(60))
+    assert proved.outcome.exhausted and proved.outcome.found == 0
+    assert solve(puzzle, program=both).status == "unsolvable"

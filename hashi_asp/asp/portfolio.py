@@ -152,14 +152,8 @@ def race(
     raced = variants(program, puzzle, models=models)
     if multiprocessing.current_process().daemon:
         # A worker of a pool (bench --jobs N) may not start processes: the jobs use the cores
-        # already, so the variants search here one after the other, as auto does: the first,
-        # and where it cannot prove anything (the neighbourhood search) and found nothing
-        # before the deadline, the first complete one after it.
+        # already, so the first variant searches here alone.
         alone = _search(puzzle, models, raced[0], deadline, keep, verify)
-        if not alone.decisive(models) and alone.stopped is None:
-            complete = [each for each in raced[1:] if each.formulation.complete]
-            if not raced[0].formulation.complete and complete:
-                alone = _search(puzzle, models, complete[0], deadline, keep, verify)
         return Race(alone, alone.stopped)
     context = _context()
     forked = context.get_start_method() == "fork"
@@ -344,6 +338,15 @@ def _search(
     name = name_of(program)
     try:
         found = enumerate_solutions(puzzle, program, models, deadline, keep=keep, verify=verify)
+        if not found.found and found.search.stopped is None and not program.formulation.complete:
+            # A search that proves nothing (the neighbourhood search) and found nothing: as auto
+            # does, the complete search auto picks, so that a race of such variants only (a
+            # giant swept from both sides on two cores) or one run alone (a pool's worker)
+            # still proves that there is none.
+            others = {key: value for key, value in program.constants.items() if key != SIDE}
+            program = chosen(replace(program, connectivity="auto", constants=others), puzzle)
+            name = name_of(program)
+            found = enumerate_solutions(puzzle, program, models, deadline, keep=keep, verify=verify)
     except Stopped as stop:
         return Outcome(name, 0, [], False, stop.why, _no_stats())
     search, stats = found.search, {**found.stats, "variant": name}
