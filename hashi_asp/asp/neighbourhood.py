@@ -317,7 +317,7 @@ class Neighbourhoods:
             across.conflicts,
         )
         self.ground_seconds = across.ground_seconds
-        if drawn:  # (the candidate read back: row for column)
+        if drawn:  # (read back row for column: a pair's ends keep their reading order)
             index, cells = self.geometry.index, across.cells
             self.counts = [0] * len(self.ends)
             for (a, b), bridges in zip(across.ends, across.counts):

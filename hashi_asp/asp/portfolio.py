@@ -104,8 +104,9 @@ def variants(
 
 
 def variant(program: Program, name: str) -> Program:
-    """``program`` with the connectivity and clingo options of variant ``name``; the program's
-    own clingo options replace the variant's of the same name."""
+    """``program`` with the connectivity, constants (``-c NAME=VALUE``) and clingo options of
+    variant ``name``; the program's own constants and clingo options replace the variant's of
+    the same name."""
     connectivity, *words = name.split()
     constants: dict[str, str] = {}
     options = []
