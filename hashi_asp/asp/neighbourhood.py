@@ -120,9 +120,6 @@ def first_solution(
             "--connectivity lns does not take puzzles without loops: its rounds cannot count "
             "the islands a loop needs; use reach, tree, flow or lazy"
         )
-    side = str(program.constants.get(SIDE, SIDES[0]))
-    if side not in SIDES:
-        raise EncodingError(f"-c {SIDE} must be {' or '.join(SIDES)}, got {side[:40]!r}")
     search = Neighbourhoods(puzzle, program, deadline, random.Random(seed))
     try:
         found = search.run()
@@ -196,6 +193,9 @@ class Neighbourhoods:
 
     def __init__(self, puzzle: Puzzle, program: Program, deadline: Deadline, chance: random.Random):
         self.puzzle, self.program, self.deadline, self.chance = puzzle, program, deadline, chance
+        self.side = str(program.constants.get(SIDE, SIDES[0]))  # (neighbourhood.lp's sweep_from)
+        if self.side not in SIDES:
+            raise EncodingError(f"-c {SIDE} must be {' or '.join(SIDES)}, got {self.side[:40]!r}")
         geometry = puzzle.geometry
         self.geometry = geometry
         self.cells = geometry.cells
@@ -268,7 +268,7 @@ class Neighbourhoods:
         its lines decided band by band, each height of :data:`BANDS` in turn with a budget of
         conflicts, turn after turn (the learned clauses kept all along).  False when there is
         none at all."""
-        if swept(self.puzzle) and self.swept():
+        if swept(self.puzzle) and self.sweep():
             return True
         self.deadline.check("searching a first candidate")
         self.rounds += 1
@@ -301,12 +301,12 @@ class Neighbourhoods:
                 return False
         raise AssertionError("unreachable: the attempts never end")
 
-    def swept(self) -> bool:
+    def sweep(self) -> bool:
         """The first candidate swept window by window (:mod:`.sweep`) from the side
         neighbourhood.lp's ``sweep_from`` names: from the top, or from the left (the puzzle
         with rows and columns exchanged swept from the top, its candidate read back); False
         when the sweep gave up."""
-        if self.program.constants.get(SIDE, SIDES[0]) == SIDES[0]:
+        if self.side == SIDES[0]:
             return Sweep(self).run()
         across = Neighbourhoods(transposed(self.puzzle), self.program, self.deadline, self.chance)
         drawn = Sweep(across).run()
