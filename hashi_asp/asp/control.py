@@ -353,7 +353,7 @@ class Grounded:
         opened: list[clingo.SolveHandle] = []
 
         def start() -> None:
-            opened.append(self.control.solve(yield_=True, async_=True, assumptions=assumed))
+            opened.append(_handle(self.control, async_=True, assumptions=assumed))
 
         try:
             uninterruptible(start, deadline, "preparing the search")
@@ -378,7 +378,7 @@ class Grounded:
 
         def ask() -> tuple[list[int] | None, bool]:
             core: list[int] = []
-            found = self.control.solve(assumptions=assumed, on_core=core.extend)
+            found = _result(self.control, assumptions=assumed, on_core=core.extend)
             return (None if found.satisfiable else core), found.interrupted
 
         return self._asked(ask, deadline)
@@ -393,7 +393,7 @@ class Grounded:
 
         def ask() -> tuple[int, bool]:
             found = 0
-            with self.control.solve(assumptions=assumed, yield_=True) as handle:
+            with _handle(self.control, assumptions=assumed) as handle:
                 for _ in handle:
                     found += 1
                     if found >= limit:
@@ -411,7 +411,7 @@ class Grounded:
 
         def ask() -> tuple[tuple[list[list], bool], bool]:
             found: list[list] = []
-            with self.control.solve(assumptions=assumed, yield_=True) as handle:
+            with _handle(self.control, assumptions=assumed) as handle:
                 for model in handle:
                     found.append(list(model.symbols(shown=True)))
                     if len(found) >= limit:
@@ -591,3 +591,16 @@ def within(core: list[int] | None, assumptions: list[int]) -> list[int]:
         return assumptions
     blamed = set(core)
     return [literal for literal in assumptions if literal in blamed]
+
+
+def _handle(control: clingo.Control, **options: Any) -> clingo.SolveHandle:
+    """``control.solve(yield_=True, ...)``: a handle.  (clingo's type hints before 5.7 give
+    every call of ``solve`` a handle or a result; its overloads since say which.)"""
+    solve: Any = control.solve
+    return solve(yield_=True, **options)
+
+
+def _result(control: clingo.Control, **options: Any) -> clingo.SolveResult:
+    """``control.solve(...)`` without yielding or a thread: the result (as :func:`_handle`)."""
+    solve: Any = control.solve
+    return solve(**options)
