@@ -6,7 +6,8 @@ space (``RLIMIT_AS``) and its peak resident memory measured afresh (Linux's ``cl
 A run over the limit is a ``memout`` row: clingo or Python says so, or the runner dies on it
 and its parent writes the row; either way a new runner takes over, and so it does after
 grounding was left behind at a time limit, after a run that overstays its limit (ended by its
-parent), and every :data:`RECYCLE` runs.  A runner ends with the process that started it.
+parent), and every :data:`RECYCLE` runs.  A runner ends with the process that started it; the
+folder it writes variants' files in goes with it, however it ends (:class:`_Folder`).
 
 Local jobs and Dask workers alike hand their tasks to runners: a Dask worker's thread waits
 on the runner's pipe without holding Python's lock, so a long search never starves the
@@ -212,7 +213,7 @@ def serve(parent: int) -> None:
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # what anything else prints goes to standard error, not into the replies
     requests = sys.stdin.buffer
-    folder = Path(tempfile.mkdtemp(prefix="hashi-asp-runner-"))
+    folder = _Folder()
     try:
         for made in range(1, RECYCLE + 1):
             try:
@@ -220,7 +221,7 @@ def serve(parent: int) -> None:
             except EOFError:
                 break
             if isinstance(task, Task):
-                record = _serve(task, folder / task.variant.digest, floor)
+                record = _serve(task, folder, floor)
             else:  # other work done by runners (a puzzle of `generate --jobs`): ``make()``
                 record = task.make()
             # Grounding left behind at a time limit, or memory that ran out, may weigh on the
@@ -233,13 +234,11 @@ def serve(parent: int) -> None:
     except BrokenPipeError:
         pass
     finally:
-        import shutil
-
-        shutil.rmtree(folder, ignore_errors=True)
+        folder.remove()
     os._exit(0)  # grounding left behind needs no waiting for
 
 
-def _serve(task: Task, folder: Path, floor: float) -> Record:
+def _serve(task: Task, folder: _Folder, floor: float) -> Record:
     """One run here: the variant's files written, the memory limit on this process's address
     space for the run, its peak resident memory measured.  A limit below ``floor`` (MB of
     address space a run takes before any work) is a ``memout`` at once: the threads of the
@@ -251,7 +250,9 @@ def _serve(task: Task, folder: Path, floor: float) -> Record:
         record.message = record.message.replace(", under", " over")
         return record
     try:
-        program = task.variant.program_in(folder)
+        # A variant that brings no files writes none, and needs no folder.
+        inside = folder.made() / task.variant.digest if task.variant.files else Path()
+        program = task.variant.program_in(inside)
     except OSError as error:
         record = lost(task, f"cannot write the variant's files: {error}")
         record.status = Verdict.ERROR.value
@@ -266,8 +267,60 @@ def _serve(task: Task, folder: Path, floor: float) -> Record:
     finally:
         resource.setrlimit(resource.RLIMIT_AS, unlimited)
     record.memory = _peak()
-    record.message = task.variant.as_given(record.message, folder)
+    record.message = task.variant.as_given(record.message, inside)
     return record
+
+
+class _Folder:
+    """The runner's folder for the files variants bring, made in the temporary directory when
+    the first such variant comes (most bring none), with a janitor that removes it should the
+    runner end without removing it (:func:`_janitor`)."""
+
+    def __init__(self) -> None:
+        self.path: Path | None = None
+        self.janitor: subprocess.Popen | None = None  # kept: a Popen let go says it runs on
+        self.watched: int | None = None  # the janitor's pipe, open while this process lives
+
+    def made(self) -> Path:
+        if self.path is None:
+            self.path = Path(tempfile.mkdtemp(prefix="hashi-asp-runner-"))
+            self.janitor, self.watched = _janitor(self.path)
+        return self.path
+
+    def remove(self) -> None:
+        if self.path is not None:
+            import shutil
+
+            shutil.rmtree(self.path, ignore_errors=True)
+        if self.watched is not None:
+            os.close(self.watched)  # the janitor's end of input: it ends
+            self.watched = None
+
+
+def _janitor(folder: Path) -> tuple[subprocess.Popen | None, int | None]:
+    """A process that removes ``folder`` once this one is gone, however it ends: a runner
+    killed (for its time, or with its parent) runs no ``finally``.  The janitor reads a pipe
+    whose one writer is this process, until the kernel closes it.  Returns the janitor and
+    that write end, or two Nones where it cannot start (no ``/bin/sh``)."""
+    # os.pipe()'s ends are not inherited: the runs' own processes do not keep the pipe open.
+    reading, writing = os.pipe()
+    try:
+        janitor = subprocess.Popen(
+            ["/bin/sh", "-c", 'trap "" INT HUP TERM; cat; rm -rf -- "$0"', folder],
+            stdin=reading,
+            # Nothing of its parents' held open: a client's output, or a runner's pipes, end
+            # when they do, not with the janitor.
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            close_fds=True,
+            start_new_session=True,  # out of the reach of Ctrl-C at a terminal
+        )
+    except (OSError, subprocess.SubprocessError):
+        os.close(writing)
+        return None, None
+    finally:
+        os.close(reading)
+    return janitor, writing
 
 
 def _reset_peak() -> None:
