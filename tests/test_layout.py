@@ -533,6 +533,40 @@ def test_mypy():
     assert completed.returncode == 0, completed.stdout + completed.stderr
 
 
+def test_the_lowest_releases_ci_installs_are_the_lower_bounds():
+    """.ci/lowest.txt pins every dependency and extra of pyproject.toml at its lower bound, and
+    every range has an upper bound (the next major release, not tried yet): the ranges declared
+    are the ranges tested (.ci/run installs the pins beside the newest releases)."""
+    from packaging.requirements import Requirement
+    from packaging.version import Version
+
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    declared = [*project["dependencies"]]
+    for extra in project["optional-dependencies"].values():
+        declared += extra
+    lowest: dict[str, Version] = {}
+    for line in (REPO / ".ci" / "lowest.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, version = line.split("==")
+            lowest[name.strip().lower()] = Version(version)
+    bounds: dict[str, Version] = {}
+    for text in declared:
+        requirement = Requirement(text)
+        specifiers = {spec.operator: Version(spec.version) for spec in requirement.specifier}
+        assert set(specifiers) == {">=", "<"}, f"{text}: a lower and an upper bound"
+        if requirement.marker is not None and not requirement.marker.evaluate():
+            continue  # (tomli, on Python 3.10 only)
+        names = [requirement.name.lower(), *sorted(requirement.extras)]
+        for name in names:  # (dask[distributed]: dask and distributed at one release)
+            assert bounds.setdefault(name, specifiers[">="]) == specifiers[">="], text
+    assert lowest == bounds
+
+
 if __name__ == "__main__":
     for name, others in sorted(graph().items(), key=lambda item: (layer(item[0]), item[0])):
         print(f"{layer(name)} {name}: {', '.join(sorted(others, key=layer)) or '-'}")
