@@ -249,6 +249,46 @@ def test_a_picture_with_no_puzzle_is_one_line_and_exit_2(tmp_path):
     assert solved.stderr.count("\n") == 1 and "not a picture that can be read" in solved.stderr
 
 
+FACES = (  # the fonts the README's system packages bring (Liberation, DejaVu, URW's)
+    "DejaVu Sans", "DejaVu Serif", "Liberation Sans", "Liberation Serif", "Liberation Mono",
+    "Nimbus Roman", "URW Bookman", "C059", "URW Gothic", "P052", "Nimbus Sans",
+)  # fmt: skip
+
+
+def test_words_in_any_font_are_no_puzzle():
+    """Words drawn in real fonts, upright and italic, normal and bold, dark on light and light on
+    dark, are no puzzle.  Taking the paper for ink (as for a night mode), each letter's counter
+    (the hole of an "o") is a solid blob in a hole of the ink, as a number sits in its circle;
+    a glyph that solid in a circle is a number only when read with a sure chance.  Measured: of
+    these 704 pictures, 144 were read as a puzzle without that rule, 8 with it."""
+    import itertools
+
+    import cairosvg
+
+    from hashi_asp.errors import PuzzleError
+
+    said = []
+    for face, weight, style, word, size, dark in itertools.product(
+        FACES, ("normal", "bold"), ("normal", "italic"),
+        ("Hello", "Bridges", "good puzzle", "Dood Bob"), (28, 64), (False, True),
+    ):  # fmt: skip
+        paper, ink = ("black", "white") if dark else ("white", "black")
+        width, height = size * (len(word) + 1), 3 * size
+        drawn = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">'
+            f'<rect width="100%" height="100%" fill="{paper}"/>'
+            f'<text x="{size // 2}" y="{2 * size}" font-family="{face}" font-weight="{weight}" '
+            f'font-style="{style}" font-size="{size}" fill="{ink}">{word}</text></svg>'
+        )
+        try:
+            read_picture(cairosvg.svg2png(bytestring=drawn.encode()))
+            said.append("a puzzle")
+        except PuzzleError as refused:
+            said.append(str(refused).split("picture: ")[-1])
+    assert said.count("a puzzle") <= 0.02 * len(said)
+    assert said.count("no island numbers seen") >= 0.93 * len(said)
+
+
 def test_without_the_image_extra_one_line_says_how_to_install_it(tmp_path):
     path = picture(tmp_path, material.drawing(SEVEN, 32))
     blocked = "import sys; sys.modules['cv2'] = None; from hashi_asp.cli import main; main()"

@@ -63,6 +63,18 @@ class Glyph:
         return 0.0 if self.chances is None else float(self.chances[1:9].max())
 
     @property
+    def solidity(self) -> float:
+        """Its pixels' share of their convex hull: near 1 for a solid blob (a dot, the counter of
+        a letter seen as ink), well below for a digit's strokes but a plain 1."""
+        points = cv2.findNonZero(self.mask)
+        if points is None:
+            return 0.0
+        hull = cv2.convexHull(points)
+        # The hull runs through the outer pixels' centres: half its perimeter and a pixel more
+        # are the pixels it cuts through, as a pixel count.
+        return float(len(points)) / (cv2.contourArea(hull) + cv2.arcLength(hull, True) / 2 + 1)
+
+    @property
     def number(self) -> int | None:
         """The island number it reads as (1 to 8), or None."""
         return self.digit if 1 <= self.digit <= 8 else None

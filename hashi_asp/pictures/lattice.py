@@ -106,7 +106,10 @@ def fit(points: np.ndarray, height: float, frame: float = 0.0) -> Lattice:
     for _ in range(SHIFTS):
         if _misfit(best, points) <= CLOSE:
             break
-        shifted = min(_shifted(best, points), key=lambda found: _misfit(found, points))
+        tried = _shifted(best, points)
+        if not tried:  # (no gap of empty rows or columns to shift across)
+            break
+        shifted = min(tried, key=lambda found: _misfit(found, points))
         if _misfit(shifted, points) >= _misfit(best, points):
             break
         best = shifted

@@ -32,6 +32,8 @@ PITCH = 48  # pixels a cell in the rectified picture
 BORDER = 2  # cells of the rectified picture before the lattice's first row and column
 SURE = 0.5  # the least chance of a first look's digit
 ENCLOSED = 0.2  # the least chance of being one of 1 to 8 of a first look's glyph in a circle
+SOLID = 0.9  # the solidity (Glyph.solidity) from which a glyph is a blob, not strokes
+SURE_SOLID = 0.8  # the least chance of its number of a blob in a circle
 CLEAR = 0.03  # share of ink around a glyph on clear paper, at most
 SURE_IN_CLUTTER = 0.9  # the least chance of a digit with more ink than that around it
 CLUTTERED = 0.1  # share of ink around a glyph beyond which it is taken for no number
@@ -246,6 +248,8 @@ def _island_number(glyph: Glyph) -> bool:
     midst of ink (the grain of a table, a pattern)."""
     assert glyph.chances is not None
     if glyph.enclosed:  # (its circle is ink around it: no clutter)
+        if glyph.solidity >= SOLID and glyph.certainty < SURE_SOLID:
+            return False  # the counter of a letter, taking the paper for ink (an "o")
         return float(glyph.chances[1:9].sum()) >= ENCLOSED
     if glyph.clutter > CLUTTERED:
         return False
