@@ -16,13 +16,13 @@ A newcomer has installed ``.`` only: each command runs with the modules of every
 before it in its section (``pip install '.[png]' && ...``), so that an example needing an
 extra it does not install fails here as it fails for them.
 
-``puzzles/page.png`` is remade by::
+``puzzles/pictures/page.png`` is remade by::
 
     import sys; sys.path.insert(0, "benchmarks")
     import picture_material as material
     from hashi_asp import notations
     puzzle = notations.parse("7x7m2:2a1a5a2g4c6a2g4b2j2a1a4a3")  # puzzles/tatham/7x7i30e10m2d2.txt
-    open("puzzles/page.png", "wb").write(material.damaged(puzzle, (0, 0), "left"))
+    open("puzzles/pictures/page.png", "wb").write(material.damaged(puzzle, (0, 0), "left"))
 
 (the project's drawing, 40 pixels a cell, the left of the 2 at (0, 0) painted over: it reads
 as a 7).
@@ -54,7 +54,7 @@ README = ROOT / "README.md"
 
 # The exit codes of the examples that do not end in 0 (docs/commands.md, Exit codes): the
 # picture's puzzle as read has no solution, which for solve is the answer no.
-EXIT = {"hashi-asp solve puzzles/page.png": 1}
+EXIT = {"hashi-asp solve puzzles/pictures/page.png": 1}
 
 # Commands not run: `serve --open` serves until it is stopped (the server and the page are
 # tested in test_serve.py and test_browser*.py).
@@ -295,10 +295,11 @@ def test_the_fix_for_a_medium_puzzle_is_as_said():
 
 
 def test_the_picture_is_a_bundled_puzzle_with_one_number_misread():
-    """puzzles/page.png reads as the second puzzle of puzzles/tatham/7x7i30e10m2d2.txt but for
-    its 2 at (0, 0), read as a 7: the one suspect, which puts it right."""
+    """puzzles/pictures/page.png reads as the second puzzle of
+    puzzles/tatham/7x7i30e10m2d2.txt but for its 2 at (0, 0), read as a 7: the one suspect,
+    which puts it right."""
     done = subprocess.run(
-        [script_folder() / "hashi-asp", "convert", "puzzles/page.png", "--to", "json"],
+        [script_folder() / "hashi-asp", "convert", "puzzles/pictures/page.png", "--to", "json"],
         cwd=ROOT,
         capture_output=True,
         text=True,
