@@ -84,7 +84,7 @@ class _Hidden:
 sys.meta_path.insert(0, _Hidden())
 """
 
-INSTALL = re.compile(r"pip install (?:-e )?(?:'\.\[([\w,-]+)\]'|\.)(?= )")
+INSTALL = re.compile(r"pip install (-e )?('\.\[(?P<extras>[\w,-]+)\]'|\.)(?= )")
 
 
 @dataclass
@@ -133,7 +133,7 @@ def examples() -> list[Example]:
                 i += 1
             shown = "\n".join(output)
         for install in INSTALL.finditer(text):
-            extras.update(install[1].split(",") if install[1] else ())
+            extras.update(install["extras"].split(",") if install["extras"] else ())
         command = text.rpartition("&& ")[2]
         if command.startswith("hashi-asp "):
             found.append(Example(section, start + 1, command, frozenset(extras), shown))
