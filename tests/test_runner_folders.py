@@ -48,15 +48,8 @@ def task(variant: str, options: str, time_limit: float | None = None) -> Task:
 
 def janitors(folder: Path) -> set[int]:
     """The janitor of ``folder`` (the shell named for it) and what it runs (``cat``)."""
-    found = set()
-    for entry in os.listdir("/proc"):
-        try:
-            command = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if os.fsencode(folder) in command:
-            found |= {int(entry), *descendants(int(entry))}
-    return found
+    named = {pid for pid, (_, command, _) in table().items() if str(folder) in command}
+    return named.union(*(descendants(pid) for pid in named))
 
 
 def holders(pipe: str) -> set[int]:
