@@ -35,10 +35,10 @@ import os
 import re
 import shlex
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import processes
 import pytest
 
 from hashi_asp import notations
@@ -181,12 +181,6 @@ def expected(example: Example) -> list[str]:
 # ---------------------------------------------------------------------------- running
 
 
-def script_folder() -> Path:
-    folder = Path(sys.executable).parent
-    assert (folder / "hashi-asp").exists(), "install the project first: no hashi-asp here"
-    return folder
-
-
 @dataclass
 class Ran:
     output: str  # standard output and error, as a terminal shows them
@@ -200,7 +194,9 @@ def run(example: Example, folder: Path, hiding: Path) -> Ran:
     status.unlink(missing_ok=True)
     env = {
         **os.environ,
-        "PATH": os.pathsep.join([str(hiding), str(script_folder()), os.environ.get("PATH", "")]),
+        "PATH": os.pathsep.join(
+            [str(hiding), str(processes.script().parent), os.environ.get("PATH", "")]
+        ),
         "PYTHONPATH": str(hiding),
         "README_HIDDEN": " ".join(hidden),
         "PYTHONUNBUFFERED": "1",  # the order of a terminal, standard output and error mixed
@@ -229,7 +225,7 @@ def ran(tmp_path_factory) -> dict[int, Ran]:
     # shell's is the last command's).
     wrapper = hiding / "hashi-asp"
     real, status = (
-        shlex.quote(str(script_folder() / "hashi-asp")),
+        shlex.quote(str(processes.script())),
         shlex.quote(str(hiding / "status")),
     )
     wrapper.write_text(f'#!/bin/sh\n{real} "$@"\ns=$?\necho $s > {status}\nexit $s\n')
@@ -283,13 +279,7 @@ def test_the_fix_for_a_medium_puzzle_is_as_said():
         r"`(hashi-asp fix [^`]*--difficulty medium)` adds (an island \d at \(\d, \d\))", text
     )
     assert said, "the README no longer says what fix --difficulty medium does"
-    done = subprocess.run(
-        [script_folder() / "hashi-asp", *said[1].split()[1:]],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = processes.run(*said[1].split()[1:], cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"Edits:\n  add {said[2]}\n")
 
@@ -298,13 +288,8 @@ def test_the_picture_is_a_bundled_puzzle_with_one_number_misread():
     """puzzles/pictures/page.png reads as the second puzzle of
     puzzles/tatham/7x7i30e10m2d2.txt but for its 2 at (0, 0), read as a 7: the one suspect,
     which puts it right."""
-    done = subprocess.run(
-        [script_folder() / "hashi-asp", "convert", "puzzles/pictures/page.png", "--to", "json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    page = "puzzles/pictures/page.png"
+    done = processes.run("convert", page, "--to", "json", cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr
     read = json.loads(done.stdout)
     assert read["read"]["suspects"] == [[0, 0, 7, 2]]
