@@ -557,6 +557,9 @@ def test_the_lowest_releases_ci_installs_are_the_lower_bounds():
     bounds: dict[str, Version] = {}
     for text in declared:
         requirement = Requirement(text)
+        if requirement.name == project["name"]:  # the test extra brings every other extra
+            assert requirement.extras == set(project["optional-dependencies"]) - {"test"}, text
+            continue
         specifiers = {spec.operator: Version(spec.version) for spec in requirement.specifier}
         assert set(specifiers) == {">=", "<"}, f"{text}: a lower and an upper bound"
         if requirement.marker is not None and not requirement.marker.evaluate():
