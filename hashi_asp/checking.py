@@ -7,9 +7,14 @@ answer from any encoding, including a user's edited one, is judged against the r
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .puzzle import Bridge, Cell, Puzzle, Solution, cell_name, pair_name
+
+if TYPE_CHECKING:
+    from .stopping import Deadline
 
 
 @dataclass(frozen=True)
@@ -24,12 +29,55 @@ class Violation:
         return self.message
 
 
-def check(puzzle: Puzzle, solution: Solution) -> list[Violation]:
+class _Broken(list):
+    """The violations found, at most ``most`` of each rule (None: all); past that a rule's are
+    counted, and :meth:`listed` ends with one more of the rule saying how many were left out."""
+
+    def __init__(self, most: int | None):
+        super().__init__()
+        self.most = most
+        self.found: Counter[str] = Counter()
+
+    def append(self, violation: Violation) -> None:
+        if self.listing(violation.rule):
+            self.keep(violation)
+
+    def keep(self, violation: Violation) -> None:
+        """List ``violation``, counted already (:meth:`listing`)."""
+        super().append(violation)
+
+    def listing(self, rule: str) -> bool:
+        """Count one more violation of ``rule``: whether it is listed (if not, there is no need
+        to make it: a million messages take seconds)."""
+        self.found[rule] += 1
+        return self.most is None or self.found[rule] <= self.most
+
+    def listed(self) -> list[Violation]:
+        left_out = [
+            Violation(rule, f"{rule}: {count - self.most} more not listed")
+            for rule, count in self.found.items()
+            if self.most is not None and count > self.most
+        ]
+        return [*self, *left_out]
+
+
+def check(
+    puzzle: Puzzle,
+    solution: Solution,
+    *,
+    most: int | None = None,
+    deadline: Deadline | None = None,
+) -> list[Violation]:
     """Every rule ``solution`` breaks in ``puzzle`` under the puzzle's rules; an empty list means
-    it is a valid solution."""
+    it is a valid solution.  With ``most``, at most that many of each rule are listed, and one
+    more says how many of it were left out (bridges drawn at random over a large board cross a
+    million times: a report of them all would be hundreds of megabytes).  With ``deadline``,
+    the walk over the bridges' cells looks at it, and raises
+    :class:`~hashi_asp.stopping.Stopped` when it ends."""
     max_bridges, no_loops = puzzle.rules.max_bridges, puzzle.rules.no_loops
     islands = puzzle.islands
-    violations: list[Violation] = []
+    violations = _Broken(most)
+    walk = (lambda items: items) if deadline is None else _looking(deadline)
     lines: list[Bridge] = []  # bridges well-formed enough to occupy cells
     seen: set[tuple[Cell, Cell]] = set()
 
@@ -73,26 +121,28 @@ def check(puzzle: Puzzle, solution: Solution) -> list[Violation]:
 
     # Bridges run over water only.
     horizontal_at: dict[Cell, Bridge] = {}
-    for b in lines:
+    for b in walk(lines):
         for cell in b.cells_between():
             if cell in islands:
-                violations.append(
-                    Violation(
-                        "over-island",
-                        f"bridge {pair_name(*b.ends)} passes over the island at {cell_name(cell)}",
-                        (cell,),
+                if violations.listing("over-island"):
+                    violations.keep(
+                        Violation(
+                            "over-island",
+                            f"bridge {pair_name(*b.ends)} passes over the island at "
+                            f"{cell_name(cell)}",
+                            (cell,),
+                        )
                     )
-                )
             elif b.horizontal:
                 horizontal_at[cell] = b
     # A horizontal and a vertical bridge may not share a water cell.
-    for b in lines:
+    for b in walk(lines):
         if b.horizontal:
             continue
         for cell in b.cells_between():
             other = horizontal_at.get(cell)
-            if other is not None:
-                violations.append(
+            if other is not None and violations.listing("crossing"):
+                violations.keep(
                     Violation(
                         "crossing",
                         f"crossing at cell {cell_name(cell)}: bridges {pair_name(*other.ends)} "
@@ -153,7 +203,13 @@ def check(puzzle: Puzzle, solution: Solution) -> list[Violation]:
                     tuple(cycle),
                 )
             )
-    return violations
+    return violations.listed()
+
+
+def _looking(deadline: Deadline) -> Callable[[list[Bridge]], Iterable[Bridge]]:
+    """The bridges one by one, the deadline looked at between them (each may be a thousand
+    cells long)."""
+    return lambda bridges: deadline.looking(bridges, "checking the bridges", every=16)
 
 
 def _cycle(bridges) -> list[Cell]:

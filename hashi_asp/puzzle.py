@@ -291,6 +291,19 @@ class Puzzle:
 # ---------------------------------------------------------------------------- geometry
 
 
+def water_between(islands: Iterable[Cell]) -> int:
+    """The water cells between neighbouring islands, summed over the pairs: what building the
+    :class:`Geometry` walks, and what a search grounds over besides the islands (a bridge's
+    cells, and every crossing is one of them).  Found by sorting, without walking the water,
+    so that a request is weighed before that work: two islands at the ends of a row of a million
+    cells are a million cells of work, though two islands."""
+    cells = sorted(islands)
+    across = sum(b[1] - a[1] - 1 for a, b in itertools.pairwise(cells) if a[0] == b[0])
+    by_column = sorted(cells, key=lambda cell: (cell[1], cell[0]))
+    down = sum(b[0] - a[0] - 1 for a, b in itertools.pairwise(by_column) if a[1] == b[1])
+    return across + down
+
+
 class Geometry:
     """The pairs of islands that see each other along a row or column with only water between
     (the only pairs a bridge can join) and the pairs whose bridges would cross.

@@ -33,8 +33,8 @@ READING = {"puzzle", "notation", "max-bridges", "no-loops"}
 SEARCHING = READING | {"connectivity", "time-limit"}
 REVIEWED = {
     "solve": SEARCHING | {"models", "stats"},
-    "check": READING | {"solution"},
-    "render": READING | {"solution", "cell-size"},
+    "check": READING | {"solution", "time-limit"},
+    "render": READING | {"solution", "cell-size", "time-limit"},
     "convert": READING | {"to"},
     "unique": SEARCHING | {"difficulty", "propose"},
     "fix": READING | {"keep", "free", "to", "alternatives", "difficulty", "time-limit"},

@@ -515,15 +515,12 @@ def test_waiting_requests_start_small_ones_first_then_clients_in_turn():
     assert started == ["a1", "c1", "a2", "b1", "a3"]
 
 
-def test_the_lanes():
-    from hashi_asp.web.admission import LARGE, SMALL, lane
+def test_the_lanes_weigh_islands_water_and_pictures():
+    from hashi_asp.web.admission import LARGE, SMALL, Work, lane
 
-    searches = {unit.name: unit.searches for unit in api.UNITS.values()}
-    assert not searches["convert"] and not searches["render"] and not searches["check"]
-    assert searches["solve"] and searches["count"] and searches["generate"]
-    assert lane(False, 5000, 0, 10) == lane(False, 5000, 60, 10) == SMALL
-    assert lane(True, 100, 10, 10) == lane(True, 3, 2, 10) == SMALL
-    assert lane(True, 101, 10, 10) == lane(True, 3, 10.5, 10) == LARGE
+    assert lane(Work(100, 4000), 10, 10) == lane(Work(3, 0), 2, 10) == SMALL
+    assert lane(Work(101, 0), 10, 10) == lane(Work(3, 4001), 1, 10) == LARGE
+    assert lane(Work(3, 0), 10.5, 10) == lane(Work(picture=True), 1, 10) == LARGE
 
 
 def test_fix_over_the_api_keeps_a_solution_given_and_refuses_a_wrong_one(client):

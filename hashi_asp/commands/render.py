@@ -6,9 +6,16 @@ from dataclasses import replace
 
 from ..drawing import CELL
 from ..status import Status
-from .check import solutions
+from .check import LISTED, solutions
 from .declaration import BRIDGES, FLOAT, Command, Given, Option, Outcome, Printed, Reader
-from .shared_options import FORCE, OUTPUT_FILE, READING, prepare_output, read_puzzle
+from .shared_options import (
+    FORCE,
+    OUTPUT_FILE,
+    READING,
+    TIME_LIMIT,
+    prepare_output,
+    read_puzzle,
+)
 
 
 def render(given: Given) -> Outcome:
@@ -20,7 +27,9 @@ def render(given: Given) -> Outcome:
     source = str(given.values["solution"])
     # (the output was judged before any work: prepare_output in read_drawn)
     picture = render(board, drawn, cell=given.cell_size, output=output, source=source)
-    violations = check(board, drawn) if drawn is not None else []
+    violations = (
+        check(board, drawn, most=LISTED, deadline=given.deadline) if drawn is not None else []
+    )
     if violations:
         broken = f"{len(violations)} rule(s), first: {violations[0].message}"
         given.hooks.note(f"warning: the solution breaks {broken}")
@@ -56,6 +65,7 @@ COMMAND = Command(
         replace(OUTPUT_FILE, help="Picture file, .svg or .png [default: stdout]."),
         FORCE,
         Option("cell-size", FLOAT, f"Pixels per cell [{CELL}].", default=CELL, low=4, high=1000),
+        TIME_LIMIT,
     ),
     render,
     prepare=read_drawn,

@@ -1,11 +1,12 @@
 """Which requests of ``hashi-asp serve`` run now, which wait for a thread and which are refused at
 once: two lanes of work, a bounded queue in all and per client, turns by client.
 
-- **Lanes.** A request is *small* when it reads or writes a puzzle without searching (``check``,
-  ``convert``, ``render``), or when it is about at most :data:`SMALL_ISLANDS` islands and asks
-  for no more than the server's default time limit; any other request is *large*.  Large
-  requests may take every thread but one, which stays for small ones: a page's live verdict and
-  a three-island solve are answered while long counts hold the other threads.
+- **Lanes.** A request is *small* when its work is (:class:`Work`): a puzzle of at most
+  :data:`SMALL_ISLANDS` islands and :data:`SMALL_WATER` cells of water between them, read from
+  text, with no more than the server's default time limit; any other request is *large*, and so
+  is every picture, whose reading alone takes seconds.  Large requests may take every thread
+  but one, which stays for small ones: a page's live verdict and a three-island solve are
+  answered while long counts and photos hold the other threads.
 - **Clients.** A client is the peer's address with the ``Hashi-Client`` header, when sent.
   Every program on this machine has the address 127.0.0.1, so the header is what tells two
   apart (the page sends an id of its own); it is a way to share fairly, not a proof of who
@@ -34,17 +35,33 @@ import anyio
 
 SMALL, LARGE = "small", "large"
 SMALL_ISLANDS = 100
-"""The most islands a small request may be about (the page's puzzles up to 15x15 have fewer;
-searches of that size take milliseconds, unless they count)."""
+"""The most islands a small request may be about: a search of 100 islands (a 16x16 Coelho
+puzzle) takes 12 ms, unless it counts; the page's puzzles up to 15x15 have fewer."""
+SMALL_WATER = 4_000
+"""The most cells of water between neighbouring islands a small request may be about: what the
+geometry walks and a search grounds over besides the islands.  Two islands at the ends of a row
+of 4 000 cells take 12 ms to solve, as 100 islands do; of a million cells, 4.5 s and 850 MB."""
 
 
-def lane(searches: bool, islands: int, seconds: float, default_seconds: float) -> str:
-    """The lane of a request about ``islands`` islands, for a command that ``searches`` (one
-    that does not, such as check, convert and render, is always small), with a time limit of
-    ``seconds`` on a server whose default is ``default_seconds``."""
-    if not searches:
-        return SMALL
-    return SMALL if islands <= SMALL_ISLANDS and seconds <= default_seconds else LARGE
+@dataclass(frozen=True)
+class Work:
+    """What a request's work grows with, known before it is admitted: its puzzle's islands,
+    the water between them (:func:`hashi_asp.puzzle.water_between`, with the cells of the
+    bridges a solution to check draws), and whether it is a picture to read first."""
+
+    islands: int = 0
+    water: int = 0
+    picture: bool = False
+
+    @property
+    def small(self) -> bool:
+        return not self.picture and self.islands <= SMALL_ISLANDS and self.water <= SMALL_WATER
+
+
+def lane(work: Work, seconds: float, default_seconds: float) -> str:
+    """The lane of a request of ``work`` with a time limit of ``seconds`` on a server whose
+    default is ``default_seconds``."""
+    return SMALL if work.small and seconds <= default_seconds else LARGE
 
 
 class Busy(Exception):

@@ -22,14 +22,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..commands.declaration import Command, Given, Hooks, Option, Reader
+from ..commands.declaration import BRIDGES, PUZZLE, Command, Given, Hooks, Option, Reader
 from ..errors import HashiError
 from ..notations import json as json_notation
 from ..notations.lexing import Problem
-from ..puzzle import parse_size
+from ..puzzle import parse_size, water_between
 from ..status import Status
-from ..stopping import Deadline
+from ..stopping import Deadline, uninterruptible
 from . import served
+from .admission import Work
 
 
 class RequestError(HashiError):
@@ -146,14 +147,36 @@ class Request:
     def unit(self) -> Command:
         return UNITS[self.command]
 
+    @property
+    def picture(self) -> bool:
+        """Whether the puzzle is a picture (a data URL), whose reading is seconds of work of its
+        own: done once the request is admitted, within its time limit."""
+        from ..notations import picture
+
+        puzzle = self.values.get("puzzle")
+        return isinstance(puzzle, str) and picture.detect(puzzle)
+
     def prepared(self) -> Given:
         """What the command works with, the puzzle read (once), within the server's limits of
-        islands and cells."""
+        islands and cells; a picture within the request's time limit too (its reading cannot be
+        interrupted: at the deadline the request is answered, and the reading goes on in a
+        thread of its own, which :meth:`.Deadline.left_running` names)."""
         if self.given is None:
-            with refusals():
-                given = self.unit.given(
+
+            def read() -> Given:
+                return self.unit.given(
                     self.values, deadline=self.deadline, hooks=Hooks(), reader=Reader(files=False)
                 )
+
+            with refusals():
+                if self.picture:
+                    read_once: list[Given] = []
+                    uninterruptible(
+                        lambda: read_once.append(read()), self.deadline, "reading the picture"
+                    )
+                    given = read_once[0]
+                else:
+                    given = read()
             board = given.puzzle
             if board is not None:
                 if len(board.islands) > self.limits.islands:
@@ -166,14 +189,25 @@ class Request:
             self.given = given
         return self.given
 
-    def island_count(self) -> int:
-        """How many islands the request is about (its puzzle's, read now, or those it asks to
-        generate): what its work grows with."""
+    def work(self) -> Work:
+        """What the request's work grows with (:class:`.admission.Work`), known before it is
+        admitted: a puzzle given as text is read now (reading text is linear in its bytes,
+        which the body limit bounds); a picture is not (reading it is the work); a puzzle to
+        generate is its islands and the cells of its board."""
+        if self.picture:
+            return Work(picture=True)
         islands = self.values.get("islands")
         if islands is not None:
-            return int(islands)
-        board = self.prepared().puzzle
-        return 0 if board is None else len(board.islands)
+            size = self.values.get("size")
+            rows, cols = parse_size(size) if size is not None else (0, 0)
+            return Work(int(islands), rows * cols)
+        given = self.prepared()
+        board = given.puzzle
+        if board is None:
+            return Work()
+        drawn = [*(given.values.get("solutions") or ()), given.values.get("drawn")]
+        walked = sum(_length(b) for one in drawn if one is not None for b in one.bridges)
+        return Work(len(board.islands), water_between(board.islands) + walked)
 
     def start(self) -> None:
         """Start the request's time limit: a server calls this when a thread takes the request
@@ -181,6 +215,12 @@ class Request:
         self.deadline = Deadline(self.deadline.seconds)
         if self.given is not None:
             self.given.deadline = self.deadline
+
+
+def _length(bridge: Any) -> int:
+    """The cells a bridge of a solution to check spans, as drawn (whatever its ends)."""
+    (r1, c1), (r2, c2) = bridge.ends
+    return abs(r1 - r2) + abs(c1 - c2)
 
 
 def read_request(command: str, body: Any, limits: Limits) -> Request:
@@ -217,6 +257,10 @@ def read_request(command: str, body: Any, limits: Limits) -> Request:
                 values[option.key] = option.from_json(given[name])
             except HashiError as error:
                 raise RequestError(str(error)) from None
+            if option.kind in (PUZZLE, BRIDGES) and isinstance(values[option.key], str):
+                # A byte-order mark, as a file saved by some editors starts: the command line's
+                # reading drops it too.
+                values[option.key] = values[option.key].removeprefix("\ufeff")
     _within_limits(values, limits)
     seconds = values.get("time_limit")
     seconds = limits.time_limit if seconds is None else min(seconds, limits.max_time_limit)

@@ -7,16 +7,20 @@
   another site carries that page's ``Origin``: 403.  A cross-site form or ``text/plain`` POST
   needs no CORS preflight: the API takes only ``Content-Type: application/json`` (415), which
   a page of another site cannot send without one.
+  It also keeps each head within its bounds (431), and refuses a header that decides who may
+  ask (``Host``, ``Origin``, ``Content-Type``...) given twice, and a request to upgrade to
+  WebSocket or another protocol (400): the server speaks plain HTTP/1.1.
 - :func:`connection`: uvicorn's HTTP/1.1 protocol (h11), with what it leaves out for clients
   that are slow on purpose: a time limit for a request's head (a connection that sends nothing,
   or a head byte by byte, is closed), a bound on open connections (503 beyond it), and its
-  answer to a malformed head as JSON.
+  answer to a malformed head as JSON; no request is handed to a WebSocket library.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,40 +29,69 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+HEAD_BYTES = 16 * 1024
+"""The most bytes of a request's head (its target and headers): h11's bound on a head that
+arrives in pieces, kept too for one that arrives whole.  The page's requests take under 1 KiB."""
+HEAD_FIELDS = 100
+"""The most header fields of a request (a browser sends about 15)."""
+ONCE = ("host", "origin", "content-type", "content-length", "hashi-client")
+"""Headers a request may give once at most: of two, which one decides would be a guess, and a
+check of one could be passed by the other."""
+_HOST = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]{1,5}))?", re.ASCII)
 
 
-def host_name(host: str) -> str:
+def host_name(host: str) -> str | None:
     """The name in a ``Host`` header, without its port, in lower case: ``localhost:8000`` and
-    ``localhost`` give ``localhost``, ``[::1]:8000`` gives ``::1``."""
-    host = host.strip().lower()
-    if host.startswith("["):
-        return host[1:].partition("]")[0]
-    return host.rpartition(":")[0] if host.count(":") == 1 else host
+    ``localhost`` give ``localhost``, ``[::1]:8000`` gives ``::1``; None for a header that is
+    not a host name or address with an optional port (``127.0.0.1:evil``,
+    ``127.0.0.1:8766@evil``)."""
+    found = _HOST.fullmatch(host.strip().lower())
+    if found is None:
+        return None
+    return found.group(1).strip("[]")
 
 
 class Guard:
-    """Refuses, with a JSON error, any request whose ``Host`` is not a loopback name or one of
-    ``hosts`` (421), whose ``Origin`` is not the server's own (403), or that POSTs anything but
-    ``application/json`` (415)."""
+    """Refuses, with a JSON error, any request whose head is over :data:`HEAD_BYTES` or
+    :data:`HEAD_FIELDS` (431), that gives a header of :data:`ONCE` twice or asks for another
+    protocol (400), whose ``Host`` is not a loopback name or one of ``hosts`` (421), whose
+    ``Origin`` is not the server's own (403), or that POSTs anything but ``application/json``
+    (415)."""
 
     def __init__(self, app: ASGIApp, hosts: Iterable[str] = (), headers: Any = None):
         self.app = app
-        self.names = [*LOOPBACK, *(host_name(f"[{h}]" if ":" in h else h) for h in hosts)]
-        self.names = list(dict.fromkeys(self.names))
+        names = [*LOOPBACK, *(host_name(f"[{h}]" if ":" in h else h) or h for h in hosts)]
+        self.names = list(dict.fromkeys(names))
         self.headers = headers or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         refused = self.refusal(scope) if scope["type"] == "http" else None
         if refused:
             message, status = refused
-            response = JSONResponse({"error": message}, status, headers=self.headers)
+            response = JSONResponse(
+                {"error": message}, status, headers={**self.headers, "Connection": "close"}
+            )
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)
 
     def refusal(self, scope: Scope) -> tuple[str, int] | None:
         """Why the request is refused, with its status; None if it is not."""
+        raw = scope["headers"]
+        size = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
+        size += sum(len(name) + len(value) + 4 for name, value in raw)
+        if size > HEAD_BYTES or len(raw) > HEAD_FIELDS:
+            return (
+                f"the request's head is {size} bytes in {len(raw)} fields; this server reads "
+                f"at most {HEAD_BYTES} bytes in {HEAD_FIELDS} fields",
+                431,
+            )
         headers = Headers(scope=scope)
+        for name in ONCE:
+            if len(headers.getlist(name)) > 1:
+                return f"header {name.title()} given {len(headers.getlist(name))} times", 400
+        if "upgrade" in headers:
+            return f"this server speaks HTTP/1.1 only: no upgrade to {headers['upgrade']}", 400
         host = headers.get("host", "")
         if host_name(host) not in self.names:
             shown = ", ".join(f"[{n}]" if ":" in n else n for n in self.names)
@@ -133,6 +166,12 @@ def connection(head_timeout: float, most: int) -> type[asyncio.Protocol]:
         def connection_lost(self, exc: Exception | None) -> None:
             self._stop_waiting()
             super().connection_lost(exc)
+
+        def _should_upgrade_to_ws(self) -> bool:
+            return False  # every request is HTTP: Guard refuses one asking for another protocol
+
+        def _unsupported_upgrade_warning(self) -> None:
+            pass  # (Guard's answer says it, to the client that asked)
 
         def send_400_response(self, msg: str) -> None:
             self.transport.write(_raw("400 Bad Request", f"malformed HTTP request: {msg}"))

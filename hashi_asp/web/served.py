@@ -36,8 +36,8 @@ SEARCHING = (*READING, "connectivity", "time-limit")
 
 SERVED: dict[str, tuple[str, ...]] = {
     "solve": (*SEARCHING, "models", "stats"),
-    "check": (*READING, "solution"),
-    "render": (*READING, "solution", "cell-size"),
+    "check": (*READING, "solution", "time-limit"),
+    "render": (*READING, "solution", "cell-size", "time-limit"),
     "convert": (*READING, "to"),
     "unique": (*SEARCHING, "difficulty", "propose"),
     "fix": (*READING, "keep", "free", "to", "alternatives", "difficulty", "time-limit"),
