@@ -8,12 +8,18 @@ Commands take turns, and within each command its served options (``hashi_asp.web
 take turns as the one made hostile, with up to two more chosen at random: huge, negative or
 zero numbers, values of the wrong type, NaN, strings with lone surrogates, addresses of a
 listener on this machine, paths (a FIFO among them), deeply nested JSON, long strings, a key
-given twice, and options the API does not serve (``jobs``, ``scheduler``, ``clingo``...).  Some
-values are valid, so that requests also search, generate and time out.  Each request goes on a
-connection of its own, one at a time, and is checked:
+given twice, and options the API does not serve (``jobs``, ``scheduler``, ``clingo``...);
+integers of 310 digits and more; pictures that are bombs (a header that declares 60000x60000
+pixels, a JPEG frame of 65500x65500, a WebP of 16384x16384, a 16-bit picture with alpha, an empty
+data URL, a truncated one), of other formats (GIF, TIFF) and of noise; puzzles of two islands
+a million cells apart, and solutions whose bridges cross a million times.  Some values are
+valid, so that requests also search, generate and time out.  One request in twelve is a
+hostile head instead: over 16 KiB or 100 fields, a header that decides who may ask given twice,
+a foreign ``Host`` or one with more than a port after it, a WebSocket upgrade.  Each request
+goes on a connection of its own, one at a time, and is checked:
 
 - no 500 (no 5xx at all: one request at a time never makes the server busy), and every answer
-  is a JSON document (an ``error`` for a 4xx);
+  is a JSON document (an ``error`` for a 4xx); a hostile head is refused (4xx);
 - no process started: the server has no child process while the request runs or after it
   (from /proc, every 10 ms), and its ended children's CPU time does not grow;
 - no connection made: the server has no TCP socket but its own port's while the request runs
@@ -84,6 +90,7 @@ class Hostile:
         places += [f"localhost:{trap}", f"[::1]:{trap}", f"tls://localhost:{trap}"]
         self.families: dict[str, list[Any]] = {
             "huge": [10**30, 2**63, 1e308, 10**9, Raw("9" * 5000), 1e-320, 10_000, 100_000],
+            "huge integer": [10**310, -(10**400), Raw("9" * 4000), Raw("1" + "0" * 309 + ".5")],
             "negative": [-1, -(10**9), Raw("-0.0"), -1e308, -(2**63), -0.5],
             "zero": [0, 0.0],
             "wrong type": ["10", [], {}, True, False, [1, 2], {"a": 1}, 1.5, "", " "],
@@ -143,12 +150,138 @@ class Hostile:
             value = max(value, low + 0.05) if option.low_open else value
             return round(value) if option.kind == units.INT else round(value, 2)
         if option.kind == units.PUZZLE:
+            if rng.random() < 0.15:
+                return rng.choice(pictures() + bombs()[:1])
             return rng.choice(PUZZLES)
         if option.kind == units.BRIDGES:
             return rng.choice([[], {"bridges": [[0, 0, 0, 2, 1]]}, "[]", {"solutions": []}])
         if option.name == "size":
             return rng.choice(["10x10", "5", "3x300", "1000x1000", "1x1"])
         return rng.choice(["easy", "medium", "hard", "0.5", "0.2-0.9", "1-0"])
+
+
+def data_url(data: bytes, kind: str = "png") -> str:
+    import base64
+
+    return f"data:image/{kind};base64," + base64.b64encode(data).decode()
+
+
+def _png(width: int, height: int, depth: int = 8, colour: int = 0, data: bytes = b"\0") -> bytes:
+    """A PNG whose header says ``width`` x ``height``, whatever its data holds."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = zlib.crc32(kind + body)
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+
+    header = struct.pack(">IIBBBBB", width, height, depth, colour, 0, 0, 0)
+    signature = b"\x89PNG\r\n\x1a\n"
+    return (
+        signature
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(data))
+        + chunk(b"IEND", b"")
+    )
+
+
+def _jpeg_frame(width: int, height: int) -> bytes:
+    """A JPEG's start and a frame header that says ``width`` x ``height``, then its end."""
+    import struct
+
+    frame = struct.pack(">BHHB", 8, height, width, 1) + b"\x01\x11\x00"
+    return b"\xff\xd8\xff\xc0" + struct.pack(">H", len(frame) + 2) + frame + b"\xff\xd9"
+
+
+def _webp(width: int, height: int) -> bytes:
+    """A WebP (VP8X) whose canvas is ``width`` x ``height``."""
+    import struct
+
+    canvas = struct.pack("<I", width - 1)[:3] + struct.pack("<I", height - 1)[:3]
+    body = b"WEBP" + b"VP8X" + struct.pack("<I", 10) + b"\0" * 4 + canvas
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
+_PICTURES: list[str] = []
+
+
+def pictures() -> list[str]:
+    """Hostile pictures as data URLs (made once): bombs by their headers, 16-bit with alpha,
+    noise, other formats, truncated and empty."""
+    if _PICTURES:
+        return _PICTURES
+    found = [
+        data_url(_png(60_000, 60_000)),
+        data_url(_png(1, 1_000_000_000)),
+        data_url(_jpeg_frame(65_500, 65_500), "jpeg"),
+        data_url(_webp(16_384, 16_384), "webp"),
+        "data:image/png;base64,",
+        data_url(b"GIF89a\x01\x00\x01\x00\x00\x00\x00;", "gif"),
+        data_url(b"II*\x00\x08\x00\x00\x00\x00\x00", "png"),  # TIFF bytes, named PNG
+    ]
+    try:
+        import cv2
+        import numpy as np
+    except ImportError:  # (without the image extra: the bombs by their headers only)
+        _PICTURES.extend(found)
+        return _PICTURES
+    rng = np.random.default_rng(1)
+    deep = rng.integers(0, 65_535, (1200, 1200, 4), dtype=np.uint16)
+    deep[..., :3] = 65_535
+    noise = (rng.random((1200, 1600)) < 0.5).astype(np.uint8) * 255
+    for picture, kind in ((deep, ".png"), (noise, ".png"), (noise, ".jpg"), (noise, ".webp")):
+        ok, encoded = cv2.imencode(kind, picture)
+        assert ok
+        found.append(data_url(encoded.tobytes(), kind.strip(".").replace("jpg", "jpeg")))
+    found.append(found[-3][: len(found[-3]) // 2])  # a PNG cut in half
+    _PICTURES.extend(found)
+    return _PICTURES
+
+
+def bombs() -> list[dict[str, Any]]:
+    """Bodies of little text that are large work: two islands a million cells apart, and a
+    solution whose bridges cross a million times on a 1000x1000 board (the islands on its
+    border)."""
+    row = {"rows": 1, "cols": 999_999, "islands": [[0, 0, 1], [0, 999_998, 1]]}
+    inner = range(1, 999)
+    islands = [[r, c, 1] for c in inner for r in (0, 999)]
+    islands += [[r, c, 1] for r in inner for c in (0, 999)]
+    bridges = [[0, c, 999, c, 1] for c in inner] + [[r, 0, r, 999, 1] for r in inner]
+    border = json.dumps({"rows": 1000, "cols": 1000, "islands": islands})
+    return [
+        {"puzzle": json.dumps(row)},
+        {"puzzle": border, "solution": json.dumps(bridges)},
+    ]
+
+
+HEADS = [
+    ("X-Big: " + "a" * 60_000, 431),
+    ("".join(f"X-{i}: a\r\n" for i in range(2000)).rstrip(), 431),
+    ("Origin: http://127.0.0.1:{port}\r\nOrigin: http://evil.example", 400),
+    ("Content-Type: text/plain", 400),
+    ("Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13", 400),
+    ("Hashi-Client: a\r\nHashi-Client: b", 400),
+]
+"""Hostile head lines for a request otherwise valid, and the status that refuses them."""
+HOSTS = [("127.0.0.1:evil", 421), ("127.0.0.1:{port}@evil", 421), ("evil.example", 421)]
+
+
+def hostile_head(rng: random.Random, port: int) -> tuple[bytes, int, str]:
+    """A solve request with a hostile head: its bytes, the status that refuses it, and what
+    it tries."""
+    body = json.dumps({"puzzle": "1 . 1\n"}).encode()
+    host, extra, status = f"127.0.0.1:{port}", "", 0
+    if rng.random() < 0.3:
+        host, status = rng.choice(HOSTS)
+        host = host.format(port=port)
+    else:
+        extra, status = rng.choice(HEADS)
+        extra = "\r\n" + extra.format(port=port)
+    head = (
+        f"POST /api/solve HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close{extra}\r\n\r\n"
+    )
+    return head.encode() + body, status, (extra or host)[:40]
 
 
 def base_body(rng: random.Random, command: str) -> dict[str, Any]:
@@ -176,6 +309,10 @@ def request(rng: random.Random, hostile: Hostile, command: str, target: str) -> 
         family, value = hostile.value(options[name], 0.25 if name == target else 0.75)
         pairs = [(key, old) for key, old in pairs if key != name] + [(name, value)]
         tried.append((name, family))
+    if command in ("check", "render", "solve", "convert") and rng.random() < 0.05:
+        bomb = rng.choice(bombs() if command in ("check", "render") else bombs()[:1])
+        pairs = [(k, v) for k, v in pairs if k not in bomb] + list(bomb.items())
+        tried.append(("puzzle", "a bomb of water or crossings"))
     roll = rng.random()
     if roll < 0.08:  # a key given twice, or under both spellings
         name, value = rng.choice(pairs)
@@ -208,10 +345,11 @@ def time_limit(body: bytes, default: float, most: float) -> float:
     return min(default, most)
 
 
-def post(port: int, command: str, body: bytes) -> tuple[int, Any]:
-    """The status and JSON document of the answer to one request, on a connection of its own;
-    status 0 when the server hung up on a body over its limit before it was all sent (it says
-    413 and closes: what it had not read yet resets the connection)."""
+def post(port: int, command: str, body: bytes, whole: bytes | None = None) -> tuple[int, Any]:
+    """The status and JSON document of the answer to one request, on a connection of its own
+    (``whole``: the request's bytes, head and all, as they are); status 0 when the server hung
+    up on a body over its limit before it was all sent (it says 413 and closes: what it had not
+    read yet resets the connection)."""
     head = (
         f"POST /api/{command} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
         f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
@@ -220,7 +358,7 @@ def post(port: int, command: str, body: bytes) -> tuple[int, Any]:
     with socket.create_connection(("127.0.0.1", port), timeout=120) as connection:
         chunks = []
         try:
-            connection.sendall(head.encode() + body)
+            connection.sendall(whole or head.encode() + body)
             while chunk := connection.recv(65536):
                 chunks.append(chunk)
         except (BrokenPipeError, ConnectionResetError):
@@ -355,12 +493,18 @@ def main() -> int:
                 names = list(options)
                 target = names[turns[command] % len(names)]
                 turns[command] += 1
-                body, tried = request(rng, hostile, command, target)
+                whole, refused = None, 0
+                if rng.random() < 1 / 12:  # a hostile head instead of a hostile body
+                    command = "solve"
+                    whole, refused, what = hostile_head(rng, server.port)
+                    body, tried = b"", [("head", what)]
+                else:
+                    body, tried = request(rng, hostile, command, target)
                 limit = time_limit(body, default, most)
                 began = time.monotonic()
                 with Watch(server) as watched:
                     try:
-                        status, document = post(server.port, command, body)
+                        status, document = post(server.port, command, body, whole)
                     except (OSError, ValueError) as error:  # no answer in 120 s, or not JSON
                         status, document = -1, None
                         fail("no JSON answer", f"{command} {type(error).__name__}: {error}")
@@ -372,8 +516,12 @@ def main() -> int:
                 statuses["413, hung up" if status == 0 else str(status)] += 1
                 for name, family in tried:
                     tried_options[command, name] += 1
-                    families[family] += 1
+                    families["hostile head" if name == "head" else family] += 1
                 shown = f"{command} {body[:200]!r} -> {status} {str(document)[:200]}"
+                if whole is not None:
+                    shown = f"head {tried[0][1]!r} -> {status} {str(document)[:200]}"
+                    if status != refused:
+                        fail("a hostile head not refused as documented", shown)
                 if status >= 500:
                     fail(f"{status}", shown)
                 elif status >= 400 and not answered(status, document):
