@@ -1,8 +1,10 @@
-"""Pictures: a screenshot, a scan or a photo of a puzzle (PNG, JPEG, WebP), read only.
+"""Pictures: a screenshot, a scan or a photo of a puzzle (PNG, JPEG, WebP, BMP), read only.
 
 A file or standard input is a picture by its first bytes (:func:`hashi_asp.notations.read`
 tells); as text (an argument, a request of the JSON API) a picture is a data URL,
-``data:image/png;base64,...``, what a browser's ``FileReader.readAsDataURL`` gives.  The
+``data:image/png;base64,...``, what a browser's ``FileReader.readAsDataURL`` gives.  Its bytes
+are judged as a file's are, by what they start with, whatever its media type says: a data URL
+of a GIF, a TIFF or nothing at all is refused as text is (:func:`validate`).  The
 reading itself is :mod:`hashi_asp.pictures`'s: the puzzle comes with its
 :class:`~hashi_asp.puzzle.Reading`, the confidence of each island.  No notation writes a picture
 of this kind back (``render`` draws puzzles).
@@ -11,10 +13,15 @@ of this kind back (``render`` draws puzzles).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from ..errors import PuzzleError
+from ..pictures import KINDS, is_picture
 from ..puzzle import Puzzle
 from .lexing import Problem
+
+if TYPE_CHECKING:
+    from ..stopping import Deadline
 
 NAME = "picture"
 _DATA_URL = re.compile(r"\s*data:image/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,", re.ASCII)
@@ -43,11 +50,11 @@ def parse(text: str, source: str = "<picture>", max_number: int | None = None) -
     return read(data, source)
 
 
-def read(data: bytes, source: str) -> Puzzle:
-    """The puzzle in a picture's bytes (a file's)."""
+def read(data: bytes, source: str, deadline: Deadline | None = None) -> Puzzle:
+    """The puzzle in a picture's bytes (a file's), within ``deadline`` if given."""
     from ..pictures import read_picture
 
-    return read_picture(data, source)
+    return read_picture(data, source, deadline)
 
 
 def write(puzzle: Puzzle) -> str:
@@ -62,6 +69,13 @@ def _bytes(text: str) -> bytes:
     if found is None:
         raise Problem("expected a data URL of a picture, data:image/...;base64,...", 1, 1)
     try:
-        return base64.b64decode(text[found.end() :].strip(), validate=True)
+        data = base64.b64decode(text[found.end() :].strip(), validate=True)
     except (binascii.Error, ValueError):
         raise Problem("the picture's data URL is not valid base64", 1, found.end() + 1) from None
+    if not data:
+        raise Problem("the picture's data URL is empty", 1, found.end() + 1)
+    if not is_picture(data):
+        raise Problem(
+            f"the picture's data URL holds no picture of a kind read ({KINDS})", 1, found.end() + 1
+        )
+    return data

@@ -6,41 +6,64 @@ the package (:mod:`.digits`) and says how sure it is of each (:mod:`.reading` ha
 What the puzzle read cannot be (no solution, or more than one) is for the layers above to
 check: :func:`hashi_asp.misreading.suspects` names the islands most likely misread.
 
+The pictures read are PNG, JPEG, WebP and BMP files, in a file as in a data URL: what their
+first bytes say they are (:func:`is_picture`), whatever a file's name or a data URL's media
+type.  A picture's header is checked before it is decoded (its size within
+:data:`.reading.MAX_PIXELS`, its structure, what OpenCV's decoders would complain of on
+standard error), and reading is bounded in time by an optional deadline; whatever the bytes,
+a picture that cannot be read, is too large, or holds no puzzle is one :class:`PuzzleError`.
+
 It needs numpy and OpenCV, the ``image`` extra (``pip install 'hashi-asp[image]'``); nothing
 is downloaded when it runs.  Without them, reading a picture is refused with one line saying
 so.  This module itself imports neither: whether bytes are a picture is known from their first
-bytes (:func:`is_picture`).
+bytes.
 """
 
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from ..errors import PuzzleError
 from ..puzzle import Puzzle
 
-MAX_PIXELS = 100_000_000
-"""Largest picture decoded (its width times its height), checked by OpenCV before it
-allocates the picture: a small file can unpack to a huge picture."""
+if TYPE_CHECKING:
+    from ..stopping import Deadline
+
+OPENCV_MAX_PIXELS = 8192 * 6144
+"""OpenCV's own ceiling on a picture's pixels (``OPENCV_IO_MAX_IMAGE_PIXELS``), the budget of
+:data:`.reading.MAX_PIXELS`: every header is checked against that before it is decoded, and this
+stops a decoder that would read more than its header declares.  OpenCV reads it once, when it
+loads, so it is set before :mod:`.reading` is imported (and does nothing in a program that loaded
+OpenCV first)."""
 
 SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"BM")
+KINDS = "PNG, JPEG, WebP or BMP"
 MISSING = "reading pictures needs the image extra: pip install 'hashi-asp[image]'"
 
 
 def is_picture(data: bytes) -> bool:
-    """Whether ``data`` starts as a PNG, JPEG, WebP or BMP file does."""
+    """Whether ``data`` starts as a PNG, JPEG, WebP or BMP file does: the kinds read."""
     return data.startswith(SIGNATURES) or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
 
 
-def read_picture(data: bytes, source: str = "<picture>") -> Puzzle:
+def read_picture(
+    data: bytes, source: str = "<picture>", deadline: Deadline | None = None
+) -> Puzzle:
     """The puzzle in the picture ``data`` (a file's bytes), with its
-    :class:`~hashi_asp.puzzle.Reading`: the confidence of each island.  A picture with no
-    puzzle found in it, or one that cannot be decoded, raises :class:`PuzzleError`; so does a
-    missing ``image`` extra."""
-    os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(MAX_PIXELS))
+    :class:`~hashi_asp.puzzle.Reading`: the confidence of each island.  Bytes of another kind, a
+    picture too large, damaged, or with no puzzle found in it raise :class:`PuzzleError`; so
+    does a missing ``image`` extra.  ``deadline`` bounds the time it takes (raising
+    :class:`~hashi_asp.stopping.Stopped` at its end)."""
+    if not is_picture(data):
+        raise PuzzleError(f"not a picture of a kind read ({KINDS})", source)
+    os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(OPENCV_MAX_PIXELS))
     try:
         from .reading import islands
     except ImportError:
         raise PuzzleError(MISSING, source) from None
-    rows, cols, numbers, reading = islands(data, source)
+    try:
+        rows, cols, numbers, reading = islands(data, source, deadline=deadline)
+    except MemoryError:  # (the budgets keep a read far below what a machine has; not this one)
+        raise PuzzleError("the picture is too large to read in the memory left", source) from None
     return Puzzle(rows, cols, numbers, source, reading=reading)

@@ -106,23 +106,37 @@ def ink(relative: np.ndarray) -> np.ndarray:
     return ((relative < 0.5) * 255).astype(np.uint8)
 
 
-def candidates(mask: np.ndarray) -> list[Glyph]:
+class Crowded(Exception):
+    """More pieces of ink shaped like a digit (``count``) than :func:`candidates` was asked to
+    look at."""
+
+    def __init__(self, count: int):
+        super().__init__(f"{count} pieces of ink shaped like a digit")
+        self.count = count
+
+
+def candidates(mask: np.ndarray, most: int | None = None) -> list[Glyph]:
     """The pieces of ink shaped like a digit, read by the classifier, without those that are
-    part of a word."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    tallest = mask.shape[0] / 4
-    found: list[Glyph] = []
-    others: list[tuple[int, int, int, int]] = []  # every piece's box, for the words
-    for i in range(1, count):
-        x, y, w, h, area = (int(v) for v in stats[i])
-        others.append((x, y, w, h))
-        if not SMALLEST <= h <= tallest or w > 1.05 * h or area < 12:
-            continue
-        if not 0.08 <= area / (w * h) <= 0.95:
-            continue
-        found.append(Glyph(x, y, w, h, (labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255))
-    boxes = np.array(others, np.int64).reshape(-1, 4)
-    found = [glyph for glyph in found if not _in_a_word(glyph, boxes)]
+    part of a word; more than ``most`` pieces of that shape (words or not) raise
+    :class:`Crowded` before any is looked at further."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    boxes = stats[1:, :4].astype(np.int64)  # every piece's (x, y, width, height), for the words
+    w, h = boxes[:, 2], boxes[:, 3]
+    area = stats[1:, cv2.CC_STAT_AREA]
+    shaped = (h >= SMALLEST) & (h <= mask.shape[0] / 4) & (w <= 1.05 * h) & (area >= 12)
+    shaped &= (area / (w * h) >= 0.08) & (area / (w * h) <= 0.95)
+    pieces = np.flatnonzero(shaped).tolist()
+    if most is not None and len(pieces) > most:
+        raise Crowded(len(pieces))
+    # Sorted by their tops, so that a glyph is compared only with the pieces that can be on its
+    # line (in a page of text, every glyph with every piece took 11 s for 30 000 of them).
+    by_top = boxes[np.argsort(boxes[:, 1], kind="stable")]
+    chosen = [i for i in pieces if not _in_a_word(boxes[i], by_top)]
+    found = []
+    for i in chosen:
+        x, y, width, height = (int(v) for v in boxes[i])
+        piece = (labels[y : y + height, x : x + width] == i + 1).astype(np.uint8) * 255
+        found.append(Glyph(x, y, width, height, piece))
     if found:
         chances = digits.chances([glyph.mask for glyph in found])
         for glyph, row in zip(found, chances):
@@ -145,21 +159,41 @@ def _measure_clutter(mask: np.ndarray, glyphs: list[Glyph]) -> None:
         glyph.clutter = max(0, int(around) - own) / max(1, (x1 - x0) * (y1 - y0))
 
 
-def _in_a_word(glyph: Glyph, boxes: np.ndarray) -> bool:
+def _in_a_word(box: np.ndarray, by_top: np.ndarray) -> bool:
     """Another piece of ink of about the glyph's height close beside it, on its line: a
     letter, a dot or a colon, or a taller letter (a capital, letters run together) beside it,
-    but never what encloses it (a circle, a square).  ``boxes``: every piece's (x, y, width,
-    height), one a row."""
-    h = glyph.height
-    x, y, w, other_h = boxes.T
-    itself = (x == glyph.x) & (y == glyph.y) & (w == glyph.width) & (other_h == h)
-    around = (x <= glyph.x) & (x + w >= glyph.x + glyph.width)  # or above or below it
+    but never what encloses it (a circle, a square).  ``box``: the glyph's (x, y, width,
+    height); ``by_top``: every piece's, one a row, sorted by their tops (y)."""
+    gx, gy, gw, h = (int(v) for v in box)
+    # A piece on the glyph's line is at most 2.2 times as tall and overlaps it: its top is
+    # within that reach above the glyph's and above the glyph's bottom.
+    tops = by_top[:, 1]
+    near = by_top[np.searchsorted(tops, gy - 2.2 * h) : np.searchsorted(tops, gy + h)]
+    x, y, w, other_h = near.T
+    itself = (x == gx) & (y == gy) & (w == gw) & (other_h == h)
+    around = (x <= gx) & (x + w >= gx + gw)  # or above or below it
     # (a dot or a colon counts as a letter beside it)
     sized = ((0.55 * h <= other_h) & (other_h <= 2.2 * h)) | ((other_h < 0.55 * h) & (w > 0.15 * h))
-    overlap = np.minimum(y + other_h, glyph.y + h) - np.maximum(y, glyph.y)
+    overlap = np.minimum(y + other_h, gy + h) - np.maximum(y, gy)
     on_line = overlap >= 0.4 * np.minimum(h, other_h)
-    gap = np.maximum(x - (glyph.x + glyph.width), glyph.x - (x + w))
+    gap = np.maximum(x - (gx + gw), gx - (x + w))
     return bool(np.any(~itself & ~around & sized & on_line & (gap < WORD_GAP * h)))
+
+
+def holes(mask: np.ndarray) -> np.ndarray:
+    """The holes in the ink of ``mask`` (255 ink on 0 paper): each as the box (x, y, width,
+    height) of the ink around it, one a row, the boxes of the inner contours
+    ``cv2.findContours`` gives with ``RETR_CCOMP``.  They are found as the pieces of paper
+    (4-connected, as the 8-connected ink leaves them) that do not reach the picture's edge,
+    each box a pixel wider on every side: the same boxes, in a time that does not grow with
+    the number of holes (measured on random noise of 2000 x 2400 pixels, 262 000 holes: 6.9 s
+    for the contours, 0.02 s for the pieces)."""
+    paper = (mask == 0).astype(np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
+    x, y, w, h = (stats[1:, i].astype(np.int64) for i in range(4))
+    height, width = mask.shape
+    inside = (x > 0) & (y > 0) & (x + w < width) & (y + h < height)
+    return np.stack([x - 1, y - 1, w + 2, h + 2], axis=1)[inside]
 
 
 def _mark_enclosed(mask: np.ndarray, glyphs: list[Glyph]) -> None:
@@ -167,26 +201,16 @@ def _mark_enclosed(mask: np.ndarray, glyphs: list[Glyph]) -> None:
     size, about centred on them."""
     if not glyphs:
         return
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return
-    # The inner contours: the holes in pieces of ink, as boxes (x, y, width, height).
-    holes = np.array(
-        [
-            cv2.boundingRect(contour)
-            for contour, (_, _, _, parent) in zip(contours, hierarchy[0])
-            if parent >= 0
-        ],
-        np.float64,
-    ).reshape(-1, 4)
-    x, y, w, h = holes.T
+    found = holes(mask).astype(np.float64)
+    x, y, w, h = found.T
     side = np.maximum(w, h)
-    square = (0.7 * h <= w) & (w <= 1.43 * h)
+    # Only holes that may be a frame: about square, larger than the smallest glyph.
+    keep = (0.7 * h <= w) & (w <= 1.43 * h) & (side >= 1.15 * SMALLEST)
+    x, y, w, h, side = x[keep], y[keep], w[keep], h[keep], side[keep]
     for glyph in glyphs:
         cx, cy = glyph.centre
         fitting = (
-            square
-            & (1.15 * glyph.height <= side)
+            (1.15 * glyph.height <= side)
             & (side <= 4.5 * glyph.height)
             & (np.abs(x + w / 2 - cx) < 0.2 * w)
             & (np.abs(y + h / 2 - cy) < 0.2 * h)
@@ -244,14 +268,10 @@ def frames(relative: np.ndarray, pitch: float) -> list[tuple[float, float, float
     """The holes in the ink of the rectified picture shaped like an island's circle or square:
     about as wide as tall, between 0.3 and 0.95 cells across; each as its centre and its
     size (the larger side), in pixels.  A number's own holes (in a 6, an 8) are smaller."""
-    contours, hierarchy = cv2.findContours(ink(relative), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return []
-    found = []
-    for contour, (_, _, _, parent) in zip(contours, hierarchy[0]):
-        if parent < 0:
-            continue
-        x, y, w, h = cv2.boundingRect(contour)
-        if 0.3 * pitch <= max(w, h) <= 0.95 * pitch and 0.75 <= w / h <= 1.33:
-            found.append((x + w / 2, y + h / 2, float(max(w, h))))
-    return found
+    x, y, w, h = holes(ink(relative)).astype(np.float64).T
+    side = np.maximum(w, h)
+    keep = (0.3 * pitch <= side) & (side <= 0.95 * pitch) & (w / h >= 0.75) & (w / h <= 1.33)
+    return [
+        (float(a + c / 2), float(b + d / 2), float(e))
+        for a, b, c, d, e in zip(x[keep], y[keep], w[keep], h[keep], side[keep])
+    ]

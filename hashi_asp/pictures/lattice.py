@@ -37,6 +37,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from ..stopping import Deadline
+
 CELL_OVER_GLYPH = 3.8  # a cell is at most this many times a number's height
 CELL_OVER_FRAME = 1.7  # and at most this many times its circle or square (0.8 to 1.5 drawn)
 SLACK = 0.3  # of a cell: how far from its lattice point a glyph may be
@@ -67,10 +69,14 @@ class Lattice:
         return x / w, y / w
 
 
-def fit(points: np.ndarray, height: float, frame: float = 0.0) -> Lattice:
+def fit(
+    points: np.ndarray, height: float, frame: float = 0.0, deadline: Deadline | None = None
+) -> Lattice:
     """The lattice of the glyphs at ``points`` (an n x 2 array of centres), ``height`` the
     glyphs' usual height in pixels, ``frame`` their circles' or squares' usual size (0: none
-    drawn)."""
+    drawn); ``deadline`` is looked at as each lattice grows (raising
+    :class:`~hashi_asp.stopping.Stopped` at its end)."""
+    deadline = deadline or Deadline()
     largest = CELL_OVER_GLYPH * height
     if frame > 0:
         largest = min(largest, CELL_OVER_FRAME * frame)
@@ -86,7 +92,7 @@ def fit(points: np.ndarray, height: float, frame: float = 0.0) -> Lattice:
         pitch = base / parts
         if pitch < 1.2 * height and best is not None:
             break
-        found = _grown(points, turn, pitch)
+        found = _grown(points, turn, pitch, None, deadline)
         if best is None or len(found.cells) > len(best.cells):
             best, chosen = found, pitch
         if len(found.cells) >= 0.9 * len(points):
@@ -97,7 +103,7 @@ def fit(points: np.ndarray, height: float, frame: float = 0.0) -> Lattice:
         # from other glyphs, the lattice that places the most, and those nearest their points.
         middle = np.median(points, axis=0)
         for seed in np.argsort(np.hypot(*(points - middle).T))[1 : 1 + SEEDS]:
-            found = _grown(points, turn, chosen, int(seed))
+            found = _grown(points, turn, chosen, int(seed), deadline)
             if (len(found.cells), -_misfit(found, points)) > (
                 len(best.cells),
                 -_misfit(best, points),
@@ -192,7 +198,13 @@ def _pitch(points: np.ndarray, turn: float) -> float:
     return float(distance[0])
 
 
-def _grown(points: np.ndarray, turn: float, pitch: float, seed: int | None = None) -> Lattice:
+def _grown(
+    points: np.ndarray,
+    turn: float,
+    pitch: float,
+    seed: int | None = None,
+    deadline: Deadline | None = None,
+) -> Lattice:
     """The lattice grown from the glyph ``seed``, by default the one nearest the middle (step
     3 of the module's), then fitted once more to all (step 4)."""
     n = len(points)
@@ -212,6 +224,8 @@ def _grown(points: np.ndarray, turn: float, pitch: float, seed: int | None = Non
         placed = len(cells)
         left_out.clear()
         while True:
+            if deadline is not None:
+                deadline.check("reading the picture: fitting its grid")
             open_ = [i for i in range(n) if i not in cells and i not in left_out]
             if not open_:
                 break

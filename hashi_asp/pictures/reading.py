@@ -1,8 +1,10 @@
 """A puzzle read from a picture: the steps, from the bytes of a file to islands with how sure
 the reader is of each.
 
-1. The picture, decoded by OpenCV (PNG, JPEG, WebP...), in grey, a transparent background as
-   white, shrunk to :data:`LONGEST` pixels at most.
+1. The picture (PNG, JPEG, WebP or BMP), its header checked against the budgets first, decoded
+   by OpenCV at a reduced size where it is larger than reading needs, turned as its EXIF
+   orientation says, in grey, a transparent background as white, shrunk to :data:`LONGEST`
+   pixels at most.
 2. The glyphs (:mod:`.glyphs`) of both polarities, dark on light and light on dark; the one
    whose digits read with more confidence is the picture's.  Of those, the numbers 1 to 8 of
    about the usual height and clear of their paper (not noise shaped like a digit); if most
@@ -18,13 +20,22 @@ the reader is of each.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+import struct
+import threading
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
 from ..errors import PuzzleError
 from ..puzzle import Cell, Reading
+from ..stopping import Deadline
 from . import digits
-from .glyphs import Glyph, candidates, cell_glyph, frames, ink, relative
+from .glyphs import SMALLEST, Crowded, Glyph, candidates, cell_glyph, frames, ink, relative
 from .lattice import fit
 
 LONGEST = 2400  # pixels: a larger picture is shrunk first (a phone's photo is 4000 or more)
@@ -41,33 +52,579 @@ NEW_ISLAND = 0.9  # the least chance of a digit the second look alone finds
 FAINT = 0.3  # of the usual contrast of a glyph with its paper, the least a number has
 UNREADABLE = 0.3  # of a number in a frame the second look alone finds, less: not read
 MISSED = 0.1  # the least chance of a number, of a glyph not taken for one, to be offered
+MAX_SIDE = 50
+"""The most rows or columns of a puzzle read from a picture: in :data:`LONGEST` pixels, cells
+of 48 pixels; the benchmark's largest is 25 x 25.  Its rectified picture (step 4) takes 26 MB
+(twice as many rows and columns, which the first look's lattice may have, 98 MB); a lattice
+through noise, 106 x 92 cells, would take 91 MB."""
+MAX_ISLANDS = MAX_SIDE * MAX_SIDE // 2
+"""The most numbers the first look may see: the islands of a puzzle of :data:`MAX_SIDE` at its
+densest, every other cell.  Fitting the lattice to them takes a second (its steps compare
+every two glyphs, so 4 seconds for 2 500 and 14 GB for 30 000)."""
+CROWDED = 4 * MAX_ISLANDS
+"""The most pieces of ink shaped like a digit the first look reads (:func:`.glyphs.candidates`;
+more are no puzzle): four times :data:`MAX_ISLANDS`, for the letters of the text around a puzzle.
+Measured: 776 at most in the pictures of the benchmark (a screenshot's photo), 314 in random
+noise; 30 000 small digits on a page took 14 s to read."""
+SPARSE = 0.25
+"""The least number of islands of a puzzle for each of its rows and columns together.
+Measured: 0.53 at least in the 216 reads of the benchmark (a Tatham print of 25 x 25 with 36
+islands, 0.72), 0.57 in the tests'; 0.21 at most in the reads of random noise, blurred noise
+and pages of text (5 numbers on 42 x 52 cells, 0.05, for noise of 2000 x 2000 pixels)."""
+UNSURE = 0.6
+"""The least mean confidence of a puzzle's islands.  Measured: 0.81 at least in the reads of the
+benchmark, 0.88 in the tests' (a damaged number among them); 0.34 to 0.53 in the reads of
+noise and of words and pages of text that :data:`SPARSE` leaves (2 or 3 numbers in a line)."""
 
 
-def grey(data: bytes, source: str) -> np.ndarray:
-    """The picture in grey, a transparent background white, at most :data:`LONGEST` pixels."""
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
-    if image is None or image.size == 0:
-        raise PuzzleError("not a picture that can be read (PNG, JPEG or WebP)", source)
-    if image.dtype != np.uint8:
-        image = (
-            (image / 257).astype(np.uint8) if image.dtype == np.uint16 else image.astype(np.uint8)
+# ---------------------------------------------------------------------------- the file
+
+MAX_PIXELS = 8192 * 6144
+"""The largest picture read, its width times its height: 50.3 million pixels, a photo of a
+phone's 50-megapixel camera (8192 x 6144; 8160 x 6144 and 8160 x 6120 for others of 50, 8000 x
+6000 for 48).  Reading needs far less (:data:`LONGEST` pixels on the longer side: such a photo
+is shrunk 3.4 times on each side first), but a phone's photo should be read as it comes; a
+200-megapixel camera's full size (16320 x 12240) is refused, which such a phone does not save
+unless asked.  Measured at this size, the peak memory of a read: 157 MB for a JPEG (decoded at
+half size), 235 MB for a PNG in grey, 430 MB for a PNG of 8-bit colour with transparency, the
+largest decoded whole (see :data:`MAX_DECODED`).  A header that declares more is refused before
+anything is decoded."""
+MAX_DECODED = 4 * MAX_PIXELS
+"""The most bytes a picture decoded whole may take (a PNG, a WebP or a BMP; a JPEG is decoded
+at the reduced size reading needs, at most a byte a pixel): :data:`MAX_PIXELS` of 4 bytes,
+8-bit colour with transparency.  A PNG of 16-bit colour with transparency, 8 bytes a pixel
+(16 bits of grey and of transparency take as many: OpenCV decodes them to colour), is read up
+to half as many pixels; every other picture is decoded to a byte or less a pixel in grey but
+a WebP (to colour first, 3 or 4 bytes)."""
+INFLATED_PIECE = 1 << 20  # bytes of a PNG's pixel rows checked at a time (their memory)
+BAND = 1 << 20  # pixels of a picture with transparency laid on white at a time (their memory)
+
+KINDS = "PNG, JPEG, WebP or BMP"
+UNREADABLE_PICTURE = "not a picture that can be read"
+_PNG = b"\x89PNG\r\n\x1a\n"
+_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # of each PNG colour type
+_DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: (8, 16)}
+_ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2),
+          (0, 1, 1, 2))  # fmt: skip
+_SOF = {*range(0xC0, 0xC4), *range(0xC5, 0xC8), *range(0xC9, 0xCC), *range(0xCD, 0xD0)}
+_LONE = {0x01, *range(0xD0, 0xD8)}  # JPEG markers without a segment (TEM, RST0 to RST7)
+
+
+class Damaged(ValueError):
+    """What is wrong with a picture's file, found before OpenCV decodes it (whose own decoders
+    would say it on standard error, beside the one line the command prints)."""
+
+
+@dataclass(frozen=True)
+class Header:
+    """What a picture's header says: its ``kind`` (PNG, JPEG, WebP or BMP), ``width`` and
+    ``height`` in pixels, whether it is ``transparent`` (decoded with its transparency, to lay
+    it on white) and ``deep`` (16 bits a channel)."""
+
+    kind: str
+    width: int
+    height: int
+    transparent: bool = False
+    deep: bool = False
+
+    @property
+    def decoded(self) -> int:
+        """The bytes it takes decoded whole (a JPEG is never: at most a byte a pixel)."""
+        if self.kind == "WebP":
+            return 4 * self.width * self.height
+        each = (8 if self.deep else 4) if self.transparent else 1
+        return each * self.width * self.height
+
+
+def dimensions(data: bytes) -> tuple[int, int] | None:
+    """The width and height in pixels a picture's header declares (a PNG's IHDR, a JPEG's
+    SOFn, a WebP's VP8, VP8L or VP8X, a BMP's header), without decoding it; None if there is no
+    header of those kinds."""
+    try:
+        header = _header(data)
+    except Damaged:
+        return None
+    return None if header is None else (header.width, header.height)
+
+
+def _header(data: bytes) -> Header | None:
+    """The header of a PNG, JPEG, WebP or BMP file, None if it starts as none of them does;
+    one of them whose header is damaged raises :class:`Damaged`."""
+    for kind, starts, read in _KINDS:
+        if starts(data):
+            try:
+                header = read(data)
+            except (struct.error, IndexError):
+                header = None
+            if header is None:
+                raise Damaged(f"the {kind}'s header is damaged")
+            return header
+    return None
+
+
+def _png_header(data: bytes) -> Header | None:
+    if data[12:16] != b"IHDR":
+        return None
+    width, height, depth, colour = struct.unpack(">IIBB", data[16:26])
+    # A palette or colour picture with a tRNS chunk is decoded with its transparency too.
+    transparent = colour in (4, 6) or (
+        colour in (2, 3) and any(kind == b"tRNS" for kind, _, _ in _png_chunks(data, b"IDAT"))
+    )
+    return Header("PNG", width, height, transparent, depth == 16)
+
+
+def _png_chunks(data: bytes, until: bytes = b"IEND") -> Iterator[tuple[bytes, int, int]]:
+    """A PNG's chunks, each as its kind and where its body starts and ends, up to the first of
+    kind ``until`` (included); it raises :class:`Damaged` for a chunk cut short."""
+    at = len(_PNG)
+    while at < len(data):
+        if at + 12 > len(data):
+            raise Damaged("the PNG is cut short")
+        length, kind = struct.unpack(">I4s", data[at : at + 8])
+        if at + 12 + length > len(data):
+            raise Damaged("the PNG is cut short")
+        yield kind, at + 8, at + 8 + length
+        if kind == until:
+            return
+        at += 12 + length
+
+
+def _jpeg_header(data: bytes) -> Header | None:
+    for marker, start, end in _jpeg_segments(data):
+        if marker in _SOF:
+            if end - start < 6:
+                return None
+            height, width = struct.unpack(">HH", data[start + 1 : start + 5])
+            return Header("JPEG", width, height)
+        if marker == 0xDA:  # a scan before any frame
+            return None
+    return None
+
+
+def _webp_header(data: bytes) -> Header | None:
+    kind, body = data[12:16], data[20:30]
+    if kind == b"VP8 " and body[3:6] == b"\x9d\x01\x2a":
+        width, height = struct.unpack("<HH", body[6:10])
+        return Header("WebP", width & 0x3FFF, height & 0x3FFF)
+    if kind == b"VP8L" and body[:1] == b"\x2f":
+        bits = int.from_bytes(body[1:5], "little")
+        width, height = (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+        return Header("WebP", width, height, bool(bits >> 28 & 1))
+    if kind == b"VP8X" and len(body) == 10:
+        width = int.from_bytes(body[4:7], "little") + 1
+        height = int.from_bytes(body[7:10], "little") + 1
+        return Header("WebP", width, height, bool(body[0] & 0x10))
+    return None
+
+
+def _bmp_header(data: bytes) -> Header | None:
+    (size,) = struct.unpack("<I", data[14:18])
+    if size == 12:  # OS/2's BITMAPCOREHEADER: 16-bit sides
+        width, height = struct.unpack("<HH", data[18:22])
+    elif size >= 16:
+        width, height = struct.unpack("<ii", data[18:26])
+    else:
+        return None
+    # A negative height is a picture stored top down.
+    return Header("BMP", width, abs(height)) if width > 0 else None
+
+
+_KINDS: tuple[tuple[str, Callable[[bytes], bool], Callable[[bytes], Header | None]], ...] = (
+    ("PNG", lambda data: data.startswith(_PNG), _png_header),
+    ("JPEG", lambda data: data.startswith(b"\xff\xd8\xff"), _jpeg_header),
+    ("WebP", lambda data: data[:4] == b"RIFF" and data[8:12] == b"WEBP", _webp_header),
+    ("BMP", lambda data: data.startswith(b"BM"), _bmp_header),
+)
+
+
+def _within_budget(header: Header, source: str) -> None:
+    """Refuse a picture too large to read (:data:`MAX_PIXELS`, :data:`MAX_DECODED`), or too
+    thin to hold a puzzle once shrunk (a side of less than a glyph's least height)."""
+    width, height = header.width, header.height
+    pixels = width * height
+    if pixels > MAX_PIXELS:
+        raise PuzzleError(
+            f"the picture is too large to read: {width} x {height} pixels, "
+            f"{pixels / 1e6:.1f} million; at most {MAX_PIXELS / 1e6:.1f} million are read",
+            source,
         )
-    if image.ndim == 3 and image.shape[2] == 4:
-        alpha = image[..., 3:4].astype(np.float32) / 255
-        image = (image[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
-    if image.ndim == 3:
-        image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if header.kind != "JPEG" and header.decoded > MAX_DECODED:
+        raise PuzzleError(
+            f"the picture is too large to read: {width} x {height} pixels of 16-bit colour "
+            f"with transparency take {header.decoded / 1e6:.0f} MB decoded; at most "
+            f"{MAX_DECODED / 1e6:.0f} MB are ({MAX_DECODED // 8 / 1e6:.1f} million such pixels)",
+            source,
+        )
+    if min(width, height) * min(1.0, LONGEST / max(width, height, 1)) < SMALLEST:
+        raise PuzzleError(
+            f"no puzzle found in the picture: {width} x {height} pixels is too small to hold one",
+            source,
+        )
+
+
+def _png_cleaned(data: bytes, deadline: Deadline) -> tuple[bytes, int]:
+    """A PNG that libpng reads without a word on standard error, and its EXIF orientation (1
+    if none): only its IHDR, PLTE (padded to every index its depth allows), tRNS, IDAT and IEND
+    chunks, each checked (its checksum; its pixel rows inflated, :func:`_rows_checked`).
+    libpng writes its warnings and errors to standard error itself (a chunk it does not like,
+    an ICC profile, a checksum, rows cut short); written again without what it would warn of,
+    the PNG reads the same in silence.  Raises :class:`Damaged`."""
+    chunks: dict[bytes, bytes] = {}
+    pixels = []
+    turn = 1
+    for kind, start, end in _png_chunks(data):
+        body = data[start:end]
+        good = zlib.crc32(kind + body) == int.from_bytes(data[end : end + 4], "big")
+        if kind == b"IDAT":
+            if not good:
+                raise Damaged("the PNG's pixel data is damaged (a checksum is wrong)")
+            pixels.append(body)
+        elif kind in (b"IHDR", b"PLTE") and not good:
+            raise Damaged(f"the PNG's {kind.decode()} chunk is damaged (its checksum is wrong)")
+        elif kind in (b"IHDR", b"PLTE", b"tRNS") and good:
+            chunks.setdefault(kind, body)
+        elif kind == b"eXIf" and good:
+            turn = _tiff_orientation(body)
+        elif kind[0] < 0x61 and kind != b"IEND":  # (upper case: critical, cannot be skipped)
+            raise Damaged(f"the PNG has a chunk no reader knows ({kind!r})")
+    header = chunks.get(b"IHDR", b"")
+    if len(header) != 13:
+        raise Damaged("the PNG's header is damaged")
+    width, height, depth, colour, compression, filtering, interlace = struct.unpack(
+        ">IIBBBBB", header
+    )
+    if (
+        not (0 < width < 2**31 and 0 < height < 2**31)
+        or depth not in _DEPTHS.get(colour, ())
+        or (compression, filtering) != (0, 0)
+        or interlace not in (0, 1)
+    ):
+        raise Damaged("the PNG's header is damaged")
+    if not pixels:
+        raise Damaged("the PNG has no pixel data")
+    stream = b"".join(pixels)
+    _rows_checked(stream, _png_rows(width, height, depth * _CHANNELS[colour], interlace), deadline)
+    kept = [_chunk(b"IHDR", header)]
+    if colour == 3:
+        palette = chunks.get(b"PLTE", b"")
+        if not palette or len(palette) % 3:
+            raise Damaged("the PNG's palette is missing or damaged")
+        # An index beyond the palette is black: libpng would warn of it, row after row.
+        entries = 1 << depth
+        kept.append(_chunk(b"PLTE", palette[: 3 * entries].ljust(3 * entries, b"\0")))
+        transparency = chunks.get(b"tRNS", b"")[: len(palette) // 3]
+    else:
+        transparency = chunks.get(b"tRNS", b"") if colour == 2 else b""
+        if len(transparency) != 6 or max(struct.unpack(">3H", transparency)) >> depth:
+            transparency = b""  # (of no use, or out of the depth's range: libpng warns)
+    if transparency:
+        kept.append(_chunk(b"tRNS", transparency))
+    kept += [_chunk(b"IDAT", stream), _chunk(b"IEND", b"")]
+    return _PNG + b"".join(kept), turn
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def _png_rows(width: int, height: int, bits: int, interlace: int) -> list[tuple[int, int]]:
+    """The pixel rows of a PNG, as runs of (bytes a row with its filter byte, rows): one run,
+    or one for each of Adam7's seven passes."""
+    passes = _ADAM7 if interlace else ((0, 0, 1, 1),)
+    runs = []
+    for x0, y0, dx, dy in passes:
+        across, down = -(-(width - x0) // dx), -(-(height - y0) // dy)
+        if across > 0 and down > 0:
+            runs.append((1 + (across * bits + 7) // 8, down))
+    return runs
+
+
+def _rows_checked(stream: bytes, runs: list[tuple[int, int]], deadline: Deadline) -> None:
+    """That a PNG's compressed pixel data inflates to exactly its rows, each starting with a
+    filter libpng knows (0 to 4), inflated :data:`INFLATED_PIECE` bytes at a time and dropped:
+    what libpng would stop at, and say so on standard error, is found here first."""
+    starts = []  # where each run of rows starts in the inflated data
+    total = 0
+    for size, count in runs:
+        starts.append(total)
+        total += size * count
+    inflating = zlib.decompressobj()
+    done = 0  # bytes inflated so far
+    pending = stream
+    while True:
+        deadline.check("reading the picture")
+        try:
+            piece = inflating.decompress(pending, INFLATED_PIECE)
+        except zlib.error:
+            raise Damaged("the PNG's pixel data is damaged") from None
+        pending = inflating.unconsumed_tail
+        if done + len(piece) > total:
+            raise Damaged("the PNG has more pixel data than its size")
+        for (size, count), begin in zip(runs, starts):
+            # The filter bytes of this run within the piece: every size-th byte from the
+            # run's first row on.
+            first = max(begin, done + (-(done - begin) % size))
+            last = min(begin + size * count, done + len(piece))
+            if first < last and piece[first - done : last - done : size].translate(
+                None, b"\0\1\2\3\4"
+            ):
+                raise Damaged("the PNG's pixel rows are damaged (a filter no reader knows)")
+        done += len(piece)
+        if not piece and not pending:
+            break
+    if not inflating.eof or done < total:
+        raise Damaged("the PNG is cut short")
+    if inflating.unused_data:
+        raise Damaged("the PNG has more pixel data than its size")
+
+
+def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
+    """A JPEG's markers after its SOI, each as the marker and where its segment's body starts
+    and ends; the entropy-coded data after each SOS skipped, the last its EOI.  A file cut
+    short, or bytes where a marker should be, raise :class:`Damaged` (libjpeg would say
+    "Premature end of JPEG file", "extraneous bytes before marker" on standard error)."""
+    at = 2
+    while True:
+        if data[at : at + 1] != b"\xff":
+            raise Damaged("the JPEG is cut short" if at >= len(data) else "the JPEG is damaged")
+        while data[at : at + 1] == b"\xff":  # (fill bytes)
+            at += 1
+        if at >= len(data):
+            raise Damaged("the JPEG is cut short")
+        marker = data[at]
+        at += 1
+        if marker == 0xD9:
+            yield marker, at, at
+            return
+        if marker in _LONE or marker in (0x00, 0xD8):
+            raise Damaged("the JPEG is damaged (a marker out of place)")
+        if at + 2 > len(data):
+            raise Damaged("the JPEG is cut short")
+        length = int.from_bytes(data[at : at + 2], "big")
+        if length < 2 or at + length > len(data):
+            raise Damaged("the JPEG is cut short" if length >= 2 else "the JPEG is damaged")
+        yield marker, at + 2, at + length
+        at += length
+        if marker == 0xDA:
+            at = _scan_end(data, at)
+
+
+def _scan_end(data: bytes, at: int) -> int:
+    """Where the entropy-coded data of a JPEG's scan starting at ``at`` ends: at the first
+    marker but a stuffed 0xff (0xff 0x00) or a restart (RST0 to RST7)."""
+    while True:
+        found = data.find(b"\xff", at)
+        if found < 0:
+            raise Damaged("the JPEG is cut short")
+        after = found + 1
+        while data[after : after + 1] == b"\xff":
+            after += 1
+        if after >= len(data):
+            raise Damaged("the JPEG is cut short")
+        if data[after] != 0 and data[after] not in _LONE:
+            return found
+        at = after + 1
+
+
+def _jpeg_checked(data: bytes) -> int:
+    """A JPEG's EXIF orientation (1 if none), its markers walked to its EOI first: there is a
+    frame (SOFn), and a scan (SOS) after it.  Raises :class:`Damaged`."""
+    frame = scan = False
+    turn = 1
+    for marker, start, end in _jpeg_segments(data):
+        if marker in _SOF:
+            if frame:
+                raise Damaged("the JPEG is damaged (a second frame)")
+            frame = True
+        elif marker == 0xDA:
+            if not frame:
+                raise Damaged("the JPEG is damaged (a scan before its frame)")
+            scan = True
+        elif marker == 0xE1 and data[start : start + 6] == b"Exif\0\0" and turn == 1:
+            turn = _tiff_orientation(data[start + 6 : end])
+    if not scan:
+        raise Damaged("the JPEG has no picture data")
+    return turn
+
+
+def _webp_orientation(data: bytes) -> int:
+    """A WebP's EXIF orientation (its EXIF chunk's), 1 if none."""
+    at = 12
+    while at + 8 <= len(data):
+        kind, size = data[at : at + 4], int.from_bytes(data[at + 4 : at + 8], "little")
+        if kind == b"EXIF":
+            body = data[at + 8 : at + 8 + size]
+            return _tiff_orientation(body[6:] if body.startswith(b"Exif\0\0") else body)
+        at += 8 + size + (size & 1)
+    return 1
+
+
+def _tiff_orientation(tiff: bytes) -> int:
+    """The Orientation tag (0x0112) of an EXIF block's first IFD: 1 to 8, 1 if none or not
+    valid (1: as stored, 6: turned a quarter clockwise to be seen, as a phone held upright
+    stores it)."""
+    order = {b"II": "<", b"MM": ">"}.get(tiff[:2])
+    if order is None or len(tiff) < 8:
+        return 1
+    magic, offset = struct.unpack(order + "HI", tiff[2:8])
+    if magic != 42 or offset + 2 > len(tiff):
+        return 1
+    (count,) = struct.unpack(order + "H", tiff[offset : offset + 2])
+    for entry in range(offset + 2, min(offset + 2 + 12 * count, len(tiff) - 11), 12):
+        tag, kind, _, value = struct.unpack(order + "HHIH", tiff[entry : entry + 10])
+        if tag == 0x0112 and kind == 3:  # (a SHORT)
+            return value if 1 <= value <= 8 else 1
+    return 1
+
+
+def grey(data: bytes, source: str, deadline: Deadline | None = None) -> np.ndarray:
+    """The picture in grey, a transparent background white, turned as its EXIF orientation
+    says, at most :data:`LONGEST` pixels.  Its header is checked first (:func:`dimensions`,
+    :data:`MAX_PIXELS`), so that nothing too large is decoded; a JPEG is decoded at the least
+    size reading needs (OpenCV's reduced modes, at 1/2, 1/4 or 1/8 of its size: libjpeg decodes
+    at that size), anything else in grey (decoded whole: libpng and OpenCV convert each row),
+    or with its transparency, laid on white a band of rows at a time.  A file that is not
+    such a picture, or damaged, raises :class:`PuzzleError`, never OpenCV's error."""
+    deadline = deadline or Deadline()
+    try:
+        header = _header(data)
+    except Damaged as damage:
+        raise PuzzleError(f"{UNREADABLE_PICTURE}: {damage}", source) from None
+    if header is None:
+        raise PuzzleError(f"{UNREADABLE_PICTURE}: not a {KINDS} file", source)
+    _within_budget(header, source)
+    try:
+        if header.kind == "PNG":
+            data, turn = _png_cleaned(data, deadline)
+        elif header.kind == "JPEG":
+            turn = _jpeg_checked(data)
+        else:
+            turn = _webp_orientation(data) if header.kind == "WebP" else 1
+    except Damaged as damage:
+        raise PuzzleError(f"{UNREADABLE_PICTURE}: {damage}", source) from None
+    deadline.check("reading the picture")
+    image = _decoded(data, header, source)
     longest = max(image.shape)
     if longest > LONGEST:
         factor = LONGEST / longest
         image = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    return image
+    return _turned(image, turn)
 
 
-def islands(data: bytes, source: str) -> tuple[int, int, dict[Cell, int | None], Reading]:
-    """The grid's rows and columns, the islands read and how sure the reader is of each."""
-    gray = grey(data, source)
-    flattened, found = _first_look(gray)
+def _decoded(data: bytes, header: Header, source: str) -> np.ndarray:
+    """The picture decoded by OpenCV, in 8-bit grey (see :func:`grey`), its orientation not
+    applied (that is :func:`_turned`'s, the same whatever OpenCV's release does)."""
+    flags = cv2.IMREAD_GRAYSCALE
+    if header.kind == "JPEG":
+        longest = max(header.width, header.height)
+        flags = next(
+            (flag for flag, part in _REDUCED if longest >= part * LONGEST), cv2.IMREAD_GRAYSCALE
+        )
+    if header.transparent:
+        flags = cv2.IMREAD_UNCHANGED  # (which never applies the orientation)
+    else:
+        flags |= cv2.IMREAD_IGNORE_ORIENTATION
+    with _quiet():
+        try:
+            image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+        except cv2.error:  # (a picture OpenCV refuses: beyond its own limits, damaged)
+            image = None
+    if image is None or image.size == 0:
+        raise PuzzleError(f"{UNREADABLE_PICTURE}: the {header.kind} is damaged", source)
+    return _on_white(image)
+
+
+_REDUCED = (
+    (cv2.IMREAD_REDUCED_GRAYSCALE_8, 8),
+    (cv2.IMREAD_REDUCED_GRAYSCALE_4, 4),
+    (cv2.IMREAD_REDUCED_GRAYSCALE_2, 2),
+)
+_quieting = threading.Lock()
+_quiet_state = {"decoding": 0, "level": 0}
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """OpenCV's log silent while a picture is decoded (its decoders warn there of what the
+    reader says in its one line, "[ WARN:0@...] imgcodecs..."), as it was once no decoding is
+    going on, whatever the threads."""
+    logging = getattr(getattr(cv2, "utils", None), "logging", None)
+    if logging is None:  # (an OpenCV without it)
+        yield
+        return
+    with _quieting:
+        if _quiet_state["decoding"] == 0:
+            _quiet_state["level"] = logging.getLogLevel()
+            logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+        _quiet_state["decoding"] += 1
+    try:
+        yield
+    finally:
+        with _quieting:
+            _quiet_state["decoding"] -= 1
+            if _quiet_state["decoding"] == 0:
+                logging.setLogLevel(_quiet_state["level"])
+
+
+def _on_white(image: np.ndarray) -> np.ndarray:
+    """A decoded picture in 8-bit grey: 16 bits shifted to 8, transparency laid on white in
+    integers, :data:`BAND` pixels at a time, so that nothing but the grey picture is as large
+    as the decoded one (a 9000 x 9000 picture of 16-bit colour with transparency took 3.5 GB
+    laid on white in floats at once)."""
+    if image.ndim == 2 and image.dtype == np.uint8:
+        return image
+    result = np.empty(image.shape[:2], np.uint8)
+    rows = max(1, BAND // image.shape[1])
+    for top in range(0, image.shape[0], rows):
+        band = image[top : top + rows]
+        if band.dtype == np.uint16:
+            band = (band >> 8).astype(np.uint8)
+        elif band.dtype != np.uint8:
+            band = np.clip(band, 0, 255).astype(np.uint8)
+        if band.ndim == 3 and band.shape[2] in (2, 4):  # (grey or colour, then alpha)
+            colour, alpha = np.split(band.astype(np.uint16), [band.shape[2] - 1], axis=2)
+            # At most 255 * 255 + 127: within 16 bits.
+            laid = (colour * alpha + 255 * (255 - alpha) + 127) // 255
+            band = laid.astype(np.uint8)
+        if band.ndim == 3:
+            band = band[..., 0] if band.shape[2] == 1 else cv2.cvtColor(band, cv2.COLOR_BGR2GRAY)
+        result[top : top + rows] = band
+    return result
+
+
+def _turned(image: np.ndarray, orientation: int) -> np.ndarray:
+    """The picture as seen: turned and mirrored as its EXIF orientation says (as OpenCV's
+    own imdecode does when it applies it)."""
+    if orientation in (5, 6, 7, 8):
+        image = cv2.transpose(image)
+    flip = {2: 1, 3: -1, 4: 0, 6: 1, 7: -1, 8: 0}.get(orientation)
+    return image if flip is None else cv2.flip(image, flip)
+
+
+def islands(
+    data: bytes, source: str, *, deadline: Deadline | None = None
+) -> tuple[int, int, dict[Cell, int | None], Reading]:
+    """The grid's rows and columns, the islands read and how sure the reader is of each;
+    ``deadline`` is looked at between the steps and in their long loops (raising
+    :class:`~hashi_asp.stopping.Stopped` at its end)."""
+    deadline = deadline or Deadline()
+    doing = "reading the picture"
+    gray = grey(data, source, deadline)
+    deadline.check(doing)
+    try:
+        flattened, found = _first_look(gray, deadline)
+    except Crowded as crowded:
+        raise PuzzleError(
+            f"no puzzle found in the picture: {crowded.count} marks shaped like numbers, far "
+            "more than a puzzle has islands",
+            source,
+        ) from None
+    if len(found) > MAX_ISLANDS:
+        raise PuzzleError(
+            f"no puzzle found in the picture: {len(found)} numbers seen, more than the "
+            f"{MAX_ISLANDS} islands of the largest puzzle read ({MAX_SIDE} x {MAX_SIDE})",
+            source,
+        )
     if len(found) < 2:
         raise PuzzleError(
             "no puzzle found in the picture: "
@@ -79,11 +636,16 @@ def islands(data: bytes, source: str) -> tuple[int, int, dict[Cell, int | None],
     points = np.array([glyph.centre for glyph in found], np.float64)
     enclosed = [glyph.frame for glyph in found if glyph.enclosed]
     frame = float(np.median(enclosed)) if len(enclosed) >= 0.6 * len(found) else 0.0
-    lattice = fit(points, height, frame)
+    deadline.check(doing)
+    lattice = fit(points, height, frame, deadline)
+    deadline.check(doing)
     seen = {cell: found[i] for i, cell in lattice.cells.items()}
     if len(seen) < 2:
         raise PuzzleError("no puzzle found in the picture: the numbers seen are on no grid", source)
     rows, cols = lattice.rows, lattice.cols
+    # Before the rectified picture is made (of a lattice through noise: 91 MB), twice as loose
+    # as the read's: a number seen off the puzzle (a clock's) may stretch the lattice.
+    _grid_checked(len(seen), rows, cols, source, slack=2)
     # The rectified picture: cell (r, c) centred at ((c + BORDER) * PITCH, (r + BORDER) *
     # PITCH), a ring of cells around the lattice (a frame there whose number was not read).
     to_lattice = np.array([[1 / PITCH, 0, -BORDER], [0, 1 / PITCH, -BORDER], [0, 0, 1.0]])
@@ -97,14 +659,15 @@ def islands(data: bytes, source: str) -> tuple[int, int, dict[Cell, int | None],
     )
     framed = _framed(rectified, rows, cols, set(seen))
     second: dict[Cell, Glyph] = {}
-    for r in range(-1, rows + 1):
-        for c in range(-1, cols + 1):
-            if not (0 <= r < rows and 0 <= c < cols) and (r, c) not in framed:
-                continue
-            x, y = (c + BORDER) * PITCH, (r + BORDER) * PITCH
-            glyph = cell_glyph(rectified, x, y, PITCH, touching=(r, c) in seen or (r, c) in framed)
-            if glyph is not None:
-                second[r, c] = glyph
+    around = itertools.product(range(-1, rows + 1), range(-1, cols + 1))
+    for r, c in deadline.looking(around, doing):
+        if not (0 <= r < rows and 0 <= c < cols) and (r, c) not in framed:
+            continue
+        x, y = (c + BORDER) * PITCH, (r + BORDER) * PITCH
+        glyph = cell_glyph(rectified, x, y, PITCH, touching=(r, c) in seen or (r, c) in framed)
+        if glyph is not None:
+            second[r, c] = glyph
+    deadline.check(doing)
     read = digits.chances([glyph.mask for glyph in second.values()])
     looked = dict(zip(second, read))
     seen_heights = [glyph.height for cell, glyph in second.items() if cell in seen]
@@ -149,6 +712,14 @@ def islands(data: bytes, source: str) -> tuple[int, int, dict[Cell, int | None],
     left = min(c for _, c in numbers)
     rows = 1 + max(r for r, _ in numbers) - top
     cols = 1 + max(c for _, c in numbers) - left
+    _grid_checked(len(numbers), rows, cols, source)
+    sureness = float(np.mean([confidence[cell] for cell in numbers]))
+    if sureness < UNSURE:
+        raise PuzzleError(
+            f"no puzzle found in the picture: the {len(numbers)} numbers read are too unsure "
+            f"to be a puzzle's (a confidence of {sureness:.2f} on average, less than {UNSURE})",
+            source,
+        )
     moved = {(r - top, c - left): n for (r, c), n in numbers.items()}
     reading = Reading(
         {(r - top, c - left): confidence[r, c] for r, c in numbers},
@@ -160,6 +731,26 @@ def islands(data: bytes, source: str) -> tuple[int, int, dict[Cell, int | None],
         },
     )
     return rows, cols, moved, reading
+
+
+def _grid_checked(count: int, rows: int, cols: int, source: str, slack: float = 1) -> None:
+    """Refuse a grid of ``count`` numbers no puzzle has: fewer islands than :data:`SPARSE` of
+    its rows and columns together (noise, a page of text, where numbers that happen to share
+    a row or a column are far apart), or more than :data:`MAX_SIDE` rows or columns; each
+    ``slack`` times looser (for the lattice of the first look, before a number seen off the
+    puzzle is left out)."""
+    if count < SPARSE / slack * (rows + cols):
+        raise PuzzleError(
+            f"no puzzle found in the picture: {count} numbers on a grid of {rows} x {cols}, "
+            "too few to be a puzzle's islands",
+            source,
+        )
+    if max(rows, cols) > MAX_SIDE * slack:
+        raise PuzzleError(
+            f"no puzzle found in the picture: the numbers seen make a grid of {rows} x {cols}, "
+            f"larger than the largest read ({MAX_SIDE} x {MAX_SIDE})",
+            source,
+        )
 
 
 def _rounded(chances: np.ndarray) -> tuple[float, ...]:
@@ -205,14 +796,16 @@ def _seen_by_another(numbers: dict[Cell, int | None]) -> dict[Cell, int | None]:
         numbers = kept
 
 
-def _first_look(gray: np.ndarray) -> tuple[np.ndarray, list[Glyph]]:
+def _first_look(gray: np.ndarray, deadline: Deadline) -> tuple[np.ndarray, list[Glyph]]:
     """The glyphs of the polarity whose numbers read with more confidence, and that polarity's
     picture relative to its paper: numbers 1 to 8 read with a chance of :data:`SURE` or more,
     of about the usual height, and only those in circles or squares if most are."""
     best: tuple[float, np.ndarray, list[Glyph]] | None = None
     for light_ink in (False, True):
+        deadline.check("reading the picture")
         flattened = relative(gray, light_ink)
-        found = [glyph for glyph in candidates(ink(flattened)) if _island_number(glyph)]
+        pieces = candidates(ink(flattened), CROWDED)
+        found = [glyph for glyph in pieces if _island_number(glyph)]
         found = _clear(gray, _usual_height(found))
         enclosed = [glyph for glyph in found if glyph.enclosed]
         if len(enclosed) >= 0.6 * len(found) and len(enclosed) >= 2:

@@ -1,0 +1,475 @@
+"""Pictures made to hurt the reader: whatever the bytes, reading ends soon, in little memory,
+with the puzzle or one error (:class:`PuzzleError`), never OpenCV's error, a MemoryError or a
+traceback; the command prints one line on standard error and exits with 2.
+
+The hostile pictures are made here, most by hand: a PNG whose header declares 60 000 x 60 000
+pixels in 70 bytes, a JPEG's frame of 65 500 x 65 500, a WebP of 16 384 x 16 384, a 9000 x 9000
+PNG of 16-bit colour with transparency in 630 KB (what a few repeated deflate blocks inflate
+to), random noise, damaged files, a phone's photo stored turned (its EXIF orientation), other
+kinds of pictures in a data URL."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import struct
+import subprocess
+import sys
+import zlib
+
+import cv2
+import numpy as np
+import pytest
+from conftest import REPO
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from processes import run
+
+from hashi_asp import notations, pictures
+from hashi_asp.errors import PuzzleError
+from hashi_asp.notations import picture as picture_notation
+from hashi_asp.pictures import KINDS, OPENCV_MAX_PIXELS, is_picture, read_picture, reading
+from hashi_asp.stopping import Deadline, Stopped
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+import picture_material as material
+
+SEVEN = notations.parse("7x7m2:4a4a2a2w2k4c3a1")
+
+
+# ---------------------------------------------------------------------------- making them
+
+
+def chunk(kind: bytes, body: bytes) -> bytes:
+    """A PNG chunk, its checksum right."""
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def png(width: int, height: int, depth: int, colour: int, pixels: bytes, *extra: bytes) -> bytes:
+    """A PNG of one IDAT chunk (``pixels``: its compressed rows), ``extra`` chunks before it."""
+    header = struct.pack(">IIBBBBB", width, height, depth, colour, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + b"".join(extra)
+        + chunk(b"IDAT", pixels)
+        + chunk(b"IEND", b"")
+    )
+
+
+def repeated(row: bytes, count: int, per: int = 125) -> bytes:
+    """``row`` ``count`` times, deflated as zlib does it, fast: ``per`` rows compressed once and
+    that block repeated (a full flush makes each block stand alone)."""
+    assert count % per == 0
+    block = row * per
+    squeezing = zlib.compressobj(9)
+    first = squeezing.compress(block) + squeezing.flush(zlib.Z_FULL_FLUSH)
+    again = squeezing.compress(block) + squeezing.flush(zlib.Z_FULL_FLUSH)
+    last = squeezing.flush()
+    check = 1
+    for _ in range(count // per):
+        check = zlib.adler32(block, check)
+    return first + again * (count // per - 1) + last[: len(last) - 4] + struct.pack(">I", check)
+
+
+def declared_png(width: int = 60000, height: int = 60000) -> bytes:
+    """A PNG of 70 bytes whose header declares ``width`` x ``height`` pixels."""
+    return png(width, height, 8, 0, zlib.compress(bytes(100)))
+
+
+def deep_png(width: int, height: int) -> bytes:
+    """A PNG of 16-bit colour with transparency, all transparent: 9000 x 9000 in 630 KB."""
+    return png(width, height, 16, 6, repeated(bytes(1 + 8 * width), height))
+
+
+def encoded(image: np.ndarray, suffix: str, *options: int) -> bytes:
+    return cv2.imencode(suffix, image, list(options))[1].tobytes()
+
+
+def jpeg_declaring(width: int, height: int) -> bytes:
+    """A small JPEG whose frame (SOF0) declares ``width`` x ``height``."""
+    data = bytearray(encoded(np.full((8, 8, 3), 200, np.uint8), ".jpg"))
+    at = data.index(b"\xff\xc0")
+    data[at + 5 : at + 9] = struct.pack(">HH", height, width)
+    return bytes(data)
+
+
+def webp_declaring(width: int, height: int) -> bytes:
+    """A small lossless WebP whose VP8L header declares ``width`` x ``height``."""
+    data = bytearray(
+        encoded(np.full((8, 8, 3), 200, np.uint8), ".webp", cv2.IMWRITE_WEBP_QUALITY, 101)
+    )
+    assert data[12:16] == b"VP8L"
+    bits = int.from_bytes(data[21:25], "little")
+    bits = (bits & ~((1 << 28) - 1)) | (width - 1) | ((height - 1) << 14)
+    data[21:25] = bits.to_bytes(4, "little")
+    return bytes(data)
+
+
+def rle_bmp(width: int, height: int) -> bytes:
+    """A white BMP of 8-bit run lengths: 8192 x 6144 in 420 KB."""
+    row = b""
+    for start in range(0, width, 255):
+        row += bytes([min(255, width - start), 0])
+    pixels = (row + b"\0\0") * height + b"\0\1"
+    palette = b"\xff\xff\xff\0" + bytes(4 * 255)
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 8, 1, len(pixels), 2835, 2835, 256, 0)
+    start = 14 + len(info) + len(palette)
+    return b"BM" + struct.pack("<IHHI", start + len(pixels), 0, 0, start) + info + palette + pixels
+
+
+def noise(width: int, height: int, seed: int = 1, bits: int = 8) -> bytes:
+    """Random noise as a PNG: grey levels, or random black and white pixels in a 1-bit PNG."""
+    rng = np.random.default_rng(seed)
+    if bits == 8:
+        return encoded(rng.integers(0, 256, (height, width), dtype=np.uint8), ".png")
+    rows = rng.integers(0, 256, (height, (width + 7) // 8), dtype=np.uint8)
+    raw = b"".join(b"\0" + row.tobytes() for row in rows)
+    return png(width, height, 1, 0, zlib.compress(raw, 9))
+
+
+def exif(orientation: int, order: str = ">") -> bytes:
+    """A JPEG's APP1 segment of EXIF data with only the Orientation tag (0x0112)."""
+    mark = b"MM" if order == ">" else b"II"
+    entry = struct.pack(order + "HHIHH", 0x0112, 3, 1, orientation, 0)
+    tiff = mark + struct.pack(order + "HI", 42, 8) + struct.pack(order + "H", 1) + entry + bytes(4)
+    body = b"Exif\0\0" + tiff
+    return b"\xff\xe1" + struct.pack(">H", 2 + len(body)) + body
+
+
+def drawing_pixels(puzzle=SEVEN, cell: int = 32) -> np.ndarray:
+    return cv2.imdecode(np.frombuffer(material.drawing(puzzle, cell), np.uint8), cv2.IMREAD_COLOR)
+
+
+def on_transparency(image: np.ndarray, deep: bool) -> bytes:
+    """The drawing as a PNG with transparency: its paper transparent black, its ink opaque."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    alpha = 255 - grey
+    layered = np.dstack([np.zeros_like(image), alpha])
+    if deep:
+        layered = layered.astype(np.uint16) * 257
+    return encoded(layered, ".png")
+
+
+def url(data: bytes, media: str = "image/png") -> str:
+    return f"data:{media};base64," + base64.b64encode(data).decode()
+
+
+def refusal(data: bytes, **kwargs) -> str:
+    with pytest.raises(PuzzleError) as caught:
+        read_picture(data, "hostile", **kwargs)
+    assert caught.value.source == "hostile"
+    return caught.value.message
+
+
+# ---------------------------------------------------------------------------- the header
+
+
+def test_the_dimensions_are_read_from_the_header_alone():
+    image = np.full((30, 50, 3), 255, np.uint8)
+    made = {
+        "PNG": encoded(image, ".png"),
+        "JPEG": encoded(image, ".jpg"),
+        "WebP lossy": encoded(image, ".webp", cv2.IMWRITE_WEBP_QUALITY, 80),
+        "WebP lossless": encoded(image, ".webp", cv2.IMWRITE_WEBP_QUALITY, 101),
+        "BMP": encoded(image, ".bmp"),
+        "progressive JPEG": encoded(image, ".jpg", cv2.IMWRITE_JPEG_PROGRESSIVE, 1),
+    }
+    for kind, data in made.items():
+        assert reading.dimensions(data) == (50, 30), kind
+    assert reading.dimensions(declared_png()) == (60000, 60000)
+    assert reading.dimensions(jpeg_declaring(65500, 65500)) == (65500, 65500)
+    assert reading.dimensions(webp_declaring(16384, 16384)) == (16384, 16384)
+    assert reading.dimensions(rle_bmp(8192, 6144)) == (8192, 6144)
+    for other in (b"", b"GIF89a" + bytes(20), b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff\xe0", b"BM"):
+        assert reading.dimensions(other) is None
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (declared_png(), "60000 x 60000 pixels, 3600.0 million"),
+        (jpeg_declaring(65500, 65500), "65500 x 65500 pixels, 4290.2 million"),
+        (webp_declaring(16384, 16384), "16384 x 16384 pixels, 268.4 million"),
+        (rle_bmp(9000, 9000), "9000 x 9000 pixels, 81.0 million"),
+    ],
+    ids=["PNG", "JPEG", "WebP", "BMP"],
+)
+def test_a_picture_larger_than_the_budget_is_refused_before_it_is_decoded(data, said):
+    assert refusal(data) == (
+        f"the picture is too large to read: {said}; at most 50.3 million are read"
+    )
+    assert reading.MAX_PIXELS == OPENCV_MAX_PIXELS == 8192 * 6144
+
+
+def test_16_bit_colour_with_transparency_is_read_to_half_the_pixels():
+    message = refusal(deep_png(9000, 9000))  # (over the budget of pixels too)
+    assert message.startswith("the picture is too large to read: 9000 x 9000 pixels")
+    assert refusal(deep_png(7000, 6000)) == (
+        "the picture is too large to read: 7000 x 6000 pixels of 16-bit colour with "
+        "transparency take 336 MB decoded; at most 201 MB are (25.2 million such pixels)"
+    )
+
+
+def test_a_picture_too_thin_for_a_puzzle_is_refused_before_it_is_decoded():
+    assert refusal(declared_png(40000, 3)).endswith("40000 x 3 pixels is too small to hold one")
+
+
+MEASURED = """
+import resource, sys
+from hashi_asp.errors import PuzzleError
+from hashi_asp.pictures import read_picture
+try:
+    read_picture(open(sys.argv[1], "rb").read())
+except PuzzleError as error:
+    print(error)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+"""
+
+
+@pytest.mark.parametrize("kind", ["png", "bmp"])
+def test_the_largest_pictures_within_the_budget_are_read_in_little_memory(kind, tmp_path):
+    """A PNG of 16-bit colour with transparency of 5000 x 5000 pixels (200 MB decoded, 650 KB of
+    file), and a BMP of 8192 x 6144 in run lengths (420 KB): within 500 MB at their peak, in a
+    process of their own: the picture decoded (200 MB), its grey copy, and the interpreter with
+    numpy and OpenCV loaded, measured 426 MB (laid on white in floats at once, 3.5 GB)."""
+    path = tmp_path / f"large.{kind}"
+    path.write_bytes(deep_png(5000, 5000) if kind == "png" else rle_bmp(8192, 6144))
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURED, str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    said, peak = done.stdout.splitlines()
+    assert said == "<picture>: no puzzle found in the picture: no island numbers seen"
+    assert int(peak) < 500, f"{peak} MB"
+
+
+# ---------------------------------------------------------------------------- what is in it
+
+
+@pytest.mark.parametrize("deep", [False, True], ids=["8-bit", "16-bit"])
+def test_transparency_is_laid_on_white(deep):
+    """A drawing whose paper is transparent black: read as on white paper."""
+    data = on_transparency(drawing_pixels(), deep)
+    assert read_picture(data).islands == SEVEN.islands
+
+
+@pytest.mark.parametrize(
+    ("orientation", "stored", "order"),
+    [
+        (6, cv2.ROTATE_90_COUNTERCLOCKWISE, ">"),
+        (8, cv2.ROTATE_90_CLOCKWISE, "<"),
+        (3, cv2.ROTATE_180, ">"),
+    ],
+)
+def test_a_phones_photo_is_read_as_its_exif_orientation_says(orientation, stored, order):
+    """A phone held upright stores its photo turned, with EXIF orientation 6 (turn it a quarter
+    clockwise to see it); without the tag, the numbers lie on their side: no puzzle."""
+    turned = encoded(cv2.rotate(drawing_pixels(), stored), ".jpg", cv2.IMWRITE_JPEG_QUALITY, 90)
+    tagged = turned[:2] + exif(orientation, order) + turned[2:]
+    assert material.normalised(read_picture(tagged)) == material.normalised(SEVEN)
+    try:
+        untagged = material.normalised(read_picture(turned))
+    except PuzzleError:
+        untagged = None
+    assert untagged != material.normalised(SEVEN)
+
+
+def test_the_kinds_read_are_the_same_in_a_file_and_in_a_data_url(tmp_path):
+    """PNG, JPEG, WebP and BMP, known by their first bytes; GIF, TIFF or HDR, which OpenCV
+    decodes too, are refused alike, whatever a data URL's media type says."""
+    image = drawing_pixels()
+    for suffix in (".png", ".jpg", ".webp", ".bmp"):
+        data = encoded(image, suffix)
+        assert is_picture(data)
+        assert read_picture(data).islands == SEVEN.islands, suffix
+        # Judged by the bytes, not the media type.
+        assert notations.parse(url(data, "image/gif")).islands == SEVEN.islands
+    for suffix in (".tiff", ".hdr", ".ppm"):
+        data = encoded(image, suffix)
+        assert not is_picture(data)
+        assert refusal(data) == f"not a picture of a kind read ({KINDS})"
+        problem = picture_notation.validate(url(data, "image/tiff"))
+        assert problem is not None
+        assert (
+            problem.message == f"the picture's data URL holds no picture of a kind read ({KINDS})"
+        )
+    gif = b"GIF89a" + bytes(40)
+    with pytest.raises(PuzzleError) as caught:
+        notations.parse(url(gif, "image/gif"))
+    assert str(caught.value) == (
+        f"<text>:1:23: the picture's data URL holds no picture of a kind read ({KINDS})"
+    )
+    with pytest.raises(PuzzleError) as caught:
+        notations.parse("data:image/png;base64,")
+    assert str(caught.value) == "<text>:1:23: the picture's data URL is empty"
+    for module in (pictures, reading, picture_notation):
+        assert module.__doc__ is not None
+        assert all(kind in module.__doc__ for kind in ("PNG", "JPEG", "WebP", "BMP")), module
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["cut short", "checksum", "filter", "too much", "unknown chunk", "JPEG cut", "JPEG bytes"],
+)
+def test_a_damaged_file_is_one_error_naming_what_is_wrong(name):
+    good = material.drawing(SEVEN, 32)
+    pixels = good.index(b"IDAT") + 8  # (a byte of its compressed rows)
+    raw = 1 + 4 * 10
+    damaged = {
+        "cut short": good[: len(good) // 2],
+        "checksum": good[:pixels] + bytes([good[pixels] ^ 1]) + good[pixels + 1 :],
+        "filter": png(10, 10, 8, 6, zlib.compress(b"\x07" * raw * 10)),
+        "too much": png(10, 10, 8, 6, zlib.compress(bytes(raw * 11))),
+        "unknown chunk": good[:33] + chunk(b"XXXX", b"") + good[33:],
+        "JPEG cut": encoded(drawing_pixels(), ".jpg")[:3000],
+        "JPEG bytes": encoded(drawing_pixels(), ".jpg").replace(b"\xff\xdb", b"junk\xff\xdb", 1),
+    }[name]
+    assert refusal(damaged).startswith("not a picture that can be read: the ")
+
+
+# ---------------------------------------------------------------------------- time and confidence
+
+
+def test_noise_is_no_puzzle():
+    """Random grey levels (2000 x 2000 pixels, once read as a 38 x 50 puzzle of 5 islands), random
+    black and white (a 1-bit PNG of 2000 x 2400, once 9.7 s and more to read: finding the holes
+    of its ink took most), and a page of 30 000 small digits (once 14 GB to fit a lattice)."""
+    assert refusal(noise(2000, 2000)).startswith("no puzzle found in the picture: ")
+    assert refusal(noise(2000, 2400, bits=1)).startswith("no puzzle found in the picture: ")
+    page = np.full((1200, 1200), 255, np.uint8)
+    for y in range(14, 1200, 16):
+        for x in range(4, 1190, 12):
+            cv2.putText(page, str((x + y) % 8 + 1), (x, y), cv2.FONT_HERSHEY_PLAIN, 0.7, 0, 1)
+    assert refusal(encoded(page, ".png")).endswith(
+        "marks shaped like numbers, far more than a puzzle has islands"
+    )
+
+
+def test_reading_stops_at_its_deadline():
+    data = material.drawing(SEVEN, 32)
+    with pytest.raises(Stopped, match="reading the picture"):
+        read_picture(data, deadline=Deadline(0))
+    with pytest.raises(Stopped):
+        reading.islands(data, "x", deadline=Deadline(0))
+    assert read_picture(data, deadline=Deadline(60)).islands == SEVEN.islands
+
+
+def test_words_and_a_few_numbers_of_noise_are_too_unsure_or_too_sparse():
+    """What tells a puzzle from noise, each rule alone (see reading.SPARSE and UNSURE)."""
+    with pytest.raises(PuzzleError, match="too few to be a puzzle's islands"):
+        reading._grid_checked(5, 42, 52, "x")
+    reading._grid_checked(36, 25, 25, "x")  # Tatham's sparsest in the benchmark
+    reading._grid_checked(2, 1, 2, "x")
+    with pytest.raises(PuzzleError, match="larger than the largest read"):
+        reading._grid_checked(1000, 51, 51, "x")
+
+
+# ---------------------------------------------------------------------------- the command
+
+
+def hostile(tmp_path) -> dict[str, str]:
+    """The hostile pictures, each as the command's argument: a file's path or a data URL."""
+    made = {
+        "declared.png": declared_png(),
+        "declared.jpg": jpeg_declaring(65500, 65500),
+        "declared.webp": webp_declaring(16384, 16384),
+        "deep.png": deep_png(9000, 9000),
+        "noise.png": noise(2000, 2400, bits=1),
+        "cut.png": material.drawing(SEVEN, 32)[:2000],
+        "filter.png": png(10, 10, 8, 0, zlib.compress(b"\x09" * 110)),
+        "cut.jpg": encoded(drawing_pixels(), ".jpg")[:3000],
+    }
+    arguments = {}
+    for name, data in made.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        arguments[name] = str(path)
+    arguments["empty data URL"] = "data:image/png;base64,"
+    arguments["GIF data URL"] = url(b"GIF89a" + bytes(40), "image/gif")
+    return arguments
+
+
+def test_the_command_says_one_line_and_exits_with_2_for_each_hostile_picture(tmp_path):
+    for name, argument in hostile(tmp_path).items():
+        done = run("solve", argument)
+        assert done.returncode == 2, (name, done.stderr)
+        assert done.stdout == "", name
+        assert done.stderr.count("\n") == 1, (name, done.stderr)
+        assert done.stderr.startswith("hashi-asp: "), (name, done.stderr)
+
+
+def test_what_libpng_would_warn_of_is_left_out_and_the_picture_read_in_silence(tmp_path):
+    """An ICC profile that is none, a tEXt chunk whose checksum is wrong: libpng would say so on
+    standard error ("libpng warning: iCCP: ..."); the chunks are left out before it reads."""
+    good = material.drawing(SEVEN, 32)
+    text = chunk(b"tEXt", b"a\0b")
+    profile = chunk(b"iCCP", b"ICC\0\0" + zlib.compress(b"not a profile"))
+    spoilt = text[: len(text) - 1] + bytes([text[-1] ^ 0xFF])
+    path = tmp_path / "profile.png"
+    path.write_bytes(good[:33] + profile + spoilt + good[33:])
+    done = run("convert", path, "--to", "json")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(done.stdout)["islands"] == SEVEN.to_json()["islands"]
+
+
+# ---------------------------------------------------------------------------- any bytes
+
+
+HEADERS = [
+    b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 40, 30, 8, 2, 0, 0, 0)),
+    b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00",
+    b"RIFF\x00\x01\x00\x00WEBPVP8L\x20\x00\x00\x00\x2f",
+    b"BM" + bytes(12) + struct.pack("<Iii", 40, 40, 30),
+]
+
+
+def read_or_refused(data: bytes) -> None:
+    """The picture read, or one PuzzleError: nothing else."""
+    with contextlib.suppress(PuzzleError):
+        read_picture(data)
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(HEADERS), st.binary(max_size=400))
+def test_any_bytes_after_a_header_are_read_or_refused(header, tail):
+    read_or_refused(header + tail)
+
+
+REAL = [
+    material.drawing(SEVEN, 24),
+    encoded(drawing_pixels(SEVEN, 24), ".jpg"),
+    encoded(drawing_pixels(SEVEN, 24), ".webp"),
+    encoded(drawing_pixels(SEVEN, 24), ".bmp"),
+    on_transparency(drawing_pixels(SEVEN, 24), True),
+]
+
+
+@settings(max_examples=40)
+@given(
+    st.sampled_from(REAL),
+    st.floats(0, 1),
+    st.lists(st.tuples(st.floats(0, 1), st.integers(0, 255)), max_size=6),
+)
+def test_a_real_picture_cut_short_or_changed_is_read_or_refused(data, cut, changes):
+    changed = bytearray(data[: max(1, int(cut * len(data)))])
+    for where, value in changes:
+        changed[int(where * (len(changed) - 1))] = value
+    read_or_refused(bytes(changed))
+
+
+@settings(max_examples=30)
+@given(
+    st.integers(1, 80),
+    st.integers(1, 80),
+    st.sampled_from([1, 3, 4]),
+    st.sampled_from([".png", ".jpg", ".webp", ".bmp"]),
+    st.integers(0, 2**32 - 1),
+)
+def test_any_small_picture_is_read_or_refused(width, height, channels, suffix, seed):
+    pixels = np.random.default_rng(seed).integers(0, 256, (height, width, channels), np.uint8)
+    if channels == 4 and suffix in (".jpg", ".bmp"):
+        pixels = pixels[..., :3]
+    read_or_refused(encoded(pixels, suffix))
