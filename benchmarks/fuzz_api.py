@@ -132,6 +132,8 @@ class Hostile:
         """(family, value): one of the families, or with odds ``valid``, a value the option
         takes."""
         rng = self.rng
+        if option.kind == units.PUZZLE and rng.random() < 0.2:
+            return "picture", rng.choice(pictures())
         if rng.random() < valid:
             return "valid", self.valid(option)
         family = rng.choice(list(self.families))
@@ -150,8 +152,6 @@ class Hostile:
             value = max(value, low + 0.05) if option.low_open else value
             return round(value) if option.kind == units.INT else round(value, 2)
         if option.kind == units.PUZZLE:
-            if rng.random() < 0.15:
-                return rng.choice(pictures() + bombs()[:1])
             return rng.choice(PUZZLES)
         if option.kind == units.BRIDGES:
             return rng.choice([[], {"bridges": [[0, 0, 0, 2, 1]]}, "[]", {"solutions": []}])
@@ -345,7 +345,9 @@ def time_limit(body: bytes, default: float, most: float) -> float:
     return min(default, most)
 
 
-def post(port: int, command: str, body: bytes, whole: bytes | None = None) -> tuple[int, Any]:
+def post(
+    port: int, command: str, body: bytes, whole: bytes | None = None, client: str | None = None
+) -> tuple[int, Any]:
     """The status and JSON document of the answer to one request, on a connection of its own
     (``whole``: the request's bytes, head and all, as they are); status 0 when the server hung
     up on a body over its limit before it was all sent (it says 413 and closes: what it had not
@@ -353,7 +355,8 @@ def post(port: int, command: str, body: bytes, whole: bytes | None = None) -> tu
     head = (
         f"POST /api/{command} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
         f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
-        "Connection: close\r\n\r\n"
+        + (f"Hashi-Client: {client}\r\n" if client else "")
+        + "Connection: close\r\n\r\n"
     )
     with socket.create_connection(("127.0.0.1", port), timeout=120) as connection:
         chunks = []

@@ -49,7 +49,7 @@ from ..errors import HashiError
 from ..notations.json import dumps
 from ..status import Stop
 from ..stopping import POLL_SECONDS
-from . import admission, api, clients
+from . import admission, api, clients, memory
 
 STATIC = resources.files("hashi_asp.web") / "static"
 HEADERS = {
@@ -171,7 +171,7 @@ def create_app(
                         wanted.deadline.stop()
                     running.add(wanted.deadline)
                     try:
-                        answered = await anyio.to_thread.run_sync(_work, wanted, limiter=pool)
+                        answered = await anyio.to_thread.run_sync(_work, wanted, lane, limiter=pool)
                     finally:
                         running.discard(wanted.deadline)
                         left = wanted.deadline.left_running()
@@ -259,32 +259,14 @@ async def _body(request: Request, limit: int, seconds: float) -> Any:
     return api.read_body(data)
 
 
-def _work(wanted: api.Request) -> tuple[bytes, int]:
+def _work(wanted: api.Request, lane: str) -> tuple[bytes, int]:
     """The answer as JSON with its status (in a worker thread); 413 for an answer over the
-    server's limit of bytes."""
+    server's limit of bytes.  After a large request, its memory is handed back."""
     try:
         return _answer(wanted)
     finally:
-        _give_back()
-
-
-def _give_back() -> None:
-    """Hand the memory the C allocator holds free back to the system (glibc's ``malloc_trim``;
-    elsewhere nothing): after a request that read a photo or checked a large solution, glibc
-    keeps the freed pages, and the server would stay that large while idle."""
-    global _trim
-    if _trim is None:
-        import ctypes
-        import ctypes.util
-
-        try:
-            _trim = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-        except (OSError, AttributeError):
-            _trim = lambda pad: 0  # noqa: E731  (no glibc: its allocator gives back itself)
-    _trim(0)
-
-
-_trim: Callable[[int], int] | None = None
+        if lane == admission.LARGE:
+            memory.give_back()
 
 
 def _answer(wanted: api.Request) -> tuple[bytes, int]:
@@ -322,6 +304,7 @@ async def _release_after(
             await anyio.sleep(POLL_SECONDS)
     finally:
         turns.release(*held)
+    memory.give_back()  # (what the work left running freed)
 
 
 # ---------------------------------------------------------------------------- serving
@@ -361,6 +344,7 @@ def serve(
     # solutions in Python, the event loop waited that long for each step of a small request
     # (a three-island solve beside four of them: 0.92 s; every 1 ms: 0.24 s).
     sys.setswitchinterval(SWITCH_SECONDS)
+    memory.map_large_blocks()
     sock = listening(host, port)
     bound_host, bound_port = sock.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
