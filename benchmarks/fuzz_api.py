@@ -340,8 +340,8 @@ def time_limit(body: bytes, default: float, most: float) -> float:
         return min(default, most)
     given = document.get("time-limit", document.get("time_limit"))
     number = isinstance(given, (int, float)) and not isinstance(given, bool)
-    if number and math.isfinite(given) and given > 0:
-        return min(float(given), most)
+    if number and 0 < given < math.inf:  # (no float() of it: an integer of 400 digits has none)
+        return float(min(given, most))
     return min(default, most)
 
 
