@@ -1,21 +1,27 @@
 """A puzzle read from a picture: the steps, from the bytes of a file to islands with how sure
 the reader is of each.
 
-1. The picture (PNG, JPEG, WebP or BMP), its header checked against the budgets first, decoded
-   by OpenCV at a reduced size where it is larger than reading needs, turned as its EXIF
-   orientation says, in grey, a transparent background as white, shrunk to :data:`LONGEST`
-   pixels at most.
+1. The picture: its header read first (:func:`dimensions`: a PNG, JPEG, WebP or BMP file), and
+   refused if too large (:data:`MAX_PIXELS`, :data:`MAX_DECODED`) or damaged, before OpenCV
+   decodes it (in grey, a JPEG at the least size reading needs, a transparent background as
+   white, turned as its EXIF orientation says), shrunk to :data:`LONGEST` pixels at most.
 2. The glyphs (:mod:`.glyphs`) of both polarities, dark on light and light on dark; the one
    whose digits read with more confidence is the picture's.  Of those, the numbers 1 to 8 of
    about the usual height and clear of their paper (not noise shaped like a digit); if most
-   sit in a circle or a square, only those.
-3. The lattice through their centres (:mod:`.lattice`): the grid, drawn or not.
+   sit in a circle or a square, only those.  Far more pieces shaped like a digit than a
+   puzzle has islands (:data:`CROWDED`, :data:`MAX_ISLANDS`) are no puzzle.
+3. The lattice through their centres (:mod:`.lattice`): the grid, drawn or not.  Too few
+   numbers for its rows and columns (:data:`SPARSE`), or too many of them
+   (:data:`MAX_SIDE`), are no puzzle: noise, a page of text.
 4. The picture rectified: the homography undone, each cell :data:`PITCH` pixels, the numbers
    upright; every cell of the grid is looked at again (:func:`.glyphs.cell_glyph`), which
    reads the numbers at their size and finds an island the first look missed (one read with
    a chance of :data:`NEW_ISLAND` or more, of the height of the others).  An island's
    chances are those of both looks together; its number the likeliest of 1 to 8, its
-   confidence that number's chance.
+   confidence that number's chance.  Islands too sure of nothing on average
+   (:data:`UNSURE`) are no puzzle.
+
+A deadline, if given, is looked at between the steps and in their long loops.
 """
 
 from __future__ import annotations
@@ -84,18 +90,19 @@ MAX_PIXELS = 8192 * 6144
 phone's 50-megapixel camera (8192 x 6144; 8160 x 6144 and 8160 x 6120 for others of 50, 8000 x
 6000 for 48).  Reading needs far less (:data:`LONGEST` pixels on the longer side: such a photo
 is shrunk 3.4 times on each side first), but a phone's photo should be read as it comes; a
-200-megapixel camera's full size (16320 x 12240) is refused, which such a phone does not save
-unless asked.  Measured at this size, the peak memory of a read: 157 MB for a JPEG (decoded at
-half size), 235 MB for a PNG in grey, 430 MB for a PNG of 8-bit colour with transparency, the
-largest decoded whole (see :data:`MAX_DECODED`).  A header that declares more is refused before
-anything is decoded."""
-MAX_DECODED = 4 * MAX_PIXELS
-"""The most bytes a picture decoded whole may take (a PNG, a WebP or a BMP; a JPEG is decoded
-at the reduced size reading needs, at most a byte a pixel): :data:`MAX_PIXELS` of 4 bytes,
-8-bit colour with transparency.  A PNG of 16-bit colour with transparency, 8 bytes a pixel
-(16 bits of grey and of transparency take as many: OpenCV decodes them to colour), is read up
-to half as many pixels; every other picture is decoded to a byte or less a pixel in grey but
-a WebP (to colour first, 3 or 4 bytes)."""
+200-megapixel camera's full size (16320 x 12240) is refused, which such a phone saves only when
+asked.  Measured at this size, the peak memory of a whole read: 212 MB for a JPEG (of 8000 x
+6000, decoded at half its size; 322 MB decoded whole), 206 MB for a PNG or a BMP without
+transparency, 237 MB for a WebP (see :data:`MAX_DECODED` for pictures with transparency).  A
+header that declares more is refused before anything is decoded."""
+MAX_DECODED = 3 * MAX_PIXELS
+"""The most bytes a picture with transparency may take decoded (PNG, WebP: OpenCV decodes it
+whole, to 4 bytes a pixel, 8 for 16-bit colour, and holds it twice meanwhile; measured: 427 MB
+at the peak for 200 MB decoded, 5000 x 5000 pixels of 16-bit colour).  Three bytes for each of
+:data:`MAX_PIXELS` (151 MB) keep the peak of any such read under 400 MB: 37.7 million pixels of
+8-bit colour with transparency, 18.9 million of 16-bit.  A picture without transparency is
+decoded in grey (a byte a pixel; a WebP to colour first): within the budget of pixels, at most
+237 MB at the peak."""
 INFLATED_PIECE = 1 << 20  # bytes of a PNG's pixel rows checked at a time (their memory)
 BAND = 1 << 20  # pixels of a picture with transparency laid on white at a time (their memory)
 
@@ -129,11 +136,9 @@ class Header:
 
     @property
     def decoded(self) -> int:
-        """The bytes it takes decoded whole (a JPEG is never: at most a byte a pixel)."""
-        if self.kind == "WebP":
-            return 4 * self.width * self.height
-        each = (8 if self.deep else 4) if self.transparent else 1
-        return each * self.width * self.height
+        """The bytes OpenCV decodes it to with its transparency (8 or 16 bits of blue, green,
+        red and alpha a pixel); 0 if it has none (decoded in grey)."""
+        return (8 if self.deep else 4) * self.width * self.height if self.transparent else 0
 
 
 def dimensions(data: bytes) -> tuple[int, int] | None:
@@ -167,9 +172,12 @@ def _png_header(data: bytes) -> Header | None:
         return None
     width, height, depth, colour = struct.unpack(">IIBB", data[16:26])
     # A palette or colour picture with a tRNS chunk is decoded with its transparency too.
-    transparent = colour in (4, 6) or (
-        colour in (2, 3) and any(kind == b"tRNS" for kind, _, _ in _png_chunks(data, b"IDAT"))
-    )
+    try:
+        chunks = _png_chunks(data, b"IDAT")  # (tRNS comes before the pixels)
+        marked = colour in (2, 3) and any(kind == b"tRNS" for kind, _, _ in chunks)
+    except Damaged:  # (cut short: said when it is read)
+        marked = False
+    transparent = colour in (4, 6) or marked
     return Header("PNG", width, height, transparent, depth == 16)
 
 
@@ -248,11 +256,13 @@ def _within_budget(header: Header, source: str) -> None:
             f"{pixels / 1e6:.1f} million; at most {MAX_PIXELS / 1e6:.1f} million are read",
             source,
         )
-    if header.kind != "JPEG" and header.decoded > MAX_DECODED:
+    if header.decoded > MAX_DECODED:
+        depth, each = (16, 8) if header.deep else (8, 4)
         raise PuzzleError(
-            f"the picture is too large to read: {width} x {height} pixels of 16-bit colour "
+            f"the picture is too large to read: {width} x {height} pixels of {depth}-bit colour "
             f"with transparency take {header.decoded / 1e6:.0f} MB decoded; at most "
-            f"{MAX_DECODED / 1e6:.0f} MB are ({MAX_DECODED // 8 / 1e6:.1f} million such pixels)",
+            f"{MAX_DECODED / 1e6:.0f} MB are ({MAX_DECODED / each / 1e6:.1f} million such "
+            "pixels)",
             source,
         )
     if min(width, height) * min(1.0, LONGEST / max(width, height, 1)) < SMALLEST:
@@ -286,7 +296,7 @@ def _png_cleaned(data: bytes, deadline: Deadline) -> tuple[bytes, int]:
         elif kind == b"eXIf" and good:
             turn = _tiff_orientation(body)
         elif kind[0] < 0x61 and kind != b"IEND":  # (upper case: critical, cannot be skipped)
-            raise Damaged(f"the PNG has a chunk no reader knows ({kind!r})")
+            raise Damaged(f"the PNG has a chunk no reader knows ({kind.decode('latin-1')!r})")
     header = chunks.get(b"IHDR", b"")
     if len(header) != 13:
         raise Damaged("the PNG's header is damaged")
