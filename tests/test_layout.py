@@ -108,7 +108,16 @@ LAYERS = [
     {"commands.generate"},
     PLANS,
     {"bench"},
-    {"web", "web.served", "web.api", "web.admission", "web.clients", "web.app", "web.serve"},
+    {
+        "web",
+        "web.served",
+        "web.api",
+        "web.admission",
+        "web.clients",
+        "web.memory",
+        "web.app",
+        "web.serve",
+    },
     {"cli", "__main__", "__init__"},
 ]
 
@@ -339,6 +348,10 @@ FRONT_IMPORTS = {
         "status",
         "stopping",
         "web.served",
+        # What a request's work grows with, weighed before admission, and whether its puzzle
+        # is a picture (a data URL), whose reading is the work.
+        "web.admission",
+        "notations.picture",
     },
     # The reviewed list of what the API serves (by the commands' names), and the catalogue's
     # names of formulations, which it offers all but the race of.
@@ -348,6 +361,7 @@ FRONT_IMPORTS = {
         "web.api",
         "web.admission",
         "web.clients",
+        "web.memory",
         "notations.json",
         "errors",
         "puzzle",
@@ -357,6 +371,7 @@ FRONT_IMPORTS = {
     },
     "web.admission": set(),
     "web.clients": set(),
+    "web.memory": set(),
 }
 
 

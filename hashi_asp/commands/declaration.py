@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -109,7 +110,10 @@ class Option:
         import json  # (only a server reads JSON requests: the command line's start-up is spared it)
 
         wrong = f"option {self.name!r}: expected {self.expected()}"
-        wrong += f", got {json.dumps(value)[:40]}"
+        try:
+            wrong += f", got {json.dumps(value)[:40]}"
+        except ValueError:  # (an integer too long for Python to write)
+            wrong += f", got a number of about {round(abs(value).bit_length() * 0.30103)} digits"
         if self.kind == FLAG:
             if not isinstance(value, bool):
                 raise OptionError(wrong)
@@ -117,7 +121,7 @@ class Option:
         if self.kind in (INT, FLOAT, SECONDS):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise OptionError(wrong)
-            if not math.isfinite(value) or (self.kind == INT and not float(value).is_integer()):
+            if not finite(value) or (self.kind == INT and not float(value).is_integer()):
                 raise OptionError(wrong)
             if not self.within(value):
                 raise OptionError(wrong)
@@ -133,6 +137,15 @@ class Option:
         if self.low is not None and (value <= self.low if self.low_open else value < self.low):
             return False
         return self.high is None or value <= self.high
+
+
+def finite(value: float) -> bool:
+    """Whether ``value`` is a number a float holds: not NaN, not infinite, and no integer too
+    large for one (``math.isfinite`` of an integer of 310 digits raises ``OverflowError``;
+    comparing it with the largest float does not)."""
+    if isinstance(value, int):
+        return abs(value) <= sys.float_info.max
+    return math.isfinite(value)
 
 
 class OptionError(HashiError):
