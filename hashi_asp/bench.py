@@ -38,6 +38,7 @@ from .errors import HashiError, PuzzleError
 from .puzzle import plural
 from .status import Status, Verdict
 from .stopping import Deadline
+from .study.executors import JOBS_PER_CORE
 from .study.runs import DATASET_NAME, Record, Task
 
 COLUMNS = (
@@ -138,7 +139,7 @@ def bench(
             keep(Row(str(path), 0, Verdict.ERROR.value, 0.0, 0.0, 0.0, 0.0, 0, 0, str(error)))
     variant = Variant("bench", "", program, dict(rules or {}))
     plan = Plan(instances, [variant], _task(unique_verdict), (1,), time_limit)
-    executor = Here() if jobs <= 1 else Processes(jobs)
+    executor = Here() if jobs <= 1 else Processes(jobs).at_most(len(instances))
 
     def made(progress: study.Progress, record: Record | None) -> None:
         if record is not None:
@@ -258,7 +259,11 @@ def benchmark(given: Given) -> Outcome:
     """The ``bench`` command: :func:`bench` with the options given, its rows written and
     summed up."""
     from .files import write_output
+    from .study import different_outputs
+    from .study.executors import local_jobs
 
+    local_jobs(given.jobs)
+    different_outputs(("--csv", given.csv_file), ("--json", given.json_file))
     prepare_output(given, given.csv_file, given.json_file)
     program, rules = program_of(given.values)  # -c max_bridges=K: every puzzle's
     files = puzzle_files(given.paths)
@@ -304,7 +309,14 @@ COMMAND = Command(
     out of time.  (A study of one variant, without a database: see `study`.)""",
     (
         Option("paths", PATHS, argument=True, required=True),
-        Option("jobs", INT, "Worker processes.", default=1, low=1, short="-j"),
+        Option(
+            "jobs",
+            INT,
+            f"Worker processes (at most {JOBS_PER_CORE} a core).",
+            default=1,
+            low=1,
+            short="-j",
+        ),
         Option(
             "unique",
             FLAG,

@@ -35,6 +35,7 @@ from ..cores import cores
 from ..puzzle import plural
 from ..status import Status
 from . import MEMORY_LIMITS, MOST_SEED
+from .executors import JOBS_PER_CORE
 
 LEAST_MEMORY, MOST_MEMORY = MEMORY_LIMITS
 
@@ -54,20 +55,22 @@ def run(given: Given) -> Outcome:
     from . import plan as plans
     from . import run as run_study
     from .database import Database
-    from .executors import executor
+    from .executors import Processes, executor
 
     spec, named = _spec(given)
     if given.jobs and given.scheduler:
         raise OptionError("--jobs is for local processes, --scheduler for a cluster: not both")
     where = executor(given.jobs or cores(), given.scheduler)
-    plan = plans.resolve(spec, where=named)
-    not_the_input(given.db, [*reads(given), *plan.reads])
     note = given.hooks.note
+    plan = plans.resolve(spec, where=named, deadline=given.deadline, note=note)
+    not_the_input(given.db, [*reads(given), *plan.reads])
     failures: dict[str, list[str]] = {}
     with Database(given.db, create=True, alone=True) as db:
         db.adopt(spec, plan.fingerprint())
         before = len(db.done())
         pending = plan.cells - before
+        if isinstance(where, Processes):
+            where = where.at_most(pending)  # no runner without a run to make
         note(
             f"hashi-asp: {given.db}: {plural(plan.cells, 'cell')}, {before} with a row already, "
             f"{pending} to run on {where.where}\n"
@@ -123,7 +126,7 @@ def _spec(given: Given) -> tuple[dict, str | None]:
         said = [name for name, value in named.items() if value]
         if said:
             raise OptionError(f"--plan says what {', '.join(said)} would: give one or the other")
-        return plans.load(given.plan), None
+        return plans.load(given.plan, deadline=given.deadline), None
     if given.paths or given.variant:
         if not given.paths:
             raise OptionError("give PATHS (files, folders) with --variant, or --plan")
@@ -191,7 +194,7 @@ RUN = Command(
             high=MOST_MEMORY,
             metavar="MB",
         ),
-        JOBS,
+        replace(JOBS, help=f"Local runner processes [the cores; at most {JOBS_PER_CORE} a core]."),
         SCHEDULER,
     ),
     run,
@@ -235,7 +238,7 @@ REPORT = Command(
 
 
 def plot(given: Given) -> Outcome:
-    from . import plots
+    from . import different_outputs, plots
     from .database import Database
 
     cactus, scatter, scaling = given.cactus, given.scatter, given.scaling
@@ -246,7 +249,13 @@ def plot(given: Given) -> Outcome:
         pair = scatter[0].split(",")
         if len(pair) != 2 or not all(pair):
             raise OptionError(f"--scatter {scatter[0]!r}: expected two variants, A,B")
-    written = [path for path in (cactus, scatter[1] if scatter else None, scaling) if path]
+    figures = {
+        "--cactus": cactus,
+        "--scatter": scatter[1] if scatter else None,
+        "--scaling": scaling,
+    }
+    different_outputs(*figures.items())  # before any figure is drawn
+    written = [path for path in figures.values() if path]
     for path in written:
         plots.check_path(path)
     prepare_output(given, *written)

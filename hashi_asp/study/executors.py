@@ -27,6 +27,13 @@ from .database import StudyError
 from .runners import Runner
 from .runs import Record, Task, perform
 
+JOBS_PER_CORE = 4
+"""The most local runner processes a study (``--jobs``) or ``bench`` may start, per core this
+process may use (:func:`hashi_asp.cores.cores`): each runner makes one run at a time on one
+core, and takes about 30 MB before any work (measured: 3.4 GB for 119 of them).  Beyond the
+cores runners only share them, each run's seconds measuring the sharing; four a core leaves
+room to measure that on purpose, and no more.  Fewer runners start than there are runs left."""
+
 
 @dataclass
 class Lost:
@@ -61,6 +68,15 @@ class Processes:
         self.alone = jobs > 1  # a race would compete with the other jobs for the cores
         self.where = f"{jobs} local process{'es' * (jobs != 1)}"
 
+    def at_most(self, runs: int) -> Processes:
+        """These processes, no more of them than ``runs`` (the runs left), at least one; a race
+        is run as these jobs run it, alone or not, however few make the last runs."""
+        if runs >= self.jobs:
+            return self
+        fewer = Processes(max(1, runs))
+        fewer.alone = self.alone
+        return fewer
+
     def run(self, tasks: Iterable[Task], deadline: Deadline) -> Iterator[Outcome]:
         from multiprocessing.connection import wait
 
@@ -73,8 +89,12 @@ class Processes:
                 runner.send(task)
 
         try:
-            for _ in range(self.jobs):
+            for _ in range(self.jobs):  # a runner only for a run to give it
+                first = next(pending, None)
+                if first is None:
+                    break
                 runners.append(Runner())
+                runners[-1].send(first)
                 feed(runners[-1])
             while busy := [runner for runner in runners if runner.queue]:
                 ready = wait(busy, timeout=POLL_SECONDS)  # type: ignore[arg-type]
@@ -165,5 +185,28 @@ class Cluster:
 
 def executor(jobs: int = 1, scheduler: str | None = None) -> Processes | Cluster:
     """The executor a study asks for: a Dask cluster if ``scheduler`` names one, else ``jobs``
-    local processes."""
-    return Cluster(scheduler) if scheduler else Processes(jobs)
+    local processes (at most :func:`most_jobs`)."""
+    return Cluster(scheduler) if scheduler else Processes(local_jobs(jobs))
+
+
+def most_jobs() -> int:
+    """The most local runner processes a command may start: :data:`JOBS_PER_CORE`
+    for each core this process may use."""
+    from ..cores import cores
+
+    return JOBS_PER_CORE * cores()
+
+
+def local_jobs(jobs: int) -> int:
+    """``jobs`` (``--jobs``), refused above :func:`most_jobs` before any work."""
+    from ..commands.declaration import OptionError
+    from ..puzzle import plural
+
+    most = most_jobs()
+    if jobs > most:
+        cores = plural(most // JOBS_PER_CORE, "core")
+        raise OptionError(
+            f"--jobs {jobs}: at most {most}, {JOBS_PER_CORE} a core of the {cores} this "
+            "process may use (fewer start when fewer runs are left)"
+        )
+    return jobs

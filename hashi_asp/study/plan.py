@@ -25,14 +25,21 @@ A plan comes from a TOML file (:func:`load`) or from the command line's one-off 
 Paths in a plan file are relative to its folder; on the command line, to the working folder.
 An instance is named by its path as given (a folder's files under the folder as given);
 generated instances are named ``generated/`` and the file name ``generate --out`` gives them.
+
+Every expansion of a plan is bounded before it is made, from its figures alone (the bounds are
+:mod:`hashi_asp.study`'s): its runs (instances x variants x seeds), its variants, the bytes of
+instances it holds (files by their size, generated puzzles by their boards) and the nesting of
+its file; and the long steps (parsing, reading, generating) stop at a signal, nothing written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,7 +49,17 @@ from ..asp.interface import Program
 from ..commands.shared_options import PROGRAM, RULES
 from ..errors import HashiError, PuzzleError
 from ..files import puzzle_files
-from . import MEMORY_LIMITS, MOST_SEED
+from ..puzzle import MAX_CELLS, Rules, parse_size, plural
+from ..stopping import Deadline, Stopped, uninterruptible
+from . import (
+    GENERATED_BYTES,
+    MEMORY_LIMITS,
+    MOST_NESTING,
+    MOST_RUNS,
+    MOST_SEED,
+    MOST_TEXT,
+    MOST_VARIANTS,
+)
 from .database import StudyError
 from .runs import Task, digest
 from .variants import Variant, parse
@@ -152,6 +169,7 @@ def one_off(
         if name in named:
             raise StudyError(f"--variant {name}: given twice")
         named[name] = options
+    _within(1, len(named), repeat, "study", least=True)  # before the seeds are listed
     return {
         "base": os.getcwd(),
         "task": task,
@@ -163,15 +181,10 @@ def one_off(
     }
 
 
-def load(path: str | os.PathLike) -> dict:
-    """The spec of a TOML plan file, checked key by key (:func:`checked`)."""
-    import sys
-
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
-
+def load(path: str | os.PathLike, *, deadline: Deadline | None = None) -> dict:
+    """The spec of a TOML plan file, checked key by key (:func:`checked`).  With ``deadline``
+    (the command's), a signal ends the wait for the TOML parser, which cannot be interrupted
+    (it takes some 8 s over 64 MiB)."""
     from ..files import read_text
 
     path = Path(path)
@@ -181,11 +194,8 @@ def load(path: str | os.PathLike) -> dict:
         text = read_text(path, regular=True, what="plan file")
     except PuzzleError as error:
         raise StudyError(str(error)) from None
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise StudyError(f"{path}: {error}") from None
     where = str(path)
+    document = _parsed(text, where, deadline)
     _known(document, PLAN_KEYS, where)
     if "repeat" in document and "seeds" in document:
         raise StudyError(f"{where}: give repeat or seeds, not both")
@@ -193,6 +203,9 @@ def load(path: str | os.PathLike) -> dict:
     if seeds is None:
         repeat = document.get("repeat", 1)
         _number(repeat, f"{where}: repeat", integer=True, most=MOST_SEED)
+        variants = document.get("variants")
+        named = len(variants) if isinstance(variants, dict) else 1
+        _within(1, named, repeat, where, least=True)  # before the seeds are listed
         seeds = list(range(1, int(repeat) + 1))
     spec = {
         "base": str(path.resolve().parent),
@@ -205,6 +218,92 @@ def load(path: str | os.PathLike) -> dict:
         "file": str(path),
     }
     return checked(spec, where)
+
+
+def _parsed(text: str, where: str, deadline: Deadline | None) -> dict:
+    """The TOML document of a plan file, nested at most :data:`MOST_NESTING` levels.  The
+    parser recurses, several frames a level: a deeper file is refused, saying where it goes
+    too deep, whether the parser ran out of recursion on it or not."""
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    found: list[dict] = []
+    try:
+        if deadline is None:
+            found.append(tomllib.loads(text))
+        else:
+            parse = lambda: found.append(tomllib.loads(text))  # noqa: E731
+            uninterruptible(parse, deadline, f"reading {where}")
+    except tomllib.TOMLDecodeError as error:
+        raise StudyError(f"{where}: {error}") from None
+    except RecursionError:
+        pass  # deeper than the parser goes: said below
+    if not found or _nesting(found[0]) > MOST_NESTING:
+        raise StudyError(f"{where}: {_too_deep(text)}")
+    return found[0]
+
+
+def _too_deep(text: str = "") -> str:
+    """The message of a plan nested too deeply, with the line and column (from 1) of the
+    bracket that opens one level too many in its TOML ``text``, if one does: dotted keys and
+    table headers nest without brackets.  (A header's own brackets, counted too, never open
+    more levels than the header makes.)"""
+    said = f"nested too deeply: at most {MOST_NESTING} levels of arrays and tables"
+    depth = 0
+    for token in _TOKENS.finditer(text):
+        mark = token.group()
+        if mark in "[{":
+            depth += 1
+            if depth > MOST_NESTING:
+                start = token.start()
+                line = text.count("\n", 0, start) + 1
+                return f"{said} (at line {line}, column {start - text.rfind(chr(10), 0, start)})"
+        elif mark in "]}":
+            depth -= 1
+    return said
+
+
+_TOKENS = re.compile(
+    r'"""(?:\\[\s\S]|[^\\])*?"""'  # strings, whose brackets are text
+    r"|'''[\s\S]*?'''"
+    r'|"(?:\\.|[^"\\\n])*"'
+    r"|'[^'\n]*'"
+    r"|#[^\n]*"  # comments, likewise
+    r"|[\[\]{}]"
+)
+
+
+def _nesting(value: Any) -> int:
+    """How many levels of arrays and tables ``value`` holds (a table's own values at 1),
+    counted without recursion and no further than one level past :data:`MOST_NESTING`."""
+    deepest = 0
+    waiting = [(value, 0)] if isinstance(value, (dict, list)) else []
+    while waiting and deepest <= MOST_NESTING:
+        item, level = waiting.pop()
+        deepest = max(deepest, level)
+        inside = item.values() if isinstance(item, dict) else item
+        waiting.extend((each, level + 1) for each in inside if isinstance(each, (dict, list)))
+    return deepest
+
+
+def _within(instances: int, variants: int, seeds: int, where: str, *, least: bool = False) -> int:
+    """The runs of a plan of so many instances, variants and seeds (``least``: at least that
+    many instances), refused beyond :data:`MOST_RUNS`: counted before any is listed."""
+    runs = instances * variants * seeds
+    if runs > MOST_RUNS:
+        counts = " x ".join(
+            plural(count, word)
+            for count, word in ((instances, "instance"), (variants, "variant"), (seeds, "seed"))
+        )
+        raise StudyError(
+            f"{where}: the plan makes {'at least ' * least}{runs} runs ({counts}); a study runs "
+            f"at most {MOST_RUNS}: fewer instances, variants or seeds, or several studies"
+        )
+    return runs
 
 
 def checked(spec: Any, where: str) -> dict:
@@ -228,6 +327,7 @@ def checked(spec: Any, where: str) -> dict:
     seeds = spec["seeds"]
     if not isinstance(seeds, list) or not seeds:
         raise StudyError(f"{where}: seeds: expected a list of numbers")
+    _sized(spec, where)
     for seed in seeds:
         _number(seed, f"{where}: seeds", integer=True, least=0, most=MOST_SEED)
     if len(set(seeds)) != len(seeds):
@@ -243,6 +343,7 @@ def checked(spec: Any, where: str) -> dict:
     instances = spec["instances"]
     if not isinstance(instances, list) or not instances:
         raise StudyError(f"{where}: expected [[instances]] with paths or generate")
+    generated, held, listed = 0, 0, False
     for number, entry in enumerate(instances, 1):
         place = f"{where}: instances {number}"
         if not isinstance(entry, dict):
@@ -255,7 +356,10 @@ def checked(spec: Any, where: str) -> dict:
         ):
             raise StudyError(f"{place}: paths: expected a list of strings")
         if "generate" in entry:
-            generate_options(entry["generate"], f"{place}: generate")
+            options = generate_options(entry["generate"], f"{place}: generate")
+            generated += options.get("count", 1)
+            held += options.get("count", 1) * _puzzle_bytes(options)
+        listed = listed or "paths" in entry
     variants = spec["variants"]
     if (
         not isinstance(variants, dict)
@@ -263,7 +367,58 @@ def checked(spec: Any, where: str) -> dict:
         or not all(isinstance(v, str) for v in variants.values())
     ):
         raise StudyError(f'{where}: [variants]: expected NAME = "OPTIONS" lines')
+    _within(max(1, generated), len(variants), len(seeds), where, least=listed)
+    _holds(0, held, where)
     return spec
+
+
+def _sized(spec: dict, where: str) -> None:
+    """Refuse a plan too large from its figures alone, before any of it is walked or built: more
+    than :data:`MOST_VARIANTS`, more runs than :data:`MOST_RUNS` (each ``generate`` entry makes
+    an instance at least), nested deeper than :data:`MOST_NESTING`."""
+    variants, instances = spec["variants"], spec["instances"]
+    named = len(variants) if isinstance(variants, dict) else 1
+    if named > MOST_VARIANTS:
+        raise StudyError(
+            f"{where}: {named} variants; a study compares at most {MOST_VARIANTS} "
+            "(its report compares each pair)"
+        )
+    entries = instances if isinstance(instances, list) else []
+    made = sum(isinstance(entry, dict) and "generate" in entry for entry in entries)
+    _within(max(1, made), named, len(spec["seeds"]), where, least=True)
+    if _nesting(spec) > MOST_NESTING:
+        raise StudyError(f"{where}: {_too_deep()}")
+
+
+def _puzzle_bytes(options: dict[str, Any]) -> int:
+    """At most what the text of one puzzle of a ``generate`` table takes
+    (:data:`GENERATED_BYTES`), from its board: the size asked for, else the islands' own, of at
+    most :data:`MAX_CELLS` (a larger one is refused, with its own message, before any is made)."""
+    from ..generation import default_size
+
+    islands = options["islands"]
+    try:
+        rows, cols = parse_size(options["size"]) if "size" in options else default_size(islands)
+        rules = Rules(options.get("max_bridges", 2), options.get("no_loops", False))
+    except HashiError:
+        return 0  # refused when the puzzles are made, with its own message
+    cells = min(rows * cols, MAX_CELLS)
+    per_cell, per_island = GENERATED_BYTES
+    return per_cell * cells if rules.standard else per_island * min(islands, cells)
+
+
+def _holds(files: int, generated: int, where: str) -> None:
+    """Refuse instances of more than :data:`MOST_TEXT` bytes: ``files`` of them read, about
+    ``generated`` made."""
+    if files + generated > MOST_TEXT:
+        mib = lambda size: -(-size // 2**20)  # noqa: E731  (rounded up)
+        parts = [f"{mib(files)} MiB of files"] if files else []
+        parts += [f"about {mib(generated)} MiB generated"] if generated else []
+        raise StudyError(
+            f"{where}: the plan's instances take {mib(files + generated)} MiB "
+            f"({', '.join(parts)}); a study holds at most {MOST_TEXT // 2**20} MiB of them: "
+            "fewer or smaller instances, or several studies"
+        )
 
 
 def generate_options(table: Any, where: str) -> dict[str, Any]:
@@ -313,27 +468,51 @@ def _number(
 # ---------------------------------------------------------------------------- resolving
 
 
-def resolve(spec: dict, *, where: str | None = None) -> Plan:
+def resolve(
+    spec: dict,
+    *,
+    where: str | None = None,
+    deadline: Deadline | None = None,
+    note: Callable[[str], None] | None = None,
+) -> Plan:
     """The plan of ``spec``, every value checked (:func:`checked`; ``where`` names the spec in
-    messages, by default its plan file): instances read or generated, variants parsed."""
+    messages, by default its plan file): instances read or generated, variants parsed.  The
+    instances' files are listed and the plan's figures checked before any is read or made;
+    ``note`` hears of puzzles about to be generated.  When ``deadline`` (the command's) is
+    stopped (a signal), the reading and the making stop there (:class:`Stopped`)."""
     if where is None:
         file = spec.get("file") if isinstance(spec, dict) else None
         where = file if isinstance(file, str) else "study"
     spec = checked(spec, where)
+    deadline = Deadline.of(deadline)
     task, _ = task_of(spec["task"], where)
     base = Path(spec["base"])
     variants = [parse(name, options, base) for name, options in spec["variants"].items()]
     for variant in variants:
         _suits(variant, task, where)
     reads = [(spec["file"], f"{spec['file']} (the plan)")] if "file" in spec else []
+    entries = spec["instances"]
+    listed = [puzzle_files(entry["paths"], base) if "paths" in entry else [] for entry in entries]
+    requests = [
+        generate_options(entry["generate"], f"{where}: generate")
+        for entry in entries
+        if "generate" in entry
+    ]
+    making = sum(options.get("count", 1) for options in requests)
+    names = dict.fromkeys(name for found in listed for name in found)
+    _within(max(1, len(names) + making), len(variants), len(spec["seeds"]), where)
+    made = sum(options.get("count", 1) * _puzzle_bytes(options) for options in requests)
+    _holds(_sizes(names, base, deadline), made, where)
+    if making and note is not None:
+        note(f"hashi-asp: {where}: generating {plural(making, 'puzzle')}\n")
     instances: dict[str, Instance] = {}
-    for entry in spec["instances"]:
+    for entry, names_found in zip(entries, listed):
         if "paths" in entry:
-            names = puzzle_files(entry["paths"], base)
-            found = [Instance(name, _read(base, name)) for name in names]
-            reads += [(str(base / name), f"{name} (an instance)") for name in names]
+            reading = deadline.looking(names_found, "reading the plan's instances", every=16)
+            found = [Instance(name, _read(base, name)) for name in reading]
+            reads += [(str(base / name), f"{name} (an instance)") for name in names_found]
         else:
-            found = generated(entry["generate"], where)
+            found = generated(entry["generate"], where, deadline)
         for instance in found:
             instances.setdefault(instance.name, instance)
     if not instances:
@@ -429,6 +608,16 @@ def _suits(variant: Variant, task: str, where: str) -> None:
         ) from None
 
 
+def _sizes(names: Iterable[str], base: Path, deadline: Deadline) -> int:
+    """The bytes the files ``names`` (relative to ``base``) take, looked at without reading
+    them (one that cannot be looked at is refused when it is read)."""
+    total = 0
+    for name in deadline.looking(names, "looking at the plan's instances"):
+        with contextlib.suppress(OSError, ValueError):
+            total += os.stat(base / name).st_size
+    return total
+
+
 def _read(base: Path, name: str) -> str:
     """An instance's text: a regular file (read again whenever the study is), within the size
     limit of every reader; named in messages as given."""
@@ -440,18 +629,24 @@ def _read(base: Path, name: str) -> str:
         raise PuzzleError(error.message, name, error.line, error.column) from None
 
 
-def generated(request: dict, where: str) -> list[Instance]:
+def generated(request: dict, where: str, deadline: Deadline | None = None) -> list[Instance]:
     """The instances a ``generate`` entry makes: as ``hashi-asp generate`` with those options
-    (puzzle i from seed + i), named ``generated/`` and the file name it gives."""
+    (puzzle i from seed + i), named ``generated/`` and the file name it gives.  A stop of
+    ``deadline`` (a signal) stops the making, within a puzzle: :class:`Stopped`."""
     from .. import generation
-    from ..puzzle import Rules
 
     options = generate_options(request, f"{where}: generate")
     rules = Rules(options.pop("max_bridges", 2), options.pop("no_loops", False))
     islands, count = options.pop("islands"), options.pop("count", 1)
     notation = "has" if rules.standard else "json"
+    deadline = Deadline.of(deadline)
     try:
-        _, made = generation.batch(islands, count, notation=notation, rules=rules, **options)
-        return [Instance(f"generated/{name}", text) for name, _, text in made]
+        _, made = generation.batch(
+            islands, count, notation=notation, rules=rules, time_limit=deadline, **options
+        )
+        making = deadline.looking(made, "generating the plan's instances", every=1)
+        return [Instance(f"generated/{name}", text) for name, _, text in making]
+    except Stopped:
+        raise
     except HashiError as error:
         raise StudyError(f"{where}: generate: {error}") from None
