@@ -7,10 +7,13 @@ from __future__ import annotations
 import math
 
 import pytest
+from click.testing import CliRunner
 from conftest import PROLOG
 from processes import run as run_script
 
-from hashi_asp.commands import declaration
+from hashi_asp import commands
+from hashi_asp.cli import main
+from hashi_asp.commands import click_options, declaration
 from hashi_asp.web import api
 
 NUMERIC = (declaration.INT, declaration.FLOAT, declaration.SECONDS)
@@ -73,9 +76,10 @@ def test_a_large_number_a_float_holds_is_still_judged_by_its_range():
         (("solve", PROLOG, "--time-limit", HUGE), "Invalid value for '--time-limit'"),
         (("solve", PROLOG, "--time-limit", "1e400"), "Invalid value for '--time-limit'"),
         (("render", PROLOG, "--cell-size", "1e400"), "Invalid value for '--cell-size'"),
-        (("generate", "--islands", HUGE), "board "),  # (its board: over the limit of cells)
+        (("generate", "--islands", HUGE), "Invalid value for '-n' / '--islands'"),
+        (("solve", PROLOG, "-n", HUGE), "Invalid value for '-n' / '--models'"),
     ],
-    ids=["time-limit", "time-limit-1e400", "cell-size", "islands"],
+    ids=["time-limit", "time-limit-1e400", "cell-size", "islands", "models"],
 )
 def test_the_command_line_says_one_line_and_exits_2(args, said):
     done = run_script(*args)
@@ -83,3 +87,78 @@ def test_the_command_line_says_one_line_and_exits_2(args, said):
     assert done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"hashi-asp: {said}"), lines
+
+
+# ---------------------------------------------------------------------------- every command's
+
+
+def walk(unit: declaration.Command, path: tuple[str, ...]):
+    """A command and its commands (``study run``), by the words that name them."""
+    yield path, unit
+    for sub in unit.commands:
+        yield from walk(sub, (*path, sub.name))
+
+
+NUMERIC_OPTIONS = [
+    (path, option)
+    for name in commands.NAMES
+    for path, unit in walk(commands.command(name), (name,))
+    for option in unit.options
+    if option.kind in NUMERIC and not option.argument
+]
+IDS = [f"{'-'.join(path)}-{option.name}" for path, option in NUMERIC_OPTIONS]
+
+
+def test_the_walk_finds_every_numeric_option():
+    names = {(path, option.name) for path, option in NUMERIC_OPTIONS}
+    assert {(("solve",), "models"), (("render",), "cell-size"), (("serve",), "port")} <= names
+    assert (("study", "run"), "repeat") in names
+    assert len(NUMERIC_OPTIONS) >= 50
+
+
+def usage_error(path: tuple[str, ...], option: declaration.Option, value: str) -> str:
+    """What the command line says of ``--option=value``, asserted a usage error of one line
+    naming the option (exit 2, no traceback)."""
+    result = CliRunner().invoke(main, [*path, f"--{option.name}={value}"])
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert isinstance(result.exception, SystemExit)
+    said = result.stderr.strip()
+    assert "\n" not in said and "Traceback" not in said, said
+    assert said.startswith("hashi-asp: Invalid value for ") and f"--{option.name}" in said, said
+    return said
+
+
+@pytest.mark.parametrize("value", [HUGE, "-" + HUGE, "1e400", "-1e400", "9" * 5000])
+@pytest.mark.parametrize(("path", "option"), NUMERIC_OPTIONS, ids=IDS)
+def test_every_numeric_option_refuses_a_number_no_float_holds(path, option, value):
+    said = usage_error(path, option, value)
+    assert len(said) < 300, said  # the value shortened
+    if value.lstrip("-").isdigit():
+        assert f"({len(value)} characters)" in said, said
+
+
+@pytest.mark.parametrize(("path", "option"), NUMERIC_OPTIONS, ids=IDS)
+def test_every_numeric_option_refuses_infinity_and_nan(path, option):
+    for value in ("inf", "-inf", "nan"):
+        usage_error(path, option, value)
+
+
+def test_the_command_line_ends_where_the_api_does():
+    """The largest integer a float holds is a number to both fronts, 10**309 to neither,
+    whatever the range."""
+    whole = click_options.Whole(0)
+    largest = int(1.7976931348623157e308)
+    assert whole.convert(str(largest), None, None) == largest
+    assert api.OPTIONS["solve"]["models"].from_json(largest) == largest
+    with pytest.raises(declaration.OptionError):
+        api.OPTIONS["solve"]["models"].from_json(10**309)
+    with pytest.raises(click_options.click.BadParameter, match="too large a number"):
+        whole.convert("1" + "0" * 309, None, None)
+    with pytest.raises(click_options.click.BadParameter, match="too large a negative number"):
+        whole.convert("-1" + "0" * 309, None, None)
+    assert whole.convert("0" * 400 + "7", None, None) == 7  # leading zeros: a small number
+
+
+def test_a_study_variant_refuses_a_number_no_float_holds():
+    with pytest.raises(declaration.OptionError, match="too large a number"):
+        click_options.variant(f"--max-bridges {HUGE}")

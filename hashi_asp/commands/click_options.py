@@ -4,6 +4,7 @@ string read by them, as the command line would read it (the options of a study v
 
 from __future__ import annotations
 
+import contextlib
 import math
 import shlex
 from collections.abc import Iterable
@@ -48,7 +49,7 @@ def click_type(option: declaration.Option) -> Any:
     kind, low, high = option.kind, option.low, option.high
     if kind == declaration.INT:
         whole = (None if low is None else int(low)), (None if high is None else int(high))
-        return click.IntRange(*whole, min_open=option.low_open)
+        return Whole(*whole, min_open=option.low_open)
     if kind in (declaration.FLOAT, declaration.SECONDS):
         return Finite(low, high, min_open=option.low_open)
     if kind == declaration.CHOICE:
@@ -61,11 +62,37 @@ def click_type(option: declaration.Option) -> Any:
 
 
 class Finite(click.FloatRange):
-    """A number in a range, but neither NaN nor infinite (which every comparison lets pass)."""
+    """A number in a range, but neither NaN nor infinite (which every comparison lets pass: a
+    number of 310 digits and more, ``1e400``, is infinite as a float), refused before its range
+    is looked at."""
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
-        number = super().convert(value, param, ctx)
-        return number if math.isfinite(number) else self.fail(f"{value} is not a finite number")
+        with contextlib.suppress(TypeError, ValueError):  # (not a number: click says so)
+            if not math.isfinite(float(value)):
+                self.fail(f"{abridged(value)} is not a finite number", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Whole(click.IntRange):
+    """A whole number in a range, and one a float can hold (at most 1.8e308 either way):
+    the JSON API refuses larger ones as not finite, and the command line with it, whatever the
+    range, before it is looked at."""
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        text = str(value).strip().replace("_", "")
+        digits = text.removeprefix("-").removeprefix("+").lstrip("0")
+        # (Python writes no int of over 4300 digits, and reads none: a long one is too large.)
+        if digits.isdigit() and (len(digits) > 309 or not declaration.finite(int(digits))):
+            sign = "negative " if text.startswith("-") else ""
+            self.fail(f"{abridged(value)} is too large a {sign}number", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def abridged(value: Any) -> str:
+    """A value as a message shows it: a long one (a number of 400 digits) by its start and its
+    length."""
+    text = str(value)
+    return text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
 
 
 def parse(
