@@ -14,6 +14,7 @@ from processes import run as run_script
 from hashi_asp import commands
 from hashi_asp.cli import main
 from hashi_asp.commands import click_options, declaration
+from hashi_asp.notations.puzzlink import parse_url, validate_pzprv3, validate_url
 from hashi_asp.web import api
 
 NUMERIC = (declaration.INT, declaration.FLOAT, declaration.SECONDS)
@@ -162,3 +163,68 @@ def test_the_command_line_ends_where_the_api_does():
 def test_a_study_variant_refuses_a_number_no_float_holds():
     with pytest.raises(declaration.OptionError, match="too large a number"):
         click_options.variant(f"--max-bridges {HUGE}")
+
+
+# ---------------------------------------------------------------------------- puzz.link sizes
+
+BIG = "9" * 20  # a size no grid has, read without converting it whole
+
+
+@pytest.mark.parametrize(
+    ("url", "message", "column"),
+    [
+        (f"hashikake/{BIG}/1/g", f"COLS {BIG} is too large: a grid has at most 10000000", 11),
+        (f"hashikake/1/{BIG}/g", f"ROWS {BIG} is too large: a grid has at most 10000000", 13),
+        (f"hashikake/{BIG}/{BIG}/g", f"COLS {BIG} is too large", 11),
+        ("hashikake/10000001/1/g", "COLS 10000001 is too large", 11),
+        ("hashikake/1/10000001/g", "ROWS 10000001 is too large", 13),
+        ("hashikake/5000/2001/g", "grid 5000x2001 exceeds the limit of 10000000 cells", 11),
+        (f"hashikake/{'9' * 5000}/1/g", "COLS 999999999999... (5000 digits) is too large", 11),
+        (f"hashikake/{'0' * 30}{BIG}/1/g", f"COLS {BIG} is too large", 11),
+        ("hashikake/0/3/g", "COLS: expected a positive integer, found '0'", 11),
+        ("hashikake/3/000/g", "ROWS: expected a positive integer, found '000'", 13),
+        ("hashikake/-3/3/g", "COLS: expected a positive integer, found '-3'", 11),
+        ("hashikake/3/-3/g", "ROWS: expected a positive integer, found '-3'", 13),
+        ("hashikake/+3/3/g", "COLS: expected a positive integer, found '+3'", 11),
+        ("hashikake/1e3/3/g", "COLS: expected a positive integer, found '1e3'", 11),
+        ("hashikake/3/x3/g", "ROWS: expected a positive integer, found 'x3'", 13),
+        ("hashikake/3/3.0/g", "ROWS: expected a positive integer, found '3.0'", 13),
+        ("hashikake/3/\u0663/g", "ROWS: expected a positive integer, found '\u0663'", 13),
+    ],
+)
+def test_a_url_size_no_grid_has_is_named_as_given_and_where(url, message, column):
+    for prefix in ("", "https://puzz.link/p?"):
+        problem = validate_url(prefix + url)
+        assert problem is not None and problem.message.startswith(message), problem
+        assert problem.column == len(prefix) + column
+        assert "10000001x" not in problem.message and "x10000001" not in problem.message
+
+
+def test_a_url_size_with_leading_zeros_is_its_number():
+    assert parse_url("hashikake/0003/01/1g1").cols == 3
+    assert validate_url("hashikake/0003/01/1g1") is None
+
+
+def test_a_huge_url_size_on_the_command_line_is_one_line_exit_2():
+    done = run_script("facts", f"https://puzz.link/p?hashikake/1/{'9' * 400}/g")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "hashi-asp: <text>:1:33: ROWS 999999999999... (400 digits) is too large: a grid has at "
+        "most 10000000 cells"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "message", "line"),
+    [
+        (BIG, "3", f"ROWS {BIG} is too large", 3),
+        ("3", BIG, f"COLS {BIG} is too large", 4),
+        ("3", "0", "COLS: expected a positive integer, found '0'", 4),
+        ("-3", "3", "ROWS: expected a positive integer, found '-3'", 3),
+        ("5000", "2001", "grid 2001x5000 exceeds the limit", 4),
+    ],
+)
+def test_a_pzprv3_size_no_grid_has_is_named_as_given_and_where(rows, cols, message, line):
+    problem = validate_pzprv3(f"pzprv3\nhashikake\n{rows}\n{cols}\n. . .\n")
+    assert problem is not None and problem.message.startswith(message), problem
+    assert (problem.line, problem.column) == (line, 1)

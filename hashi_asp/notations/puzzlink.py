@@ -59,6 +59,26 @@ _NUMBER_PREFIXES = {
 }
 
 
+# A field after the type that is a size, however mistaken ("-3", "1e3", "+2"), rather than an
+# option flag of pzprjs's (letters).
+_NUMBER_LIKE = re.compile(r"[0-9+-]")
+
+
+def _size(field: str, what: str, line: int | None, column: int | None) -> int:
+    """The number of rows or columns ``field`` gives (``what``: ROWS or COLS), a positive
+    integer no larger than a grid may have; a mistake says what was given, and where."""
+    value = positive(field)
+    if value is None:
+        raise Problem(f"{what}: expected a positive integer, found {field[:20]!r}", line, column)
+    if value > MAX_CELLS:  # (too large for any grid, however few its other side's cells)
+        digits = field.lstrip("0")
+        shown = digits if len(digits) <= 20 else f"{digits[:12]}... ({len(digits)} digits)"
+        raise Problem(
+            f"{what} {shown} is too large: a grid has at most {MAX_CELLS} cells", line, column
+        )
+    return value
+
+
 def _bad_url(message: str, column: int | None = None) -> Problem:
     """A problem in a URL, which is one line: its column is enough."""
     return Problem(message, None, column)
@@ -112,7 +132,7 @@ def _read_url(text: str, max_number: int) -> tuple[int, int, dict[Cell, int | No
         raise _bad_url(
             f"puzz.link type {kind[:30]!r} is not Hashi (expected {', '.join(TYPES)})", starts[0]
         )
-    if len(fields) > 1 and fields[1] and not DIGITS.match(fields[1]):
+    if len(fields) > 1 and fields[1] and not _NUMBER_LIKE.match(fields[1]):
         del fields[1], starts[1]  # a pzprjs option flag; Hashi has none to heed
     if len(fields) < 4:
         raise _bad_url(f"expected COLS/ROWS/BODY after '{kind}/'", starts[-1] + len(fields[-1]))
@@ -120,13 +140,10 @@ def _read_url(text: str, max_number: int) -> tuple[int, int, dict[Cell, int | No
         del fields[4], starts[4]  # a trailing '/', as pzprjs reads it: nothing
     if len(fields) > 4:
         raise _bad_url("unexpected '/' after the body", starts[4] - 1)
-    size = []
-    for field, start, what in zip(fields[1:3], starts[1:3], ("COLS", "ROWS")):
-        value = positive(field)
-        if value is None:
-            raise _bad_url(f"{what}: expected a positive integer, found {field[:20]!r}", start)
-        size.append(value)
-    cols, rows = size
+    cols, rows = (
+        _size(field, what, None, start)
+        for field, start, what in zip(fields[1:3], starts[1:3], ("COLS", "ROWS"))
+    )
     if rows * cols > MAX_CELLS:
         raise _bad_url(f"grid {cols}x{rows} exceeds the limit of {MAX_CELLS} cells", starts[1])
     return rows, cols, _body(fields[3], starts[3], rows, cols, max_number)
@@ -291,12 +308,7 @@ def _read_pzprv3(text: str, max_number: int) -> tuple[int, int, dict[Cell, int |
     size = []
     for what in ("ROWS", "COLS"):
         line, column, value = next_piece(what)
-        number = positive(value.strip())
-        if number is None:
-            raise Problem(
-                f"{what}: expected a positive integer, found {value.strip()[:20]!r}", line, column
-            )
-        size.append(number)
+        size.append(_size(value.strip(), what, line, column))
     rows, cols = size
     if rows * cols > MAX_CELLS:
         raise Problem(f"grid {cols}x{rows} exceeds the limit of {MAX_CELLS} cells", line, column)
