@@ -228,3 +228,68 @@ def test_a_pzprv3_size_no_grid_has_is_named_as_given_and_where(rows, cols, messa
     problem = validate_pzprv3(f"pzprv3\nhashikake\n{rows}\n{cols}\n. . .\n")
     assert problem is not None and problem.message.startswith(message), problem
     assert (problem.line, problem.column) == (line, 1)
+
+
+# ---------------------------------------------------------------------------- encodings
+
+
+def _scripting(language: str) -> bool:
+    """Whether this clingo runs ``#script (language)``."""
+    import clingo
+
+    try:
+        clingo.Control(["--warn=none"]).add("base", [], f"#script ({language})\n#end.")
+    except RuntimeError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("option", ["--add", "--encoding"])
+@pytest.mark.parametrize("language", ["python", "lua"])
+def test_a_script_clingo_cannot_run_is_refused_with_clingo_s_reason(tmp_path, option, language):
+    if _scripting(language):
+        pytest.skip(f"this clingo runs {language} scripts")
+    puzzle = tmp_path / "puzzle.txt"
+    puzzle.write_text("2.2\n")
+    rules = tmp_path / "scripted.lp"
+    rules.write_text(f"% rules\na.\n#script ({language})\nx = 1\n#end.\n")
+    result = CliRunner().invoke(main, ["solve", str(puzzle), option, str(rules)])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"hashi-asp: {rules}:3:1-5:6: error: {language} support not available"
+    ]
+
+
+def test_the_script_says_clingo_s_reason_in_one_line(tmp_path):
+    if _scripting("python"):
+        pytest.skip("this clingo runs python scripts")
+    rules = tmp_path / "scripted.lp"
+    rules.write_text("#script (python)\ndef main(prg): pass\n#end.\n")
+    done = run_script("solve", PROLOG, "--add", rules)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"hashi-asp: {rules}:1:1-3:6: error: python support not available"
+    ]
+
+
+def test_a_syntax_error_is_still_clingo_s_logged_message(tmp_path):
+    rules = tmp_path / "broken.lp"
+    rules.write_text("a.\nb(.\n")
+    result = CliRunner().invoke(main, ["solve", str(PROLOG), "--add", str(rules)])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"hashi-asp: {rules}:2:3-4: error: syntax error, unexpected ., expecting ) or ;"
+    ]
+
+
+def test_a_load_error_without_a_reason_says_what_clingo_raised():
+    from hashi_asp.asp.control import load_error
+
+    said = load_error([], RuntimeError("parsing\nfailed"), "rules.lp")
+    assert said == "rules.lp: cannot load (parsing failed)"
+    assert load_error([], RuntimeError(""), "rules.lp") == "rules.lp: cannot load"
+    logged = ["rules.lp:1:1-2: error: syntax error\n  more"]
+    assert load_error(logged, RuntimeError("parsing failed"), "rules.lp") == (
+        "rules.lp:1:1-2: error: syntax error more"
+    )

@@ -168,10 +168,8 @@ def ground(
         for path in files:
             try:
                 control.load(str(path))
-            except RuntimeError:
-                raise EncodingError(
-                    interface.first_error(messages, f"{path}: cannot load")
-                ) from None
+            except RuntimeError as error:
+                raise EncodingError(load_error(messages, error, path)) from None
         try:
             control.add("base", [], facts)
         except RuntimeError:
@@ -183,6 +181,18 @@ def ground(
 
     uninterruptible(load_and_ground, deadline, "clingo was grounding")
     return Grounded(control, puzzle, time.perf_counter() - started, propagator)
+
+
+def load_error(messages: list[str], error: RuntimeError, path: Any) -> str:
+    """Why clingo could not load ``path``, on one line: the first error its logger reported
+    (a syntax error, with file, line and column), else the error it raised, which says some
+    reasons only there (``#script (python)`` in a clingo without Python: "FILE:1:1-3:6: error:
+    python support not available"), else that it could not, with what it raised."""
+    raised = " ".join(str(error).split())
+    if any("error:" in message for message in messages) or "error:" not in raised:
+        reason = f"{path}: cannot load" + (f" ({raised})" if raised else "")
+        return interface.first_error(messages, reason)
+    return raised
 
 
 def made_propagator(program: Program, puzzle: Puzzle) -> Any:
