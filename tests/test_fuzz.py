@@ -108,7 +108,7 @@ def test_a_huge_grid_is_refused_before_anything_is_allocated(notation, text):
         ('{"islands": [[-1, 0, 1]]}', "row -1 outside the grid"),
         ("3 3 1\n" + "9" * 5000 + " 0 0\n0 0 0\n0 0 0\n", "is too large"),
         ("1 " + "9" * 5000 + " 1\n1\n", "is too large"),
-        ("hashikake/" + "9" * 5000 + "/5/g", "exceeds the limit"),
+        ("hashikake/" + "9" * 5000 + "/5/g", "is too large: a grid has at most"),
         ("9" * 5000 + "x3:a", "exceeds the limit"),
         ('{"rows": 1' + "0" * 5000 + ', "islands": [[0, 0, 1]]}', "invalid JSON"),
         (
