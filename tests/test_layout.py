@@ -51,7 +51,7 @@ LAYERS = [
     {"puzzle"},
     {"stopping", "files"},
     # Reading pictures: the digits, the glyphs, the lattice, then the steps together.
-    {"pictures.digits", "pictures.lattice"},
+    {"pictures.kinds", "pictures.digits", "pictures.lattice"},
     {"pictures.glyphs"},
     {"pictures.reading"},
     {"pictures"},

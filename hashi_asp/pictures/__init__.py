@@ -9,7 +9,7 @@ check: :func:`hashi_asp.misreading.suspects` names the islands most likely misre
 The pictures read are PNG, JPEG, WebP and BMP files, in a file as in a data URL: what their
 first bytes say they are (:func:`is_picture`), whatever a file's name or a data URL's media
 type.  A picture's header is checked before it is decoded (its size within
-:data:`.reading.MAX_PIXELS`, its structure, what OpenCV's decoders would complain of on
+:data:`.kinds.MAX_PIXELS`, its structure, what OpenCV's decoders would complain of on
 standard error), and reading is bounded in time by an optional deadline; whatever the bytes,
 a picture that cannot be read, is too large, or holds no puzzle is one :class:`PuzzleError`.
 
@@ -26,25 +26,19 @@ from typing import TYPE_CHECKING
 
 from ..errors import PuzzleError
 from ..puzzle import Puzzle
+from .kinds import KINDS, MAX_PIXELS, is_picture
 
 if TYPE_CHECKING:
     from ..stopping import Deadline
 
-OPENCV_MAX_PIXELS = 8192 * 6144
+OPENCV_MAX_PIXELS = MAX_PIXELS
 """OpenCV's own ceiling on a picture's pixels (``OPENCV_IO_MAX_IMAGE_PIXELS``), the budget of
-:data:`.reading.MAX_PIXELS`: every header is checked against that before it is decoded, and this
+:data:`.kinds.MAX_PIXELS`: every header is checked against that before it is decoded, and this
 stops a decoder that would read more than its header declares.  OpenCV reads it once, when it
 loads, so it is set before :mod:`.reading` is imported (and does nothing in a program that loaded
 OpenCV first)."""
 
-SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"BM")
-KINDS = "PNG, JPEG, WebP or BMP"
 MISSING = "reading pictures needs the image extra: pip install 'hashi-asp[image]'"
-
-
-def is_picture(data: bytes) -> bool:
-    """Whether ``data`` starts as a PNG, JPEG, WebP or BMP file does: the kinds read."""
-    return data.startswith(SIGNATURES) or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
 
 
 def read_picture(

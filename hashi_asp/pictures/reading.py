@@ -42,6 +42,7 @@ from ..puzzle import Cell, Reading
 from ..stopping import Deadline
 from . import digits
 from .glyphs import SMALLEST, Crowded, Glyph, candidates, cell_glyph, frames, ink, relative
+from .kinds import KINDS, MAX_PIXELS, SIGNATURES
 from .lattice import fit
 
 LONGEST = 2400  # pixels: a larger picture is shrunk first (a phone's photo is 4000 or more)
@@ -85,16 +86,6 @@ noise and of words and pages of text that :data:`SPARSE` leaves (2 or 3 numbers 
 
 # ---------------------------------------------------------------------------- the file
 
-MAX_PIXELS = 8192 * 6144
-"""The largest picture read, its width times its height: 50.3 million pixels, a photo of a
-phone's 50-megapixel camera (8192 x 6144; 8160 x 6144 and 8160 x 6120 for others of 50, 8000 x
-6000 for 48).  Reading needs far less (:data:`LONGEST` pixels on the longer side: such a photo
-is shrunk 3.4 times on each side first), but a phone's photo should be read as it comes; a
-200-megapixel camera's full size (16320 x 12240) is refused, which such a phone saves only when
-asked.  Measured at this size, the peak memory of a whole read: 212 MB for a JPEG (of 8000 x
-6000, decoded at half its size; 322 MB decoded whole), 206 MB for a PNG or a BMP without
-transparency, 237 MB for a WebP (see :data:`MAX_DECODED` for pictures with transparency).  A
-header that declares more is refused before anything is decoded."""
 MAX_DECODED = 3 * MAX_PIXELS
 """The most bytes a picture with transparency may take decoded (PNG, WebP: OpenCV decodes it
 whole, to 4 bytes a pixel, 8 for 16-bit colour, and holds it twice meanwhile; measured: 427 MB
@@ -106,9 +97,8 @@ decoded in grey (a byte a pixel; a WebP to colour first): within the budget of p
 INFLATED_PIECE = 1 << 20  # bytes of a PNG's pixel rows checked at a time (their memory)
 BAND = 1 << 20  # pixels of a picture with transparency laid on white at a time (their memory)
 
-KINDS = "PNG, JPEG, WebP or BMP"
 UNREADABLE_PICTURE = "not a picture that can be read"
-_PNG = b"\x89PNG\r\n\x1a\n"
+_PNG = SIGNATURES[0]
 _CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # of each PNG colour type
 _DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: (8, 16)}
 _ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2),
