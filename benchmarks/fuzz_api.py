@@ -160,81 +160,37 @@ class Hostile:
         return rng.choice(["easy", "medium", "hard", "0.5", "0.2-0.9", "1-0"])
 
 
-def data_url(data: bytes, kind: str = "png") -> str:
-    import base64
-
-    return f"data:image/{kind};base64," + base64.b64encode(data).decode()
-
-
-def _png(width: int, height: int, depth: int = 8, colour: int = 0, data: bytes = b"\0") -> bytes:
-    """A PNG whose header says ``width`` x ``height``, whatever its data holds."""
-    import struct
-    import zlib
-
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        crc = zlib.crc32(kind + body)
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
-
-    header = struct.pack(">IIBBBBB", width, height, depth, colour, 0, 0, 0)
-    signature = b"\x89PNG\r\n\x1a\n"
-    return (
-        signature
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(data))
-        + chunk(b"IEND", b"")
-    )
-
-
-def _jpeg_frame(width: int, height: int) -> bytes:
-    """A JPEG's start and a frame header that says ``width`` x ``height``, then its end."""
-    import struct
-
-    frame = struct.pack(">BHHB", 8, height, width, 1) + b"\x01\x11\x00"
-    return b"\xff\xd8\xff\xc0" + struct.pack(">H", len(frame) + 2) + frame + b"\xff\xd9"
-
-
-def _webp(width: int, height: int) -> bytes:
-    """A WebP (VP8X) whose canvas is ``width`` x ``height``."""
-    import struct
-
-    canvas = struct.pack("<I", width - 1)[:3] + struct.pack("<I", height - 1)[:3]
-    body = b"WEBP" + b"VP8X" + struct.pack("<I", 10) + b"\0" * 4 + canvas
-    return b"RIFF" + struct.pack("<I", len(body)) + body
-
-
 _PICTURES: list[str] = []
 
 
 def pictures() -> list[str]:
-    """Hostile pictures as data URLs (made once): bombs by their headers, 16-bit with alpha,
-    noise, other formats, truncated and empty."""
+    """Hostile pictures as data URLs (made once, by tests/hostile_pictures.py's makers): bombs
+    by their headers, 16-bit with alpha, noise, other formats, truncated and empty."""
     if _PICTURES:
         return _PICTURES
-    found = [
-        data_url(_png(60_000, 60_000)),
-        data_url(_png(1, 1_000_000_000)),
-        data_url(_jpeg_frame(65_500, 65_500), "jpeg"),
-        data_url(_webp(16_384, 16_384), "webp"),
-        "data:image/png;base64,",
-        data_url(b"GIF89a\x01\x00\x01\x00\x00\x00\x00;", "gif"),
-        data_url(b"II*\x00\x08\x00\x00\x00\x00\x00", "png"),  # TIFF bytes, named PNG
-    ]
-    try:
-        import cv2
-        import numpy as np
-    except ImportError:  # (without the image extra: the bombs by their headers only)
-        _PICTURES.extend(found)
-        return _PICTURES
+    import numpy as np
+    from hostile_pictures import declared_png, encoded, jpeg_declaring, noise, url, webp_declaring
+
     rng = np.random.default_rng(1)
     deep = rng.integers(0, 65_535, (1200, 1200, 4), dtype=np.uint16)
     deep[..., :3] = 65_535
-    noise = (rng.random((1200, 1600)) < 0.5).astype(np.uint8) * 255
-    for picture, kind in ((deep, ".png"), (noise, ".png"), (noise, ".jpg"), (noise, ".webp")):
-        ok, encoded = cv2.imencode(kind, picture)
-        assert ok
-        found.append(data_url(encoded.tobytes(), kind.strip(".").replace("jpg", "jpeg")))
-    found.append(found[-3][: len(found[-3]) // 2])  # a PNG cut in half
-    _PICTURES.extend(found)
+    speckled = (rng.random((1200, 1600)) < 0.5).astype(np.uint8) * 255
+    _PICTURES.extend(
+        [
+            url(declared_png(60_000, 60_000)),
+            url(declared_png(1, 1_000_000_000)),
+            url(jpeg_declaring(65_500, 65_500), "image/jpeg"),
+            url(webp_declaring(16_384, 16_384), "image/webp"),
+            "data:image/png;base64,",
+            url(b"GIF89a\x01\x00\x01\x00\x00\x00\x00;", "image/gif"),
+            url(b"II*\x00\x08\x00\x00\x00\x00\x00"),  # TIFF bytes, named PNG
+            url(encoded(deep, ".png")),
+            url(noise(1600, 1200, bits=1)),
+            url(encoded(speckled, ".jpg"), "image/jpeg"),
+            url(encoded(speckled, ".webp"), "image/webp"),
+        ]
+    )
+    _PICTURES.append(_PICTURES[-3][: len(_PICTURES[-3]) // 2])  # a PNG cut in half
     return _PICTURES
 
 

@@ -5,9 +5,10 @@ serve``: what the server holds at its peak and after, and how long the small one
     python benchmarks/hostile_load.py --pictures 40 --bombs 4 -- --workers 4
 
 One program (``Hashi-Client: A``) sends ``--pictures`` photos at once, each with a time limit of
-1 s, in turn: a PNG of 16-bit colour with transparency of 5000 x 5000 pixels (200 MB decoded,
-190 KB of file), one of 9000 x 9000 (over the budget of pixels), 2400 x 2000 pixels of 1-bit
-noise, and a 68-byte PNG whose header declares 60000 x 60000.  Another (``B``) sends ``--bombs``
+1 s, in turn (made by tests/hostile_pictures.py): a PNG of 16-bit colour with transparency of
+5000 x 5000 pixels (200 MB decoded, 195 KB of file), one of 9000 x 9000 (over the budget of
+pixels), 2000 x 2400 pixels of 1-bit noise, and a 70-byte PNG whose header declares 60000 x
+60000.  Another (``B``) sends ``--bombs``
 checks of a solution whose bridges cross a million times on a 1000 x 1000 board (a body of
 101 KB).  Half a second later a third (``C``) solves a three-island puzzle.  The server's
 resident memory is read from /proc every 50 ms; "idle" is after a solve, a check and a render
@@ -33,7 +34,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from fuzz_api import _png, bombs, data_url, post  # noqa: E402
+from fuzz_api import bombs, post  # noqa: E402
+from hostile_pictures import declared_png, deep_png, noise, url  # noqa: E402
 from serving import Server  # noqa: E402
 
 
@@ -46,21 +48,9 @@ def resident(pid: int) -> int:
 
 
 def photos() -> list[str]:
-    import cv2
-    import numpy as np
-
-    rng = np.random.default_rng(1)
-    made = []
-    for side in (5000, 9000):
-        deep = np.full((side, side, 4), 65_535, np.uint16)
-        deep[:100, :100] = rng.integers(0, 65_535, (100, 100, 4), dtype=np.uint16)
-        _, encoded = cv2.imencode(".png", deep, [cv2.IMWRITE_PNG_COMPRESSION, 9])
-        made.append(data_url(encoded.tobytes()))
-    noise = (rng.random((2400, 2000)) < 0.5).astype(np.uint8) * 255
-    _, encoded = cv2.imencode(".png", noise, [cv2.IMWRITE_PNG_BILEVEL, 1])
-    made.append(data_url(encoded.tobytes()))
-    made.append(data_url(_png(60_000, 60_000)))
-    return made
+    """The photos sent, as data URLs."""
+    made = [url(deep_png(side, side)) for side in (5000, 9000)]
+    return [*made, url(noise(2000, 2400, bits=1)), url(declared_png(60_000, 60_000))]
 
 
 def main() -> int:
