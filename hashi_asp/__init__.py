@@ -1,29 +1,30 @@
 """hashi-asp: solve, check, explain and generate Hashiwokakero puzzles with answer set
 programming.
 
-The layers, bottom up (each imports only from the layers below it; tests/test_layout.py holds
-the code to it):
+The floors, bottom up (a module imports only from the floors below and from the layers below
+its own on its floor; tests/test_layout.py holds the one list of them and the code to it):
 
 1. the ground: :mod:`.status` (verdicts, stops, exit codes), :mod:`.errors`, :mod:`.puzzle`
-   (islands, rules, bridges, where bridges can go), :mod:`.stopping` (deadlines, signals, work
-   that cannot be interrupted), :mod:`.files`, :mod:`.checking` (the independent checker);
-2. :mod:`.pictures` (puzzles read from pictures), :mod:`.notations` (reading and writing
-   puzzles), :mod:`.drawing` (text, SVG, PNG), :mod:`.play` (a player's state: bridges drawn,
-   pairs ruled out, counts narrowed);
-3. :mod:`.asp`, the only code that knows clingo: the predicates between Python and the
-   encodings, the one owner of ``clingo.Control``, the catalogue of formulations;
-4. the capabilities, each a function named for what it does: :func:`solve`, :func:`unique`,
+   (islands, rules, bridges, where bridges can go), :mod:`.checking` (the independent checker),
+   :mod:`.stopping` (deadlines, signals, work that cannot be interrupted), :mod:`.files`, and
+   :mod:`.graphs` (graph algorithms, each a function of its own);
+2. puzzles in and out: :mod:`.pictures` (puzzles read from pictures), :mod:`.notations` (reading
+   and writing puzzles), :mod:`.drawing` (text, SVG, PNG), :mod:`.play` (a player's state:
+   bridges drawn, pairs ruled out, counts narrowed);
+3. clingo: :mod:`.asp`, the only code that knows clingo (the predicates between Python and the
+   encodings, the one owner of ``clingo.Control``, the catalogue of formulations);
+4. the capabilities: a function for each, named for what it does: :func:`solve`, :func:`unique`,
    :func:`count` (:mod:`.solving`), :func:`hint`, :func:`explain` (:mod:`.reasoning`),
-   :func:`steps` (:mod:`.walkthrough`, with ``difficulty`` on the scale of
-   :mod:`.difficulty`), :func:`generate`, :func:`fix` (:mod:`.fixing`), :func:`review`
-   (what ``unique`` prints), :func:`suspects` (:mod:`.misreading`: the islands of a puzzle
-   read from a picture probably misread);
-5. :mod:`.commands`: one unit per command, its options declared once, the function that runs
-   it and the documents it prints;
-6. the fronts that run the units: :mod:`.cli` (the command line), :mod:`.web` (the JSON API
-   and the page), :mod:`.study` (many runs, each a unit's, and ``bench``, a study of one
-   variant).  A command that starts a front lives with it (``serve`` in :mod:`.web.serve`,
-   ``study`` in :mod:`.study.command`, ``bench`` in :mod:`.bench`).
+   :func:`steps` (:mod:`.walkthrough`, with ``difficulty`` on the scale of :mod:`.difficulty`),
+   :func:`generate`, :func:`fix` (:mod:`.fixing`), :func:`review` (what ``unique`` prints),
+   :func:`suspects` (:mod:`.misreading`: the islands of a puzzle read from a picture probably
+   misread);
+5. the commands: one unit per command in :mod:`.commands` (its options declared once, the
+   function that runs it and the documents it prints);
+6. the fronts: :mod:`.cli` (the command line), :mod:`.web` (the JSON API and the page),
+   :mod:`.study` (many runs, each a unit's, and ``bench``, a study of one variant).  A command
+   that starts a front lives with it (``serve`` in :mod:`.web.serve`, ``study`` in
+   :mod:`.study.command`, ``bench`` in :mod:`.bench`).
 
 ``import hashi_asp`` is cheap: each name below is imported from its module on first use.  In a
 notebook (IPython running) a puzzle shows as its picture (:func:`.drawing.show_in_notebooks`).

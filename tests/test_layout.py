@@ -14,6 +14,8 @@ import ast
 import re
 import subprocess
 import sys
+import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -25,101 +27,222 @@ COMMANDS = commands.NAMES
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = REPO / "hashi_asp"
 
-# A study, a front that runs the commands' units: its runs, where they are made, its database;
-# then its plans (whose generated instances are read by generate's options), reports and the
-# study command.  (And bench, a study of one variant, with its command.)
-STUDY = {
-    "study",
-    "study.runs",
-    "study.runners",
-    "study.database",
-    "study.executors",
-    "study.making",
-}
-PLANS = {"study.variants", "study.plan", "study.report", "study.plots", "study.command"}
-
-# The layers, bottom up: a module imports only from its own layer or the ones below.
+# The house's one list of its layers, bottom up: a module imports only from its own layer or the
+# ones below.  The layers stand on six floors, each described once, here: the package's
+# docstring and the table in docs/library.md are made from this list (``python
+# tests/test_layout.py --write``), and a test below finds them as made.
 COMMAND_MODULES = {
     f"commands.{name}"
     for name in COMMANDS
     if commands.MODULES[name].startswith("hashi_asp.commands.")
 }
-LAYERS = [
-    {"graphs", "version", "cores"},
-    {"status"},
-    {"errors"},
-    {"puzzle"},
-    {"stopping", "files"},
-    # Reading pictures: the digits, the glyphs, the lattice, then the steps together.
-    {"pictures.kinds", "pictures.digits", "pictures.lattice"},
-    {"pictures.glyphs"},
-    {"pictures.reading"},
-    {"pictures"},
-    {
-        "notations",
-        "notations.picture",
-        "notations.lexing",
-        "notations.has",
-        "notations.grid",
-        "notations.json",
-        "notations.puzzlink",
-        "notations.tatham",
-        "checking",
-        "drawing",
-    },
-    {"play"},
-    {
-        "asp",
-        "asp.predicates",
-        "asp.interface",
-        "asp.connectivity",
-        "asp.interrupting",
-        "asp.control",
-        "asp.sweep",
-        "asp.neighbourhood",
-        "asp.portfolio",
-    },
-    {"reasoning", "difficulty"},
-    {"walkthrough.board", "walkthrough.results", "walkthrough.reading"},
-    {"walkthrough.techniques", "walkthrough.checker"},
-    {"walkthrough.finding"},
-    {"walkthrough"},
-    {"solving"},
-    {"another_solution"},
-    {
-        "generation",
-        "generation.construction",
-        "generation.repair",
-        "generation.generator",
-        "generation.batch",
-    },
-    {"fixing.results", "fixing.edits", "fixing.moves"},
-    {"fixing.single_edits", "fixing.first_fix"},
-    {"fixing.counterexamples"},
-    {"fixing.alternatives"},
-    {"fixing"},
-    {"reviewing", "misreading"},
-    # What a command is and what commands share, then the commands.
-    {"commands", "commands.declaration", "commands.shared_options", "commands.output"},
-    {"commands.click_options", *(COMMAND_MODULES - {"commands.generate"})},
-    # The fronts that run the units, each with the command that starts it.
-    STUDY,
-    # generate makes its puzzles on a study's executors with --jobs or --scheduler.
-    {"commands.generate"},
-    PLANS,
-    {"bench"},
-    {
-        "web",
-        "web.served",
-        "web.api",
-        "web.admission",
-        "web.clients",
-        "web.memory",
-        "web.app",
-        "web.serve",
-    },
-    {"cli", "__main__", "__init__"},
+
+
+@dataclass(frozen=True)
+class Floor:
+    """Layers that the docs describe together: ``title`` and ``text`` as the package's docstring
+    says them (Sphinx roles allowed), ``layers`` bottom up."""
+
+    title: str
+    text: str
+    layers: tuple[frozenset[str], ...]
+
+    def modules(self) -> list[str]:
+        return [name for names in self.layers for name in sorted(names)]
+
+
+def floor(title: str, text: str, *layers: set[str]) -> Floor:
+    return Floor(title, text, tuple(frozenset(names) for names in layers))
+
+
+FLOORS = [
+    floor(
+        "the ground",
+        ":mod:`.status` (verdicts, stops, exit codes), :mod:`.errors`, :mod:`.puzzle` (islands, "
+        "rules, bridges, where bridges can go), :mod:`.checking` (the independent checker), "
+        ":mod:`.stopping` (deadlines, signals, work that cannot be interrupted), :mod:`.files`, "
+        "and :mod:`.graphs` (graph algorithms, each a function of its own)",
+        {"graphs", "version", "cores"},
+        {"status"},
+        {"errors"},
+        {"puzzle"},
+        {"checking", "stopping", "files"},
+    ),
+    floor(
+        "puzzles in and out",
+        ":mod:`.pictures` (puzzles read from pictures), :mod:`.notations` (reading and writing "
+        "puzzles), :mod:`.drawing` (text, SVG, PNG), :mod:`.play` (a player's state: bridges "
+        "drawn, pairs ruled out, counts narrowed)",
+        # Reading pictures: the digits, the glyphs, the lattice, then the steps together.
+        {"pictures.kinds", "pictures.digits", "pictures.lattice"},
+        {"pictures.glyphs"},
+        {"pictures.reading"},
+        {"pictures"},
+        {
+            "notations",
+            "notations.picture",
+            "notations.lexing",
+            "notations.has",
+            "notations.grid",
+            "notations.json",
+            "notations.puzzlink",
+            "notations.tatham",
+            "drawing",
+        },
+        {"play"},
+    ),
+    floor(
+        "clingo",
+        ":mod:`.asp`, the only code that knows clingo (the predicates between Python and the "
+        "encodings, the one owner of ``clingo.Control``, the catalogue of formulations)",
+        {
+            "asp",
+            "asp.predicates",
+            "asp.interface",
+            "asp.connectivity",
+            "asp.interrupting",
+            "asp.control",
+            "asp.sweep",
+            "asp.neighbourhood",
+            "asp.portfolio",
+        },
+    ),
+    floor(
+        "the capabilities",
+        "a function for each, named for what it does: :func:`solve`, :func:`unique`, :func:`count` "
+        "(:mod:`.solving`), :func:`hint`, :func:`explain` (:mod:`.reasoning`), :func:`steps` "
+        "(:mod:`.walkthrough`, with ``difficulty`` on the scale of :mod:`.difficulty`), "
+        ":func:`generate`, :func:`fix` (:mod:`.fixing`), :func:`review` (what ``unique`` "
+        "prints), :func:`suspects` (:mod:`.misreading`: the islands of a puzzle read from a "
+        "picture probably misread)",
+        {"reasoning", "difficulty"},
+        {"walkthrough.board", "walkthrough.results", "walkthrough.reading"},
+        {"walkthrough.techniques", "walkthrough.checker"},
+        {"walkthrough.finding"},
+        {"walkthrough"},
+        {"solving"},
+        {"another_solution"},
+        {
+            "generation",
+            "generation.construction",
+            "generation.repair",
+            "generation.generator",
+            "generation.batch",
+        },
+        {"fixing.results", "fixing.edits", "fixing.moves"},
+        {"fixing.single_edits", "fixing.first_fix"},
+        {"fixing.counterexamples"},
+        {"fixing.alternatives"},
+        {"fixing"},
+        {"reviewing", "misreading"},
+    ),
+    floor(
+        "the commands",
+        "one unit per command in :mod:`.commands` (its options declared once, the function "
+        "that runs it and the documents it prints)",
+        # What a command is and what commands share, then the commands.
+        {"commands", "commands.declaration", "commands.shared_options", "commands.output"},
+        {"commands.click_options", *(COMMAND_MODULES - {"commands.generate"})},
+    ),
+    floor(
+        "the fronts",
+        ":mod:`.cli` (the command line), :mod:`.web` (the JSON "
+        "API and the page), :mod:`.study` (many runs, each a unit's, and ``bench``, a study of "
+        "one variant).  A command that starts a front lives with it (``serve`` in "
+        ":mod:`.web.serve`, ``study`` in :mod:`.study.command`, ``bench`` in :mod:`.bench`)",
+        # A study, a front that runs the commands' units: its runs, where they are made, its
+        # database; then its plans (whose generated instances are read by generate's options),
+        # reports and the study command.  (And bench, a study of one variant, with its command.)
+        {
+            "study",
+            "study.runs",
+            "study.runners",
+            "study.database",
+            "study.executors",
+            "study.making",
+        },
+        # generate makes its puzzles on a study's executors with --jobs or --scheduler.
+        {"commands.generate"},
+        {"study.variants", "study.plan", "study.report", "study.plots", "study.command"},
+        {"bench"},
+        {
+            "web",
+            "web.served",
+            "web.api",
+            "web.admission",
+            "web.clients",
+            "web.memory",
+            "web.app",
+            "web.serve",
+        },
+        {"cli", "__main__", "__init__"},
+    ),
 ]
+LAYERS = [names for each in FLOORS for names in each.layers]
+
+
+def floors_in_the_docstring() -> str:
+    """The package docstring's list of the floors, made from :data:`FLOORS`."""
+    items = [
+        textwrap.fill(
+            f"{number}. {each.title}: {each.text}{'.' if number == len(FLOORS) else ';'}",
+            width=96,
+            subsequent_indent="   ",
+            break_on_hyphens=False,
+        )
+        for number, each in enumerate(FLOORS, 1)
+    ]
+    return "\n".join(items)
+
+
+def floors_in_the_docs() -> str:
+    """docs/library.md's table of the floors and every module on each, made from :data:`FLOORS`:
+    the members of a package after it, in parentheses."""
+    rows = ["| floor | modules, bottom up |", "|---|---|"]
+    for number, each in enumerate(FLOORS, 1):
+        shown: list[str] = []
+        inside: dict[str, list[str]] = {}
+        for name in each.modules():
+            package, _, member = name.partition(".")
+            if member and (package in each.modules() or package in inside):
+                inside.setdefault(package, []).append(member)
+            elif member:
+                inside[name] = []
+                shown.append(name)
+            else:
+                inside.setdefault(name, [])
+                shown.append(name)
+        cells = [
+            f"`hashi_asp.{name}`" + (f" ({', '.join(inside[name])})" if inside.get(name) else "")
+            for name in shown
+            if name not in ("__init__", "__main__")
+        ]
+        rows.append(f"| {number}. {each.title} | {', '.join(cells)} |")
+    return "\n".join(rows) + "\n"
+
+
+DOCSTRING_FLOORS = ("The floors, bottom up (", "\n\n``import hashi_asp``")
+DOCS_FLOORS = ("<!-- floors: made from tests/test_layout.py -->\n", "<!-- /floors -->")
+
+
+def made(text: str, marks: tuple[str, str], section: str, *, after_first_line: bool) -> str:
+    """``text`` with its section between ``marks`` as made (the section starts on the line after
+    the first mark's line where ``after_first_line``)."""
+    start = text.index(marks[0])
+    if after_first_line:
+        start = text.index("\n\n", start) + 2
+    else:
+        start += len(marks[0])
+    end = text.index(marks[1], start)
+    return text[:start] + section + text[end:]
+
+
+def test_the_docstring_and_the_docs_list_the_floors_as_made_from_the_one_list():
+    """Run ``python tests/test_layout.py --write`` after changing :data:`FLOORS`."""
+    init = (PACKAGE / "__init__.py").read_text()
+    assert init == made(init, DOCSTRING_FLOORS, floors_in_the_docstring(), after_first_line=True)
+    docs = (REPO / "docs" / "library.md").read_text()
+    assert docs == made(docs, DOCS_FLOORS, floors_in_the_docs(), after_first_line=False)
 
 
 def modules() -> dict[str, Path]:
@@ -586,5 +709,16 @@ def test_the_lowest_releases_ci_installs_are_the_lower_bounds():
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--write"]:
+        init, docs = PACKAGE / "__init__.py", REPO / "docs" / "library.md"
+        init.write_text(
+            made(
+                init.read_text(), DOCSTRING_FLOORS, floors_in_the_docstring(), after_first_line=True
+            )
+        )
+        docs.write_text(
+            made(docs.read_text(), DOCS_FLOORS, floors_in_the_docs(), after_first_line=False)
+        )
+        sys.exit()
     for name, others in sorted(graph().items(), key=lambda item: (layer(item[0]), item[0])):
         print(f"{layer(name)} {name}: {', '.join(sorted(others, key=layer)) or '-'}")
