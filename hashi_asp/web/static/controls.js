@@ -280,7 +280,7 @@ async function start() {
 
 // What tests and tools (tests/, scripts/, benchmarks/web.py) may reach of the page beyond its
 // DOM, deliberately and nothing else: the forms it sends (the puzzle, the player's state, a
-// moment to compare), the time played, and the cell selected.  Nothing of the page is global.
+// moment to compare), the time played, and the cell selected.  Nothing else of it is global.
 window.hashi = Object.freeze({
   puzzleText,
   given,
