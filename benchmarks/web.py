@@ -102,11 +102,15 @@ def page_figures(url: str, rounds: int) -> tuple[list[float], list[float]]:
             loads.append(mark(driver, "hashi:drawn") / 1000)
             # An empty cell: the first one in reading order without an island.
             empty = driver.execute_script(
-                "for (let r = 0; r < state.rows; r++) for (let c = 0; c < state.cols; c++)"
-                "  if (!state.islands.has(key(r, c))) return [r, c];"
+                "const taken = new Set([...document.querySelectorAll('#board .island')]"
+                "  .map((g) => g.dataset.cell));"
+                "const cell = [...document.querySelectorAll('#board .cell')]"
+                "  .find((c) => !taken.has(`${c.dataset.row},${c.dataset.col}`));"
+                "return [Number(cell.dataset.row), Number(cell.dataset.col)];"
             )
             driver.execute_script(
-                "window.typedAt = null; setMode('edit'); state.cursor = arguments[0]; draw();"
+                "window.typedAt = null; document.getElementById('mode-edit').click();"
+                "hashi.select(...arguments[0]);"
                 "document.getElementById('board').focus();"
                 "document.addEventListener('keydown', e => { window.typedAt = e.timeStamp; },"
                 "  { once: true, capture: true });"

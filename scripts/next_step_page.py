@@ -56,11 +56,11 @@ def pressed(driver, url: str, game_id: str, most: int) -> tuple[list[str], str]:
     wait.until(lambda d: "analysing" not in d.find_element(By.ID, "verdict").text)
     said = []
     for _ in range(most):
-        before = driver.execute_script("return snapshot()")
+        before = driver.execute_script("return hashi.snapshot()")
         driver.find_element(By.ID, "next-step").click()
         wait.until(
             lambda d, b=before: (
-                d.execute_script("return snapshot()") != b
+                d.execute_script("return hashi.snapshot()") != b
                 or d.find_element(By.ID, "message").text == END
             )
         )

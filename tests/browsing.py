@@ -2,7 +2,9 @@
 driven by Selenium: starting it at a screen's size, reading what the board shows through the
 page's hooks (``.island[data-cell]``, ``.bridge[data-pair][data-count]``,
 ``.no-bridge[data-pair]``, ``#verdict``, ``#message``), and a player's gestures with a mouse,
-a finger and the keyboard.
+a finger and the keyboard.  Beyond the DOM, a test reaches the page only through
+``window.hashi``, the one object the page sets for tests and tools (docs/web.md): its modules
+share nothing else with the window.
 
 The browser reaches nothing but this machine: every host name but localhost resolves to
 nothing.  Waits are for what the page shows, with a generous bound for a busy machine, never a

@@ -162,7 +162,7 @@ def test_a_new_grid_is_edited_from_scratch(site, browser):
     keys(browser, "1", Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, "1")
     wait(browser, lambda d: islands(d) == {(0, 0): 1, (0, 2): 1}, "two islands typed")
     assert "unique" in settled(browser)
-    document = json.loads(browser.execute_script("return puzzleText()"))
+    document = json.loads(browser.execute_script("return hashi.puzzleText()"))
     assert document == {"rows": 1, "cols": 3, "islands": [[0, 0, 1], [0, 2, 1]]}
 
 
@@ -382,14 +382,14 @@ def test_progress_and_the_timer_are_kept_across_a_reload(site, browser):
     settled(browser)
     browser.find_element(By.ID, "show-timer").click()
     wait(browser, lambda d: re.fullmatch(r"\d+:\d\d", d.find_element(By.ID, "timer").text), "t")
-    browser.execute_script("timer.set(754, true)")  # a player 12 minutes and more into it
+    browser.execute_script("hashi.setTime(754)")  # a player 12 minutes and more into it
     drag(browser, (0, 0), (0, 2))
     drag(browser, (6, 4), (6, 6), button="right")
     wait(browser, lambda d: ruled_out(d), "the mark")
     press(browser, "next-step")
     wait(browser, lambda d: read(d, ".pair-step"), "a step")
     played = board_state(browser)
-    given = browser.execute_script("return given()")
+    given = browser.execute_script("return hashi.given()")
     assert given["narrowed"]  # the step applied is part of the state kept
     for address in (browser.current_url, site):  # the link, then the page alone
         browser.get(address)

@@ -102,16 +102,26 @@ def test_bad_input_is_one_clear_message(site, browser):
     shot(browser, "11-bad-input")
 
 
+# Each download the page starts (a click on its link #download to an object URL) is caught on
+# its way out and kept in `window.caught`: its name, type, size and text (none for a PNG).
+CATCH_DOWNLOADS = """
+window.caught = [];
+const made = new Map(), objectUrl = URL.createObjectURL;
+URL.createObjectURL = (blob) => { const url = objectUrl(blob); made.set(url, blob); return url; };
+document.getElementById("download").addEventListener("click", async (event) => {
+  event.preventDefault();
+  const name = event.currentTarget.download, blob = made.get(event.currentTarget.href);
+  const text = blob.type === "image/png" ? "" : await blob.text();
+  window.caught.push([name, blob.type, blob.size, text]);
+});
+"""
+
+
 def test_downloads_and_opening_a_file(site, browser, tmp_path):
     open_puzzle(browser, site, UNIQUE)
     settled(browser)
     browser.find_element(By.CSS_SELECTOR, "#export-panel summary").click()
-    # Each download is caught on its way out: its name, type and content.
-    browser.execute_script(
-        "window.caught = [];"
-        "download = async (name, blob) => window.caught.push([name, blob.type, blob.size,"
-        "  blob.type === 'image/png' ? '' : await blob.text()]);"
-    )
+    browser.execute_script(CATCH_DOWNLOADS)
     for button in ("export-has", "export-svg", "export-png"):
         press(browser, button)
     wait(browser, lambda d: len(d.execute_script("return window.caught")) == 3, "3 downloads")

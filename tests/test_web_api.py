@@ -20,7 +20,7 @@ from hashi_asp import check, commands, notations, solving
 from hashi_asp.cli import main
 from hashi_asp.status import Status
 from hashi_asp.web import api
-from hashi_asp.web.app import create_app
+from hashi_asp.web.app import PAGE_FILES, PAGE_MODULES, STATIC, create_app
 
 WALK = "7x7m2:4a4a2a2w2k4c3a1"  # the walkthrough's puzzle: unique
 PROLOG = (PUZZLES / "prolog-5x5.txt").read_text()  # two solutions
@@ -358,6 +358,64 @@ def test_the_page_comes_with_its_security_headers(client):
         "default-src 'self'"
         in client.post("/api/solve", json={}).headers["content-security-policy"]
     )
+
+
+def test_the_page_is_its_listed_files_each_with_its_type(client):
+    """/static/ serves the page's files, those PAGE_FILES lists (every file of the folder), each
+    with its type, module scripts as JavaScript, also to a request with the page's own Origin
+    (a browser fetches a module script in CORS mode); any other name is not found."""
+    folder = {path.name for path in STATIC.iterdir()}
+    assert folder == set(PAGE_FILES)
+    for name, kind in PAGE_FILES.items():
+        served = client.get(f"/static/{name}", headers={"Origin": "http://127.0.0.1"})
+        assert served.status_code == 200, name
+        assert served.headers["content-type"] == f"{kind}; charset=utf-8", name
+        assert served.content == (STATIC / name).read_bytes(), name
+    tag = client.get("/static/board.js").headers["etag"]  # a browser's cache asks again
+    assert client.get("/static/board.js", headers={"If-None-Match": tag}).status_code == 304
+    for path in ("/static/nope.js", "/static/", "/static/../app.py", "/static/BOARD.JS"):
+        assert client.get(path).status_code == 404, path
+    assert (
+        client.get("/static/board.js", headers={"Origin": "http://evil.example"}).status_code == 403
+    )
+
+
+IMPORT = re.compile(r'^import\s*\{[^}]*\}\s*from\s*"\./([\w.]+)";', re.M)
+
+
+def test_the_page_is_one_module_that_imports_the_others_without_a_circle():
+    """index.html loads one script, the entry module, and preloads the others; each module
+    imports only modules of the page's list, by explicit names, and no circle of imports
+    runs through them (each can be read bottom up, from board.js)."""
+    page = (STATIC / "index.html").read_text()
+    scripts = re.findall(r"<script\b[^>]*>", page)
+    entry = f"{PAGE_MODULES[0]}.js"
+    assert scripts == [f'<script type="module" src="/static/{entry}">']
+    preloaded = re.findall(r'<link rel="modulepreload" href="/static/([\w.]+)">', page)
+    modules = [f"{name}.js" for name in PAGE_MODULES]
+    assert sorted(preloaded) == sorted(modules[1:])
+    imports = {name: IMPORT.findall((STATIC / name).read_text()) for name in modules}
+    for name in modules:  # (each import of the form read here)
+        statements = re.findall(r"^import\b", (STATIC / name).read_text(), re.M)
+        assert len(statements) == len(imports[name]), name
+    assert all(set(found) <= set(modules) for found in imports.values()), imports
+    order: list[str] = []  # each module after those it imports
+    while len(order) < len(modules):
+        ready = [m for m in modules if m not in order and set(imports[m]) <= set(order)]
+        assert ready, f"a circle of imports among {sorted(set(modules) - set(order))}"
+        order += ready
+    assert order[-1] == entry and order[0] == "board.js"
+    reached, todo = set(), [entry]
+    while todo:
+        name = todo.pop()
+        reached.add(name)
+        todo += [m for m in imports[name] if m not in reached]
+    assert reached == set(modules)
+    # Nothing of the page is global but its hook for tests and tools, set by the entry.
+    set_on_window = {
+        m: re.findall(r"\bwindow\.(\w+)\s*=[^=]", (STATIC / m).read_text()) for m in modules
+    }
+    assert set_on_window == {m: ["hashi"] if m == entry else [] for m in modules}
 
 
 JSON = st.recursive(

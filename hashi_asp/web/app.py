@@ -1,8 +1,9 @@
 """``hashi-asp serve``: the workbench page and the JSON API of :mod:`.api` as a Starlette app,
 run by uvicorn (``pip install 'hashi-asp[web]'``).
 
-- ``GET /`` is the page (``static/index.html`` with its script and style: no build step, nothing
-  fetched from elsewhere, which the Content-Security-Policy header enforces);
+- ``GET /`` is the page (``static/index.html`` with its script modules and style, the files of
+  :data:`PAGE_FILES` under ``/static/``, and no other: no build step, nothing fetched from
+  elsewhere, which the Content-Security-Policy header enforces);
 - ``GET /api`` lists the commands, the server's limits and its load;
 - ``POST /api/<command>`` answers with the command's JSON document, or ``{"error": ...}`` and
   a 4xx status (503 when the server is too busy; a 500 only for a fault in the program, never
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import signal
 import socket
 import sys
@@ -62,6 +64,25 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+PAGE_MODULES = (
+    "controls",  # the entry, which index.html loads; it imports the others
+    "board",
+    "api",
+    "words",
+    "fixes",
+    "analysis",
+    "player",
+    "reading",
+    "app",
+    "opening",
+    "pictures",
+)
+PAGE_FILES = {
+    "index.html": "text/html",
+    "style.css": "text/css",
+    **{f"{name}.js": "text/javascript" for name in PAGE_MODULES},
+}
+"""The files of the page that ``/static/`` serves, with their types: nothing else."""
 CLIENT_HEADER = "hashi-client"
 """The header with which a program (the page too) tells itself apart from the others on the
 same machine, for the bounds per client of :mod:`.admission`."""
@@ -126,22 +147,96 @@ def create_app(
     """The workbench app: the page, its files and the API, with ``limits`` per request, and
     ``capacity`` (its ``workers`` threads for the work, or ``workers``), answering to the
     loopback names and ``hosts``."""
-    workers = workers or capacity.workers or default_workers()
-    pool = anyio.CapacityLimiter(workers)
-    reading = anyio.CapacityLimiter(workers)  # threads that read puzzle texts, to weigh them
-    turns = admission.Admission(workers, capacity.queue, capacity.per_client, capacity.max_wait)
-    running: set[Any] = set()  # the deadlines of the requests being answered
+    answering = _Answering(limits, capacity, workers or capacity.workers or default_workers())
+    routes = [
+        Route("/", _page),
+        Route("/api", answering.listing),
+        Route("/api/{command}", answering.command, methods=["POST"]),
+        Mount("/static", PageFiles(directory=str(STATIC)), name="static"),
+    ]
+    handlers: dict[Any, Callable] = {HTTPException: _not_found, Exception: _fault}
+    guard = Middleware(clients.Guard, hosts=list(hosts), headers=HEADERS)
+    app = Starlette(
+        routes=routes, middleware=[guard], exception_handlers=handlers, lifespan=answering.lifespan
+    )
+    app.state.running = answering.running
+    app.state.stop = answering.stop
+    return app
 
-    async def page(request: Request) -> Response:
-        return FileResponse(str(STATIC / "index.html"), headers=HEADERS)
 
-    async def listing(request: Request) -> Response:
-        document = {"commands": list(api.COMMANDS), "limits": vars(limits), "load": turns.load()}
+class PageFiles(StaticFiles):
+    """The page's files under ``/static/``: those :data:`PAGE_FILES` lists, each with its type
+    (a module script must come as JavaScript, whatever the system's table of types says); any
+    other name is not found."""
+
+    def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
+        if path not in PAGE_FILES:
+            return "", None
+        return super().lookup_path(path)
+
+    def file_response(
+        self, full_path: Any, stat_result: os.stat_result, scope: Any, status_code: int = 200
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        kind = PAGE_FILES[os.path.basename(full_path)]
+        if "content-type" in response.headers:  # (not in an answer that it has not changed)
+            response.headers["content-type"] = f"{kind}; charset=utf-8"
+        return response
+
+
+async def _page(request: Request) -> Response:
+    return FileResponse(str(STATIC / "index.html"), headers=HEADERS)
+
+
+async def _not_found(request: Request, error: Exception) -> Response:
+    status = getattr(error, "status_code", 404)
+    detail = getattr(error, "detail", "not found")
+    return _error(f"{request.method} {request.url.path}: {detail}", status)
+
+
+async def _fault(request: Request, error: Exception) -> Response:
+    while len(getattr(error, "exceptions", ())) == 1:  # raised in a task group: its error
+        error = error.exceptions[0]  # type: ignore[attr-defined]
+    return _error(f"internal error: {type(error).__name__}: {error}", 500)
+
+
+class _Answering:
+    """What the API's requests share: the server's limits and capacity, the threads that work
+    (``pool``) and that weigh puzzle texts (``reading``), the turns of :mod:`.admission`, and
+    the deadlines of the requests being answered (``running``)."""
+
+    def __init__(self, limits: api.Limits, capacity: Capacity, workers: int):
+        self.limits = limits
+        self.capacity = capacity
+        self.pool = anyio.CapacityLimiter(workers)
+        self.reading = anyio.CapacityLimiter(workers)
+        self.turns = admission.Admission(
+            workers, capacity.queue, capacity.per_client, capacity.max_wait
+        )
+        self.running: set[Any] = set()
+
+    async def listing(self, request: Request) -> Response:
+        """``GET /api``: the commands, the limits, the load."""
+        load = self.turns.load()
+        document = {"commands": list(api.COMMANDS), "limits": vars(self.limits), "load": load}
         return JSONResponse(document, headers=HEADERS)
 
-    async def command(request: Request) -> Response:
+    async def command(self, request: Request) -> Response:
+        """``POST /api/<command>``: the request read and weighed, then answered in its turn."""
+        read = await self._read(request)
+        if isinstance(read, Response):
+            return read
+        wanted, work = read
+        seconds = wanted.deadline.seconds or 0.0
+        lane = admission.lane(work, seconds, self.limits.time_limit)
+        client = (request.client.host if request.client else "", request.headers.get(CLIENT_HEADER))
+        answered, after = await self._answered(request, wanted, lane, client, seconds)
+        return _response(answered, after)
+
+    async def _read(self, request: Request) -> tuple[api.Request, admission.Work] | Response:
+        """The request and the work it is about; or the error to answer with."""
         try:
-            body = await _body(request, limits.body_bytes, capacity.client_timeout)
+            body = await _body(request, self.limits.body_bytes, self.capacity.client_timeout)
         except api.RequestError as error:  # the rest of the body may never come: hang up
             return _error(str(error), error.http, Connection="close")
         except ClientDisconnect:
@@ -149,87 +244,80 @@ def create_app(
             log.warning(f"{peer} went away while sending {request.method} {request.url.path}")
             return _error("the client went away", 400)
         try:
-            wanted = api.read_request(request.path_params["command"], body, limits)
+            wanted = api.read_request(request.path_params["command"], body, self.limits)
             if wanted.picture:  # weighed unread: reading it is the work, done once admitted
                 work = wanted.work()
             else:
-                work = await anyio.to_thread.run_sync(wanted.work, limiter=reading)
+                work = await anyio.to_thread.run_sync(wanted.work, limiter=self.reading)
         except api.RequestError as error:
             return _error(str(error), error.http)
-        seconds = wanted.deadline.seconds or 0.0
-        lane = admission.lane(work, seconds, limits.time_limit)
-        client = (request.client.host if request.client else "", request.headers.get(CLIENT_HEADER))
+        return wanted, work
+
+    async def _answered(
+        self,
+        request: Request,
+        wanted: api.Request,
+        lane: str,
+        client: tuple[str, str | None],
+        seconds: float,
+    ) -> tuple[tuple[bytes, int] | admission.Busy | None, BackgroundTask | None]:
+        """The answer once the request's turn came and its work was done in a thread (None if
+        the client went away; :class:`.admission.Busy` if it had no turn), and what is left to
+        do once it is sent: free the thread that work left running still takes."""
         answered: tuple[bytes, int] | admission.Busy | None = None
         left: list[threading.Event] = []
         held: tuple[str, float] | None = None
         async with anyio.create_task_group() as group:
             group.start_soon(_watch, request, wanted, group.cancel_scope)
             try:
-                async with turns.slot(lane, client, seconds):
+                async with self.turns.slot(lane, client, seconds):
                     wanted.start()  # the time limit counts from here, not from the arrival
                     if group.cancel_scope.cancel_called:  # gone as a thread came free
                         wanted.deadline.stop()
-                    running.add(wanted.deadline)
+                    self.running.add(wanted.deadline)
                     try:
-                        answered = await anyio.to_thread.run_sync(_work, wanted, lane, limiter=pool)
+                        answered = await anyio.to_thread.run_sync(
+                            _work, wanted, lane, limiter=self.pool
+                        )
                     finally:
-                        running.discard(wanted.deadline)
+                        self.running.discard(wanted.deadline)
                         left = wanted.deadline.left_running()
                         if left:  # its thread is not free until that work ends
-                            held = (lane, turns.hold(lane))
+                            held = (lane, self.turns.hold(lane))
             except admission.Busy as busy:
                 answered = busy
             finally:
                 group.cancel_scope.cancel()
-        after = None if held is None else BackgroundTask(_release_after, left, turns, held)
-        if isinstance(answered, admission.Busy):
-            headers = {**HEADERS, "Retry-After": str(answered.retry_after)}
-            return JSONResponse({"error": str(answered)}, 503, headers=headers)
-        if answered is None:  # the client went away: nobody reads this
-            return JSONResponse(
-                {"error": "the client went away"}, 400, headers=HEADERS, background=after
-            )
-        data, status = answered
-        return Response(
-            data, status, media_type="application/json", headers=HEADERS, background=after
-        )
+        after = None if held is None else BackgroundTask(_release_after, left, self.turns, held)
+        return answered, after
 
-    async def not_found(request: Request, error: Exception) -> Response:
-        status = getattr(error, "status_code", 404)
-        detail = getattr(error, "detail", "not found")
-        return _error(f"{request.method} {request.url.path}: {detail}", status)
-
-    async def fault(request: Request, error: Exception) -> Response:
-        while len(getattr(error, "exceptions", ())) == 1:  # raised in a task group: its error
-            error = error.exceptions[0]  # type: ignore[attr-defined]
-        return _error(f"internal error: {type(error).__name__}: {error}", 500)
-
-    def stop(why: Stop = Stop.TERMINATED) -> None:
+    def stop(self, why: Stop = Stop.TERMINATED) -> None:
         """The searches still running stop now (their requests get what was found, as at a
         time limit, answered 503); the requests waiting are refused."""
-        turns.stop()
-        for deadline in list(running):
+        self.turns.stop()
+        for deadline in list(self.running):
             deadline.stop(why)
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         yield
-        stop()
+        self.stop()
 
-    routes = [
-        Route("/", page),
-        Route("/api", listing),
-        Route("/api/{command}", command, methods=["POST"]),
-        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
-    ]
-    handlers: dict[Any, Callable] = {HTTPException: not_found, Exception: fault}
-    guard = Middleware(clients.Guard, hosts=list(hosts), headers=HEADERS)
-    app = Starlette(
-        routes=routes, middleware=[guard], exception_handlers=handlers, lifespan=lifespan
-    )
-    app.state.running = running
-    app.state.stop = stop
-    return app
+
+def _response(
+    answered: tuple[bytes, int] | admission.Busy | None, after: BackgroundTask | None
+) -> Response:
+    """The HTTP answer to a request answered: its JSON with its status, 503 with
+    ``Retry-After`` for a request that had no turn, 400 for a client that went away."""
+    if isinstance(answered, admission.Busy):
+        headers = {**HEADERS, "Retry-After": str(answered.retry_after)}
+        return JSONResponse({"error": str(answered)}, 503, headers=headers)
+    if answered is None:  # the client went away: nobody reads this
+        return JSONResponse(
+            {"error": "the client went away"}, 400, headers=HEADERS, background=after
+        )
+    data, status = answered
+    return Response(data, status, media_type="application/json", headers=HEADERS, background=after)
 
 
 def _error(message: str, status: int, **headers: str) -> Response:

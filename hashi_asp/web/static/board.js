@@ -1,26 +1,26 @@
 // The board: the puzzle and the player's state, their geometry (neighbours, crossings: as the
-// library computes them), and their drawing as inline SVG that scales to its frame.
+// library computes them), and their drawing as inline SVG that scales to its frame.  A module
+// that imports none of the page's others: every other module draws through it.
 //
 // The drawing's hooks, which other tools and the tests read (keep them stable): each island a
 // `g.island` with `data-cell="R,C"` (and `data-row`, `data-col`), its number as its text; each
 // drawn bridge a `g.bridge` with `data-pair="R1,C1,R2,C2"` and `data-count` (and `data-r1`,
 // `data-c1`, `data-r2`, `data-c2`); each pair marked "no bridge" a `g.no-bridge` with
 // `data-pair`.  Rows and columns count from 0; a pair's first end is the first in reading order.
-"use strict";
 
 // ---------------------------------------------------------------------------- state
 
-const UNIT = 40;              // the SVG's own units per cell; fit() sets the size on screen
+export const UNIT = 40;       // the SVG's own units per cell; fit() sets the size on screen
 const LABELS = 0.7 * UNIT;    // the band of row and column labels, left and top
 const EDGE = 0.15 * UNIT;     // the margin right and below
 const MOST_PER_CELL = 88;     // pixels: a small board grows to its frame, up to this
 const LEAST_PER_CELL = 18;    // pixels: below this a large board scrolls in its frame
 
-const state = {
+export const state = {
   rows: 7, cols: 7,
   islands: new Map(),         // "r,c" -> number, or null for an island without a number
   rules: { maxBridges: 2, noLoops: false },
-  // The player's state (the `given` of the API, see player.js):
+  // The player's state (the `given` of the API, see api.js; its changes, player.js):
   bridges: new Map(),         // pair key -> lines drawn (1 or more)
   ruledOut: new Set(),        // pair keys marked "no bridge here"
   narrowed: new Map(),        // pair key -> the counts the steps applied left it, e.g. [1, 2]
@@ -28,26 +28,27 @@ const state = {
   placing: 0,
   // What the page points out, none of it the player's: reset by each change.
   shown: null,
-  // The islands a picture's reader probably misread, until confirmed or dismissed (pictures.js):
+  // The islands a picture's reader probably misread, until confirmed or dismissed (reading.js):
   // "r,c" -> [r, c, number read or null, number suggested or null for no island].
   suspects: new Map(),
   cursor: [0, 0],
   mode: "edit",               // "play" (draw bridges), "mark" (mark "no bridge"), "edit" (islands)
+  laying: false,              // Enter was pressed: the next arrow lays a bridge (controls.js)
 };
 
-const key = (r, c) => `${r},${c}`;
-const cellOf = (k) => k.split(",").map(Number);
-const pairKey = (a, b) => {
+export const key = (r, c) => `${r},${c}`;
+export const cellOf = (k) => k.split(",").map(Number);
+export const pairKey = (a, b) => {
   const [x, y] = (a[0] < b[0] || (a[0] === b[0] && a[1] < b[1])) ? [a, b] : [b, a];
   return `${x[0]},${x[1]},${y[0]},${y[1]}`;
 };
-const pairOf = (k) => { const v = k.split(",").map(Number); return [[v[0], v[1]], [v[2], v[3]]]; };
-const maxNumber = () => 4 * state.rules.maxBridges;
-const playing = () => state.mode !== "edit";
-const cellName = ([r, c]) => `(${r}, ${c})`;
-const pairName = ([a, b]) => `${cellName(a)}-${cellName(b)}`;
+export const pairOf = (k) => { const v = k.split(",").map(Number); return [[v[0], v[1]], [v[2], v[3]]]; };
+export const maxNumber = () => 4 * state.rules.maxBridges;
+export const playing = () => state.mode !== "edit";
+export const cellName = ([r, c]) => `(${r}, ${c})`;
+export const pairName = ([a, b]) => `${cellName(a)}-${cellName(b)}`;
 
-function nothingShown() {
+export function nothingShown() {
   return {
     islands: new Set(),       // islands in the wrong (a rule broken, numbers that cannot all hold)
     added: new Map(),         // islands a fix proposes on water: "r,c" -> number
@@ -59,12 +60,19 @@ function nothingShown() {
 }
 state.shown = nothingShown();
 
-function clearShown() { state.shown = nothingShown(); }
+export function clearShown() { state.shown = nothingShown(); }
 
 // ---------------------------------------------------------------------------- geometry
 
+// Worked out here, not asked of the server: the page needs a puzzle's pairs and crossings at
+// once, for a gesture or a key just after any edit of its islands, and none of the API's
+// documents lists them (a puzzle's document is its size and islands; `steps` lists only the
+// pairs it leaves open, `hint` the pairs by what the solutions do with them, on request).
+// The answers the page does get, it uses as they come: a step's pair and its reason, the pairs
+// where two solutions differ, a solution's bridges, the islands and pairs found wrong.
+
 // The nearest island in each direction from a cell (bridges join only such neighbours).
-function neighbour(r, c, dr, dc) {
+export function neighbour(r, c, dr, dc) {
   for (let i = r + dr, j = c + dc; i >= 0 && j >= 0 && i < state.rows && j < state.cols; i += dr, j += dc) {
     if (state.islands.has(key(i, j))) return [i, j];
   }
@@ -80,7 +88,7 @@ function between(a, b) {
 }
 
 // Whether two pairs cross: one horizontal, one vertical, meeting strictly inside both.
-function crosses(p, q) {
+export function crosses(p, q) {
   const [[a1, b1], [a2, b2]] = [p, q];
   const hp = a1[0] === b1[0], hq = a2[0] === b2[0];
   if (hp === hq) return false;
@@ -97,14 +105,14 @@ function joins(k) {
 }
 
 // What the player drew or marked on pairs that an edit parted goes.
-function prunePairs() {
+export function prunePairs() {
   for (const k of [...state.bridges.keys()]) if (!joins(k)) state.bridges.delete(k);
   for (const k of [...state.ruledOut]) if (!joins(k)) state.ruledOut.delete(k);
   for (const k of [...state.narrowed.keys()]) if (!joins(k)) state.narrowed.delete(k);
   for (const k of [...state.placed.keys()]) if (!state.bridges.has(k) && !state.ruledOut.has(k)) state.placed.delete(k);
 }
 
-function bridgeCount(island) {
+export function bridgeCount(island) {
   let total = 0;
   for (const [k, n] of state.bridges) {
     const [a, b] = pairOf(k);
@@ -116,12 +124,12 @@ function bridgeCount(island) {
 // ---------------------------------------------------------------------------- drawing
 
 const SVG = "http://www.w3.org/2000/svg";
-const $ = (id) => document.getElementById(id);
-const centre = (r, c) => [LABELS + UNIT * (c + 0.5), LABELS + UNIT * (r + 0.5)];
+export const $ = (id) => document.getElementById(id);
+export const centre = (r, c) => [LABELS + UNIT * (c + 0.5), LABELS + UNIT * (r + 0.5)];
 const boardWidth = () => LABELS + UNIT * state.cols + EDGE;
 const boardHeight = () => LABELS + UNIT * state.rows + EDGE;
 
-function element(name, attributes, parent) {
+export function element(name, attributes, parent) {
   const node = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
   if (parent) parent.appendChild(node);
@@ -146,7 +154,7 @@ function offsets(count) {
 // islands, then what the page points out (a step's pair, where solutions differ, a mistake),
 // drawn over the islands' rims, short of their numbers, so that a pair of islands in adjacent
 // cells shows it as well as any other (the overlays multiply with what is under them).
-function draw() {
+export function draw() {
   const board = $("board");
   board.setAttribute("viewBox", `0 0 ${boardWidth()} ${boardHeight()}`);
   board.replaceChildren();
@@ -245,7 +253,7 @@ function drawLabels(group) {
 // never as a style attribute, which the page's policy refuses.
 const MESSAGE_ROOM = 72;      // pixels below the play bar
 
-function fit() {
+export function fit() {
   const board = $("board"), frame = $("board-frame");
   const below = $("play-bar").getBoundingClientRect().height + MESSAGE_ROOM;
   const top = frame.getBoundingClientRect().top + window.scrollY;
@@ -259,14 +267,14 @@ function fit() {
 }
 
 // The cell under a pointer, and where in it, from the board's own coordinates.
-function pointAt(event) {
+export function pointAt(event) {
   const board = $("board");
   const point = board.createSVGPoint();
   point.x = event.clientX; point.y = event.clientY;
   return point.matrixTransform(board.getScreenCTM().inverse());
 }
 
-function cellAt(event) {
+export function cellAt(event) {
   const local = pointAt(event);
   const r = Math.floor((local.y - LABELS) / UNIT), c = Math.floor((local.x - LABELS) / UNIT);
   return r >= 0 && c >= 0 && r < state.rows && c < state.cols ? [r, c] : null;

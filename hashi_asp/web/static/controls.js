@@ -1,6 +1,25 @@
 // The page's controls: the pointer on the board (mouse, pen and touch alike), the keyboard,
-// the buttons, loading, generating and exporting, and the start of the page.
-"use strict";
+// the buttons, exporting, and the start of the page.  The page's one entry module (index.html
+// loads it; it imports the others), and the one that sets the page's hook for tests and tools.
+
+import {
+  UNIT, state, key, pairOf, maxNumber, playing, neighbour, centre, element, pointAt, cellAt, $,
+  draw, fit,
+} from "./board.js";
+import { api, drawing, given, puzzleText } from "./api.js";
+import { say, verdict } from "./words.js";
+import {
+  LAST, PREFERENCES, forgetMoves, linkShown, redo, runTimer, showHistory, showTimer, snapshot,
+  stored, timer, undo,
+} from "./player.js";
+import {
+  addLine, applyFix, check, clearPlay, cycle, nextStep, setIsland, setRules, solve, toggleMark,
+} from "./app.js";
+import { findFix } from "./fixes.js";
+import { generate, load, newGrid, openPuzzle, setMode } from "./opening.js";
+import { pictureInputs } from "./pictures.js";
+
+const THROW = 0.5 * UNIT;    // how far a drag from an island goes before its direction counts
 
 // ---------------------------------------------------------------------------- the pointer
 
@@ -80,7 +99,6 @@ function onPointerCancel() {
 // ---------------------------------------------------------------------------- the keyboard
 
 const WAYS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-let laying = false;  // Enter was pressed: the next arrow lays a bridge
 
 function onKey(event) {
   const target = event.target;
@@ -93,7 +111,7 @@ function onKey(event) {
   else if (!command && !event.altKey && event.key === "r") redo();
   else if (target.id === "board" || target === document.body) {
     if (!onBoardKey(event, command)) return;
-    $("board").classList.toggle("laying", laying);
+    $("board").classList.toggle("laying", state.laying);
   } else {
     return;
   }
@@ -105,10 +123,10 @@ function onBoardKey(event, command) {
   const [r, c] = state.cursor;
   const way = WAYS[event.key];
   const island = state.islands.has(key(r, c));
-  if (way && playing() && (command || laying || event.shiftKey)) {
+  if (way && playing() && (command || state.laying || event.shiftKey)) {
     // Ctrl+arrow or Enter then an arrow: one more line that way; shift+arrow: the mark.
-    const lay = command || laying;
-    laying = false;
+    const lay = command || state.laying;
+    state.laying = false;
     const to = island ? neighbour(r, c, ...way) : null;
     if (to) (lay ? addLine : toggleMark)([r, c], to);
     else say("select an island with a neighbour that way first");
@@ -118,11 +136,11 @@ function onBoardKey(event, command) {
     const to = (playing() && neighbour(r, c, ...way)) ||
       [Math.min(state.rows - 1, Math.max(0, r + way[0])), Math.min(state.cols - 1, Math.max(0, c + way[1]))];
     state.cursor = to;
-    laying = false;
+    state.laying = false;
     draw();
   } else if (playing()) {
-    if (event.key === "Enter") laying = !laying;
-    else if (event.key === "Escape") laying = false;
+    if (event.key === "Enter") state.laying = !state.laying;
+    else if (event.key === "Escape") state.laying = false;
     else return false;
   } else if (/^[1-9]$/.test(event.key)) {
     const n = Number(event.key);
@@ -138,73 +156,6 @@ function onBoardKey(event, command) {
     return false;
   }
   return true;
-}
-
-// ---------------------------------------------------------------------------- modes
-
-const HELP = { play: "help-play", mark: "help-play", edit: "help-edit" };
-
-function setMode(mode) {
-  state.mode = mode;
-  for (const radio of document.querySelectorAll("input[name=mode]")) radio.checked = radio.value === mode;
-  for (const [m, id] of Object.entries(HELP)) if (m !== mode) $(id).hidden = true;
-  $(HELP[mode]).hidden = false;
-  laying = false;
-  $("board").classList.remove("laying");
-  timer.run(playing() && !solved && state.islands.size > 0);
-  save();
-  draw();
-}
-
-// ---------------------------------------------------------------------------- loading, generating
-
-// A puzzle opened (loaded, linked, generated, created, or the last one shown): in `mode`, with
-// the player's state kept for it.  Undo goes back to the puzzle before.
-function openPuzzle(doc, mode) {
-  stopAnalysis();
-  forgetReading();
-  setMode(mode);
-  if (!change(() => { setPuzzleOnly(doc); state.cursor = [0, 0]; clearShown(); resume(); })) puzzleChanged();
-}
-
-async function load(text, notation) {
-  if (!text.trim()) { say("nothing to load"); return false; }
-  stopAnalysis();
-  try {
-    const body = { puzzle: text, to: "json" };
-    if (notation) body.notation = notation;
-    const doc = await api("convert", body);
-    openPuzzle(doc.puzzle, "play");
-    say("");
-    return true;
-  } catch (error) {
-    verdict("error", "error");
-    say(error.message);
-    return false;
-  }
-}
-
-async function generate() {
-  const body = { islands: Number($("gen-islands").value), seed: Number($("gen-seed").value),
-    unique: $("gen-unique").checked, "max-bridges": state.rules.maxBridges, "no-loops": state.rules.noLoops,
-    format: "json", "time-limit": 30 };
-  if ($("gen-size").value.trim()) body.size = $("gen-size").value.trim();
-  if ($("gen-difficulty").value) body.difficulty = $("gen-difficulty").value;
-  stopAnalysis();
-  verdict("generating…", "busy");
-  try {
-    const doc = await api("generate", body);
-    openPuzzle(doc.puzzle, "play");
-    const rated = doc.difficulty ? `, ${doc.difficulty.band}` : "";
-    say(`Generated ${doc.name}: ${doc.islands} islands${rated}.`);
-    $("gen-seed").value = String(Number($("gen-seed").value) + 1);
-  } catch (error) { verdict("error", "error"); say(error.message); }
-}
-
-function newGrid() {
-  const rows = Number($("rows").value), cols = Number($("cols").value);
-  if (!(rows >= 1 && cols >= 1 && rows <= 100 && cols <= 100)) { say("a grid is 1 to 100 cells each way"); return; }
-  openPuzzle({ rows, cols, islands: [], max_bridges: Number($("max-bridges").value), no_loops: $("no-loops").checked }, "edit");
 }
 
 // ---------------------------------------------------------------------------- export
@@ -269,7 +220,7 @@ async function start() {
   board.addEventListener("pointercancel", onPointerCancel);
   board.addEventListener("contextmenu", (event) => event.preventDefault());
   document.addEventListener("keydown", onKey);
-  document.addEventListener("visibilitychange", () => timer.run(playing() && !solved && state.islands.size > 0));
+  document.addEventListener("visibilitychange", runTimer);
   new ResizeObserver(() => fit()).observe($("board-area"));
   window.addEventListener("resize", () => fit());
   on("load", "click", () => load($("source").value));
@@ -315,15 +266,27 @@ async function start() {
   const last = stored(LAST, null);
   if (linkedText) {
     $("source").value = linkedText;
-    if (await load(linkedText)) linked = puzzleText();
+    if (await load(linkedText)) linkShown();
   } else if (last && last.puzzle) {
     openPuzzle(last.puzzle, last.mode === "edit" ? "edit" : "play");
   } else {
     setMode("edit");
     verdict("no puzzle yet", "");
   }
-  moves.past = []; moves.future = [];
-  showHistory();
+  forgetMoves();
 }
+
+// ---------------------------------------------------------------------------- the hook
+
+// What tests and tools (tests/, scripts/, benchmarks/web.py) may reach of the page beyond its
+// DOM, deliberately and nothing else: the forms it sends (the puzzle, the player's state, a
+// moment to compare), the time played, and the cell selected.  Nothing else of it is global.
+window.hashi = Object.freeze({
+  puzzleText,
+  given,
+  snapshot,
+  setTime: (seconds) => timer.set(seconds, true),  // the time played, the timer running
+  select: (r, c) => { state.cursor = [r, c]; draw(); },
+});
 
 start();

@@ -1,9 +1,54 @@
-// The fixes to choose from (`fix --alternatives`): the fix found first and the others the
-// server offers, the fewest edits first, each listed with the difficulty it leaves the puzzle
-// in; the one chosen is marked on the board and applied by "Apply the fix" (app.js).
-"use strict";
+// The author's fix of a puzzle with several solutions: the words of a fix, and the fixes to
+// choose from (`fix --alternatives`): the fix found first and the others the server offers,
+// the fewest edits first, each listed with the difficulty it leaves the puzzle in; the one
+// chosen is marked on the board and applied by "Apply the fix" (app.js).
 
+import { state, key, $, draw } from "./board.js";
+import { api, puzzleText } from "./api.js";
+import { say } from "./words.js";
+
+const FIX_LIMIT = 10;   // seconds: the fewest edits are mostly proven well within it
 const FIX_CHOICES = 5;  // fixes asked for: the server proves and rates each
+let chosen = null;      // the edits of the fix shown, until applied or the puzzle changes
+
+export function fixWords(fix) {
+  return fix.edits.map(editWords).join("; ");
+}
+
+function editWords(edit) {
+  const [r, c] = edit.cell;
+  if (edit.kind === "add") return `add an island ${edit.to} at (${r}, ${c})`;
+  if (edit.kind === "remove") return `remove the island at (${r}, ${c})`;
+  if (edit.from === null) return `give the island at (${r}, ${c}) the number ${edit.to}`;
+  return `change the ${edit.from} at (${r}, ${c}) to ${edit.to}`;
+}
+
+// The button that asks for the fewest edits, shown for a puzzle of several solutions; no fix
+// chosen.
+export function showFix(shown) {
+  $("fix-area").hidden = !shown;
+  $("apply-fix").hidden = true;
+  chosen = null;
+  clearChoices();
+}
+
+// The edits of the fix shown, to apply; null when none is.
+export function chosenEdits() { return chosen; }
+
+// The fewest edits that make the puzzle unique (checked by the server): listed, their islands
+// marked, ready to apply.
+export async function findFix() {
+  const puzzle = puzzleText();
+  say("looking for the fewest edits…");
+  try {
+    const doc = await api("fix", { puzzle, "time-limit": FIX_LIMIT, alternatives: FIX_CHOICES });
+    if (puzzleText() !== puzzle) return;  // edited meanwhile
+    if (doc.status !== "fixed") { say(`No fix: ${doc.status}.`); return; }
+    showChoices(doc);
+  } catch (error) {
+    say(error.message);
+  }
+}
 
 // List the fixes of a `fix` document and show the first.
 function showChoices(doc) {
@@ -39,7 +84,7 @@ function rating(difficulty) {
 
 // The fix chosen: its islands marked, a new island drawn on its water cell, ready to apply.
 function chooseFix(fix, index, count) {
-  pendingFix = fix.edits;
+  chosen = fix.edits;
   state.shown.islands = new Set(fix.edits.map(({ cell: [r, c] }) => key(r, c)));
   state.shown.added = new Map(fix.edits.filter((e) => e.kind === "add").map(({ cell: [r, c], to }) => [key(r, c), to]));
   draw();

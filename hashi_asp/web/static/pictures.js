@@ -2,8 +2,14 @@
 // file or taken by a phone's camera is sent to the API (as a data URL in "puzzle", which every
 // command reads like a file), and the puzzle read opens as any loaded one.  What the reader was
 // least sure of is said, and its suspects (the islands probably misread, with the number each
-// probably is) are marked on the board for the player to confirm or dismiss.
-"use strict";
+// probably is) are marked on the board for the player to confirm or dismiss (reading.js).
+
+import { state, $ } from "./board.js";
+import { api } from "./api.js";
+import { say, verdict } from "./words.js";
+import { stopAnalysis } from "./analysis.js";
+import { load, openPuzzle } from "./opening.js";
+import { confirmSuspects, showReading } from "./reading.js";
 
 // The request body's limit on the server is 1 000 000 bytes; a picture is sent within it, made
 // smaller here when it is not: the reader needs no more than SIDE pixels a side (a 25x25 page
@@ -75,103 +81,22 @@ async function loadPicture(file) {
   }
 }
 
-// ---------------------------------------------------------------------------- what was read
-
-const an = (n) => (n === 8 || n === 11 || n === 18 ? `an ${n}` : `a ${n}`);
-
-// A suspect as the command line says it: "probably a 3, not an 8, at (4, 6)".
-function suspectWords([r, c, read, suggested]) {
-  const where = cellName([r, c]);
-  if (read === null) return `probably ${an(suggested)} at ${where}, not read`;
-  if (suggested === null) return `probably no island, not ${an(read)}, at ${where}`;
-  return `probably ${an(suggested)}, not ${an(read)}, at ${where}`;
-}
-
-function showReading(read, name) {
-  state.suspects = new Map();
-  const panel = $("reading");
-  if (!read) { panel.hidden = true; return; }
-  const islands = read.islands || [];
-  const least = islands.reduce((low, entry) => (low && low[3] <= entry[3] ? low : entry), null);
-  const sure = least && least[3] < 0.98
-    ? `; least sure: ${least[2] === null ? "an island" : `the ${least[2]}`} at ${cellName(least)} (${Math.round(100 * least[3])} %)`
-    : "";
-  $("reading-summary").textContent = `Read ${islands.length} islands from ${name ? `"${name}"` : "the picture"}${sure}.`;
-  for (const suspect of read.suspects || []) state.suspects.set(key(suspect[0], suspect[1]), suspect);
-  panel.hidden = false;
-  showSuspects();
-  draw();
-}
-
-// The list of suspects still open, each with its buttons; the board marks the same islands.
-function showSuspects() {
-  const list = $("suspects");
-  list.replaceChildren();
-  for (const [k, suspect] of state.suspects) {
-    const item = document.createElement("li");
-    item.dataset.cell = k;
-    const words = document.createElement("span");
-    words.textContent = suspectWords(suspect);
-    const confirm = document.createElement("button");
-    confirm.type = "button"; confirm.className = "confirm"; confirm.textContent = "Confirm";
-    confirm.addEventListener("click", () => confirmSuspects([k]));
-    const dismiss = document.createElement("button");
-    dismiss.type = "button"; dismiss.className = "dismiss"; dismiss.textContent = "Dismiss";
-    dismiss.addEventListener("click", () => { state.suspects.delete(k); showSuspects(); draw(); });
-    item.append(words, " ", confirm, " ", dismiss);
-    list.append(item);
-  }
-  const open = state.suspects.size;
-  $("suspects-heading").textContent = open
-    ? `Probably misread (the puzzle read is not uniquely solvable; these ${open === 1 ? "change makes" : `${open} changes make`} it so):`
-    : "";
-  $("confirm-all").hidden = open < 2;
-}
-
-// The suspects of `cells` taken as right: each island gets the number it probably is (or goes),
-// in one change of the puzzle, which undo takes back.
-function confirmSuspects(cells) {
-  const chosen = cells.map((k) => state.suspects.get(k)).filter(Boolean);
-  if (!chosen.length) return;
-  for (const k of cells) state.suspects.delete(k);
-  change(() => {
-    for (const [r, c, , suggested] of chosen) {
-      if (suggested === null) state.islands.delete(key(r, c));
-      else state.islands.set(key(r, c), suggested);
-    }
-    clearShown();
-  });
-  showSuspects();
-  exportSource();
-}
-
-// The puzzle text box follows the puzzle confirmed, so that it can be edited further.
-async function exportSource() {
-  try { $("source").value = (await api("convert", { puzzle: puzzleText(), to: "txt" })).text.trimEnd(); }
-  catch (error) { /* the box keeps what was read */ }
-}
-
-function forgetReading() {
-  state.suspects = new Map();
-  $("reading").hidden = true;
-  $("suspects").replaceChildren();
-}
-
 // ---------------------------------------------------------------------------- where pictures come from
 
 function firstPicture(files) {
   return [...(files || [])].find((file) => file.type.startsWith("image/"));
 }
 
-function pictureInputs() {
+// The inputs and events that hand the page a picture: read, and its puzzle opened.
+export function pictureInputs() {
   for (const id of ["picture", "camera"]) {
-    on(id, "change", async (event) => {
+    $(id).addEventListener("change", async (event) => {
       const file = event.target.files[0];
       event.target.value = "";
       if (file) await loadPicture(file);
     });
   }
-  on("confirm-all", "click", () => confirmSuspects([...state.suspects.keys()]));
+  $("confirm-all").addEventListener("click", () => confirmSuspects([...state.suspects.keys()]));
   // A file dropped anywhere on the page: a picture is read, a text file loaded.
   document.addEventListener("dragover", (event) => {
     if ([...event.dataTransfer.types].includes("Files")) { event.preventDefault(); document.body.classList.add("dropping"); }

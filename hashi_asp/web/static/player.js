@@ -1,50 +1,16 @@
-// The player's state over time: every change as one step of undo and redo, the one JSON form
-// that the API reads as `given` (bridges drawn, pairs ruled out, what applied steps narrowed),
-// the progress kept in the browser's storage across a reload, and the timer.
-"use strict";
+// The player's state over time: every change as one step of undo and redo, what follows a
+// change (is the drawing a solution now? a new puzzle analysed), the progress kept in the
+// browser's storage across a reload, and the timer.
 
-// ---------------------------------------------------------------------------- the given form
-
-const listPairs = (k) => pairOf(k).flat();
-const byPlacing = (a, b) => (state.placed.get(a) ?? 0) - (state.placed.get(b) ?? 0);
-
-// The player's state as `hint` and `steps` read it (`--given`): each list in the order the player
-// drew or marked its pairs, so that the first mistake named is the first one made.  Empty lists
-// are left out (every key is optional).
-function given() {
-  const form = {};
-  if (state.bridges.size) {
-    form.bridges = [...state.bridges.keys()].sort(byPlacing).map((k) => [...listPairs(k), state.bridges.get(k)]);
-  }
-  if (state.ruledOut.size) form.ruled_out = [...state.ruledOut].sort(byPlacing).map(listPairs);
-  if (state.narrowed.size) {
-    form.narrowed = [...state.narrowed].sort().map(([k, counts]) => [...listPairs(k), counts]);
-  }
-  return form;
-}
-
-// The player's drawing as a solution, for `check` and the pictures.
-function drawing() {
-  return { bridges: [...state.bridges].sort().map(([k, n]) => [...listPairs(k), n]) };
-}
-
-// The puzzle as the API reads it: the JSON notation.
-function puzzleDocument() {
-  const doc = {
-    rows: state.rows, cols: state.cols,
-    islands: [...state.islands].map(([k, n]) => [...cellOf(k), n]),
-  };
-  if (state.rules.maxBridges !== 2) doc.max_bridges = state.rules.maxBridges;
-  if (state.rules.noLoops) doc.no_loops = true;
-  return doc;
-}
-
-function puzzleText() { return JSON.stringify(puzzleDocument()); }
+import { state, key, pairKey, playing, prunePairs, bridgeCount, clearShown, $, draw } from "./board.js";
+import { api, listPairs, drawing, puzzleDocument, puzzleText } from "./api.js";
+import { say, solved, setSolved, showVerdict, verdict } from "./words.js";
+import { analyseSoon, stopAnalysis } from "./analysis.js";
 
 // ---------------------------------------------------------------------------- changes, undo, redo
 
 // A moment of the page to return to: the puzzle and the player's state on it.
-function snapshot() {
+export function snapshot() {
   return JSON.stringify({
     puzzle: puzzleDocument(),
     play: progressOf(),
@@ -61,7 +27,7 @@ function progressOf() {
 }
 
 // The player's state from progressOf()'s form (a snapshot, or the browser's storage).
-function setProgress(play) {
+export function setProgress(play) {
   const pair = (v) => pairKey([v[0], v[1]], [v[2], v[3]]);
   state.bridges = new Map((play.bridges || []).map((v) => [pair(v), v[4]]));
   state.ruledOut = new Set((play.ruled_out || []).map(pair));
@@ -75,7 +41,7 @@ function setProgress(play) {
 }
 
 // A pair the player draws on or marks is placed now, if it was empty.
-function place(k) {
+export function place(k) {
   if (!state.placed.has(k)) state.placed.set(k, ++state.placing);
 }
 
@@ -84,7 +50,7 @@ const moves = { past: [], future: [] };   // snapshots to undo to, and to redo t
 // Every change to the puzzle or the player's state goes through here: `apply` makes it, and the
 // moment before becomes a step of undo (nothing is recorded for a change that changed nothing).
 // Then the board is redrawn, the progress saved, and the puzzle analysed again if it changed.
-function change(apply) {
+export function change(apply) {
   const before = snapshot(), puzzle = puzzleText();
   apply();
   prunePairs();
@@ -95,8 +61,14 @@ function change(apply) {
   return true;
 }
 
-function undo() { travel(moves.past, moves.future, "nothing to undo"); }
-function redo() { travel(moves.future, moves.past, "nothing to redo"); }
+export function undo() { travel(moves.past, moves.future, "nothing to undo"); }
+export function redo() { travel(moves.future, moves.past, "nothing to redo"); }
+
+// Undo starts from here: the moments before are forgotten.
+export function forgetMoves() {
+  moves.past = []; moves.future = [];
+  showHistory();
+}
 
 function travel(from, to, none) {
   if (!from.length) { say(none); return; }
@@ -112,7 +84,7 @@ function restore(moment) {
   setProgress(moment.play);
 }
 
-function setPuzzleOnly(doc) {
+export function setPuzzleOnly(doc) {
   state.rows = doc.rows; state.cols = doc.cols;
   state.islands = new Map(doc.islands.map(([r, c, n]) => [key(r, c), n]));
   state.rules = { maxBridges: doc.max_bridges || 2, noLoops: !!doc.no_loops };
@@ -135,19 +107,62 @@ function after(puzzleBefore) {
   else { draw(); played(); }
 }
 
-function showHistory() {
+export function showHistory() {
   $("undo").disabled = !moves.past.length;
   $("redo").disabled = !moves.future.length;
+}
+
+// ---------------------------------------------------------------------------- after a change
+
+// Whether every island has its number of bridges: only then is the drawing worth checking.
+function complete() {
+  if (!state.bridges.size) return false;
+  for (const [k, n] of state.islands) {
+    const has = bridgeCount(k);
+    if (n === null ? has === 0 : has !== n) return false;
+  }
+  return true;
+}
+
+// After each change of the player's state: is the drawing a solution? The independent checker
+// of the server says (it knows every rule: connection, no loops when asked).
+async function played() {
+  const sent = snapshot();
+  setSolved(false);
+  if (complete()) {
+    try {
+      const doc = await api("check", { puzzle: puzzleText(), solution: drawing() });
+      if (snapshot() !== sent) return;
+      setSolved(doc.valid === true);
+    } catch (error) { /* not solved, as far as the page can tell */ }
+  }
+  showVerdict();
+  runTimer();
+  save();
+  draw();
+}
+
+// After every change to the puzzle: redraw at once, analyse once the edits pause.
+// (Performance marks, hashi:drawn and hashi:verdict, let benchmarks/web.py time the page.)
+export function puzzleChanged() {
+  draw();
+  performance.mark("hashi:drawn");
+  stopAnalysis();
+  forgetLink();
+  played();
+  if (state.islands.size === 0) { verdict("no islands yet", ""); return; }
+  analyseSoon();
 }
 
 // ---------------------------------------------------------------------------- kept across a reload
 
 // In the browser's storage: the last puzzle shown (with the mode), and per puzzle the player's
 // state and time (the most recent PUZZLES_KEPT puzzles).
-const LAST = "hashi-asp:last", PROGRESS = "hashi-asp:progress", PREFERENCES = "hashi-asp:preferences";
+export const LAST = "hashi-asp:last", PREFERENCES = "hashi-asp:preferences";
+const PROGRESS = "hashi-asp:progress";
 const PUZZLES_KEPT = 50;
 
-function stored(name, fallback) {
+export function stored(name, fallback) {
   try { return JSON.parse(localStorage.getItem(name)) ?? fallback; } catch { return fallback; }
 }
 
@@ -155,7 +170,7 @@ function store(name, value) {
   try { localStorage.setItem(name, JSON.stringify(value)); } catch { /* storage full or refused */ }
 }
 
-function save() {
+export function save() {
   if (!state.islands.size) return;
   store(LAST, { puzzle: puzzleDocument(), mode: state.mode });
   const all = stored(PROGRESS, {});
@@ -166,13 +181,16 @@ function save() {
 
 // The player's state on the puzzle shown, as last kept (nothing for a new puzzle); its time is
 // set once the change is made (after()).
-function resume() {
+export function resume() {
   setProgress(stored(PROGRESS, {})[puzzleText()] || {});
 }
 
 // A link that names a puzzle opens that puzzle; once the puzzle shown is another (loaded,
 // generated or edited), the address no longer names one, and a reload shows the last puzzle.
 let linked = null;
+
+// The puzzle shown is the one the page's address names.
+export function linkShown() { linked = puzzleText(); }
 
 function forgetLink() {
   if (linked !== null && puzzleText() !== linked) {
@@ -185,7 +203,7 @@ function forgetLink() {
 
 // Seconds of play on the puzzle shown, counted while the page is visible and the puzzle not
 // solved; shown when the player asks for it.
-const timer = {
+export const timer = {
   base: 0, since: null, ticking: null,
   seconds() { return Math.floor(this.base + (this.since === null ? 0 : (Date.now() - this.since) / 1000)); },
   set(seconds, running) { this.base = seconds; this.since = null; this.run(running); },
@@ -204,7 +222,12 @@ const timer = {
   },
 };
 
-function showTimer(shown) {
+// The timer runs while a puzzle is played and not yet solved (and the page is in view).
+export function runTimer() {
+  timer.run(playing() && !solved && state.islands.size > 0);
+}
+
+export function showTimer(shown) {
   $("timer").hidden = !shown;
   $("show-timer").checked = shown;
   store(PREFERENCES, { ...stored(PREFERENCES, {}), timer: shown });
