@@ -23,7 +23,7 @@ the code to it):
 6. the fronts that run the units: :mod:`.cli` (the command line), :mod:`.web` (the JSON API
    and the page), :mod:`.study` (many runs, each a unit's, and ``bench``, a study of one
    variant).  A command that starts a front lives with it (``serve`` in :mod:`.web.serve`,
-   ``study`` in :mod:`.study.command`, ``bench`` in :mod:`.bench`).
+   ``study`` in :mod:`.study.command`, ``bench`` in :mod:`.study.bench`).
 
 ``import hashi_asp`` is cheap: each name below is imported from its module on first use.  In a
 notebook (IPython running) a puzzle shows as its picture (:func:`.drawing.show_in_notebooks`).
@@ -60,7 +60,7 @@ _HOMES = {
     "fixing": ["Edit", "Fix", "fix"],
     "reviewing": ["Review", "review"],
     "misreading": ["suspects"],
-    "bench": ["Row"],
+    "study.bench": ["Row"],
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -155,7 +155,6 @@ _notebook()
 
 if TYPE_CHECKING:
     from .asp.interface import EncodingError, InvalidAnswer, Program, encoding_path, facts
-    from .bench import Row
     from .checking import Violation, check
     from .difficulty import Difficulty
     from .drawing import draw, png, svg, write_picture
@@ -171,4 +170,5 @@ if TYPE_CHECKING:
     from .solving import Difference, Result, count, solve, unique
     from .status import Question, Status, Stop, Verdict
     from .stopping import Deadline, Stopped
+    from .study.bench import Row
     from .walkthrough import Step, Walkthrough, steps

@@ -25,18 +25,18 @@ COMMANDS = commands.NAMES
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = REPO / "hashi_asp"
 
-# A study, a front that runs the commands' units: its runs, where they are made, its database;
-# then its plans (whose generated instances are read by generate's options), reports and the
-# study command.  (And bench, a study of one variant, with its command.)
-STUDY = {
-    "study",
-    "study.runs",
-    "study.runners",
-    "study.database",
-    "study.executors",
-    "study.making",
+# A study, a front that runs the commands' units: its runs, its database; then its plans (whose
+# generated instances are read by generate's options), reports and the study command, and
+# bench, a study of one variant, with its command.
+STUDY = {"study", "study.runs", "study.database"}
+PLANS = {
+    "study.variants",
+    "study.plan",
+    "study.report",
+    "study.plots",
+    "study.command",
+    "study.bench",
 }
-PLANS = {"study.variants", "study.plan", "study.report", "study.plots", "study.command"}
 
 # The layers, bottom up: a module imports only from its own layer or the ones below.
 COMMAND_MODULES = {
@@ -50,6 +50,8 @@ LAYERS = [
     {"errors"},
     {"puzzle"},
     {"stopping", "files"},
+    # Where work is made (this process, runner processes, a Dask cluster), whatever it is.
+    {"workers", "workers.runners", "workers.executors"},
     # Reading pictures: the digits, the glyphs, the lattice, then the steps together.
     {"pictures.kinds", "pictures.digits", "pictures.lattice"},
     {"pictures.glyphs"},
@@ -93,6 +95,8 @@ LAYERS = [
         "generation.generator",
         "generation.batch",
     },
+    # generate's puzzles as work, made on the executors with --jobs or --scheduler.
+    {"workers.puzzles"},
     {"fixing.results", "fixing.edits", "fixing.moves"},
     {"fixing.single_edits", "fixing.first_fix"},
     {"fixing.counterexamples"},
@@ -101,13 +105,10 @@ LAYERS = [
     {"reviewing", "misreading"},
     # What a command is and what commands share, then the commands.
     {"commands", "commands.declaration", "commands.shared_options", "commands.output"},
-    {"commands.click_options", *(COMMAND_MODULES - {"commands.generate"})},
+    {"commands.click_options", *COMMAND_MODULES},
     # The fronts that run the units, each with the command that starts it.
     STUDY,
-    # generate makes its puzzles on a study's executors with --jobs or --scheduler.
-    {"commands.generate"},
     PLANS,
-    {"bench"},
     {
         "web",
         "web.served",
@@ -288,7 +289,7 @@ def test_every_command_is_one_module_of_the_table():
     assert {commands.MODULES[name] for name in COMMANDS if name not in inside} == {
         "hashi_asp.web.serve",
         "hashi_asp.study.command",
-        "hashi_asp.bench",
+        "hashi_asp.study.bench",
     }
     for name in COMMANDS:
         unit = commands.command(name)
