@@ -79,8 +79,8 @@ def measure(
 ) -> None:
     from hashi_asp import study
     from hashi_asp.study.database import Database
-    from hashi_asp.study.executors import Processes
     from hashi_asp.study.plan import resolve
+    from hashi_asp.workers.executors import Processes
 
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; limit {time_limit} s")
     named = [variant.partition("=")[::2] for variant in variants]

@@ -82,9 +82,9 @@ def spearman(x: list[float], y: list[float]) -> float:
 def walk(folder: Path, jobs: int) -> dict[str, list]:
     """Every puzzle of the set walked through as a study; the records by file, in order."""
     from hashi_asp import study
-    from hashi_asp.study.executors import Processes
     from hashi_asp.study.plan import Instance, Plan
     from hashi_asp.study.variants import Variant
+    from hashi_asp.workers.executors import Processes
 
     instances = [
         Instance(f"{path.name}:{number}", game_id)

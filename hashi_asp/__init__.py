@@ -6,8 +6,9 @@ its own on its floor; tests/test_layout.py holds the one list of them and the co
 
 1. the ground: :mod:`.status` (verdicts, stops, exit codes), :mod:`.errors`, :mod:`.puzzle`
    (islands, rules, bridges, where bridges can go), :mod:`.checking` (the independent checker),
-   :mod:`.stopping` (deadlines, signals, work that cannot be interrupted), :mod:`.files`, and
-   :mod:`.graphs` (graph algorithms, each a function of its own);
+   :mod:`.stopping` (deadlines, signals, work that cannot be interrupted), :mod:`.files`,
+   :mod:`.graphs` (graph algorithms, each a function of its own), and :mod:`.workers` (where
+   work is made: this process, runner processes, a Dask cluster);
 2. puzzles in and out: :mod:`.pictures` (puzzles read from pictures), :mod:`.notations` (reading
    and writing puzzles), :mod:`.drawing` (text, SVG, PNG), :mod:`.play` (a player's state:
    bridges drawn, pairs ruled out, counts narrowed);
@@ -24,7 +25,7 @@ its own on its floor; tests/test_layout.py holds the one list of them and the co
 6. the fronts: :mod:`.cli` (the command line), :mod:`.web` (the JSON API and the page),
    :mod:`.study` (many runs, each a unit's, and ``bench``, a study of one variant).  A command
    that starts a front lives with it (``serve`` in :mod:`.web.serve`, ``study`` in
-   :mod:`.study.command`, ``bench`` in :mod:`.bench`).
+   :mod:`.study.command`, ``bench`` in :mod:`.study.bench`).
 
 ``import hashi_asp`` is cheap: each name below is imported from its module on first use.  In a
 notebook (IPython running) a puzzle shows as its picture (:func:`.drawing.show_in_notebooks`).
@@ -61,7 +62,7 @@ _HOMES = {
     "fixing": ["Edit", "Fix", "fix"],
     "reviewing": ["Review", "review"],
     "misreading": ["suspects"],
-    "bench": ["Row"],
+    "study.bench": ["Row"],
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -156,7 +157,6 @@ _notebook()
 
 if TYPE_CHECKING:
     from .asp.interface import EncodingError, InvalidAnswer, Program, encoding_path, facts
-    from .bench import Row
     from .checking import Violation, check
     from .difficulty import Difficulty
     from .drawing import draw, png, svg, write_picture
@@ -172,4 +172,5 @@ if TYPE_CHECKING:
     from .solving import Difference, Result, count, solve, unique
     from .status import Question, Status, Stop, Verdict
     from .stopping import Deadline, Stopped
+    from .study.bench import Row
     from .walkthrough import Step, Walkthrough, steps

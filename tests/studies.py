@@ -16,7 +16,7 @@ from processes import run as run_command
 
 COELHO = PUZZLES / "coelho"
 HOG = PROGRAMS / "memory_hog.lp"
-RUNNER = "-m hashi_asp.study.runners"
+RUNNER = "-m hashi_asp.workers.runners"
 
 
 def study(*args, **kwargs) -> subprocess.CompletedProcess:
@@ -67,7 +67,7 @@ def processes() -> dict[int, tuple[int, str, int]]:
 
 
 def runners(table: dict[int, tuple[int, str, int]] | None = None) -> dict[int, int]:
-    """The runner processes (``python -m hashi_asp.study.runners``), each with its parent."""
+    """The runner processes (``python -m hashi_asp.workers.runners``), each with its parent."""
     table = processes() if table is None else table
     return {pid: parent for pid, (parent, command, _) in table.items() if RUNNER in command}
 

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 from conftest import PUZZLES, loose_encoding, run
 
 from hashi_asp import Program, PuzzleError
-from hashi_asp.bench import COLUMNS, bench, bench_one, puzzle_files, summary
 from hashi_asp.cli import main
+from hashi_asp.study.bench import COLUMNS, bench, bench_one, puzzle_files, summary
 from hashi_asp.study.database import Database
 
 COELHO = PUZZLES / "coelho"

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hashi_asp import EncodingError, Program, Puzzle, encoding_path, facts, notations, solve
 from hashi_asp.asp import interface
 from hashi_asp.asp.connectivity import LazyConnectivity
-from hashi_asp.bench import bench
 from hashi_asp.cli import main
+from hashi_asp.study.bench import bench
 
 LAZY = Program(connectivity="lazy")
 TREE = Program(connectivity="tree")

@@ -61,12 +61,15 @@ FLOORS = [
         ":mod:`.status` (verdicts, stops, exit codes), :mod:`.errors`, :mod:`.puzzle` (islands, "
         "rules, bridges, where bridges can go), :mod:`.checking` (the independent checker), "
         ":mod:`.stopping` (deadlines, signals, work that cannot be interrupted), :mod:`.files`, "
-        "and :mod:`.graphs` (graph algorithms, each a function of its own)",
+        ":mod:`.graphs` (graph algorithms, each a function of its own), and :mod:`.workers` "
+        "(where work is made: this process, runner processes, a Dask cluster)",
         {"graphs", "version", "cores"},
         {"status"},
         {"errors"},
         {"puzzle"},
         {"checking", "stopping", "files"},
+        # Where work is made (this process, runner processes, a Dask cluster), whatever it is.
+        {"workers", "workers.runners", "workers.executors"},
     ),
     floor(
         "puzzles in and out",
@@ -129,6 +132,8 @@ FLOORS = [
             "generation.generator",
             "generation.batch",
         },
+        # generate's puzzles as work, made on the workers with --jobs or --scheduler.
+        {"workers.puzzles"},
         {"fixing.results", "fixing.edits", "fixing.moves"},
         {"fixing.single_edits", "fixing.first_fix"},
         {"fixing.counterexamples"},
@@ -142,29 +147,26 @@ FLOORS = [
         "that runs it and the documents it prints)",
         # What a command is and what commands share, then the commands.
         {"commands", "commands.declaration", "commands.shared_options", "commands.output"},
-        {"commands.click_options", *(COMMAND_MODULES - {"commands.generate"})},
+        {"commands.click_options", *COMMAND_MODULES},
     ),
     floor(
         "the fronts",
         ":mod:`.cli` (the command line), :mod:`.web` (the JSON "
         "API and the page), :mod:`.study` (many runs, each a unit's, and ``bench``, a study of "
         "one variant).  A command that starts a front lives with it (``serve`` in "
-        ":mod:`.web.serve`, ``study`` in :mod:`.study.command`, ``bench`` in :mod:`.bench`)",
-        # A study, a front that runs the commands' units: its runs, where they are made, its
-        # database; then its plans (whose generated instances are read by generate's options),
-        # reports and the study command.  (And bench, a study of one variant, with its command.)
+        ":mod:`.web.serve`, ``study`` in :mod:`.study.command`, ``bench`` in :mod:`.study.bench`)",
+        # A study, a front that runs the commands' units: its runs, its database; then its plans
+        # (whose generated instances are read by generate's options), reports and the study
+        # command, and bench, a study of one variant, with its command.
+        {"study", "study.runs", "study.database"},
         {
-            "study",
-            "study.runs",
-            "study.runners",
-            "study.database",
-            "study.executors",
-            "study.making",
+            "study.variants",
+            "study.plan",
+            "study.report",
+            "study.plots",
+            "study.command",
+            "study.bench",
         },
-        # generate makes its puzzles on a study's executors with --jobs or --scheduler.
-        {"commands.generate"},
-        {"study.variants", "study.plan", "study.report", "study.plots", "study.command"},
-        {"bench"},
         {
             "web",
             "web.served",
@@ -411,7 +413,7 @@ def test_every_command_is_one_module_of_the_table():
     assert {commands.MODULES[name] for name in COMMANDS if name not in inside} == {
         "hashi_asp.web.serve",
         "hashi_asp.study.command",
-        "hashi_asp.bench",
+        "hashi_asp.study.bench",
     }
     for name in COMMANDS:
         unit = commands.command(name)

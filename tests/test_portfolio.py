@@ -19,8 +19,8 @@ from conftest import PIGEONS, PROGRAMS, PROLOG, PUZZLES
 from hashi_asp import Deadline, Program, check, count, parse, read, solve, unique
 from hashi_asp.asp.interface import chosen
 from hashi_asp.asp.portfolio import race, variants
-from hashi_asp.bench import bench
 from hashi_asp.cli import main
+from hashi_asp.study.bench import bench
 
 STUCK = PROGRAMS / "stuck.lp"
 RACE = Program(connectivity="race", variants=("tree", "reach --configuration=jumpy", "lazy"))

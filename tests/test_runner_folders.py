@@ -16,10 +16,10 @@ from conftest import PIGEONS, PROGRAMS, PROLOG
 from studies import descendants, rows, running, study
 from studies import processes as table
 
-from hashi_asp.study import runners
-from hashi_asp.study.runners import Runner
 from hashi_asp.study.runs import Task
 from hashi_asp.study.variants import parse
+from hashi_asp.workers import runners
+from hashi_asp.workers.runners import Runner
 
 PAIRS = PROGRAMS / "pairs.lp"
 

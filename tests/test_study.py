@@ -22,10 +22,10 @@ from hashi_asp import commands, read
 from hashi_asp.cli import main
 from hashi_asp.study import run
 from hashi_asp.study.database import Database, StudyError, WriteError
-from hashi_asp.study.executors import Here
 from hashi_asp.study.plan import load, one_off, resolve
 from hashi_asp.study.runs import COLUMNS, Task, perform
 from hashi_asp.study.variants import VariantError, parse
+from hashi_asp.workers.executors import Here
 
 NYT = PUZZLES / "nyt-2022-04-03.json"  # one solution
 FOUR = [COELHO / f"Hs_16_100_{b}_{a}_001.has" for b, a in (("25", "00"), ("75", "15"))]
@@ -456,8 +456,8 @@ def test_a_runner_that_reads_nothing_holds_up_no_one_and_overstaying_ends_it():
     import os
     import threading
 
-    from hashi_asp.study.runners import Runner
     from hashi_asp.study.runs import Task
+    from hashi_asp.workers.runners import Runner
 
     variant = parse("reach", "--connectivity reach")
     text = PROLOG.read_text() + "\n" * 2_000_000  # over any pipe's buffer

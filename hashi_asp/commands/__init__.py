@@ -40,7 +40,7 @@ MODULES: dict[str, str] = {
     },
     # The commands that start a front live with it, on the floor above the units it runs.
     "serve": "hashi_asp.web.serve",
-    "bench": "hashi_asp.bench",
+    "bench": "hashi_asp.study.bench",
     "study": "hashi_asp.study.command",
 }
 """Every command, by the name users type, and the module that declares it (as ``COMMAND``)."""

@@ -89,8 +89,8 @@ def generate(given: Given) -> Outcome:
 def _elsewhere(given: Given, rules: Any, options: dict[str, Any]) -> tuple[list[str], Any]:
     """The puzzles made by --jobs local processes or on the --scheduler's cluster."""
     from ..generation import Making
-    from ..study.executors import executor
-    from ..study.making import in_order
+    from ..workers.executors import executor
+    from ..workers.puzzles import in_order
 
     if given.jobs and given.scheduler:
         raise OptionError("--jobs is for local processes, --scheduler for a cluster: not both")
@@ -98,7 +98,7 @@ def _elsewhere(given: Given, rules: Any, options: dict[str, Any]) -> tuple[list[
     difficulty = options.pop("difficulty")
     asked = (given.islands, given.count, size, alpha, beta, seed, given.notation, difficulty)
     making = Making.of(*asked, rules, options)
-    where = executor(given.jobs or 1, given.scheduler)
+    where = executor(given.jobs or 1, given.scheduler, refused=OptionError)
     return list(making.names), in_order(making, where, given.deadline)
 
 

@@ -3,15 +3,16 @@ one task, every run a row.
 
 - :mod:`.variants`: a variant's option string, read by the searching commands' own options;
 - :mod:`.plan`: the plan (a TOML file, or the command line's one-off form) and its cells;
-- :mod:`.runs`: one run of one cell, in a runner process with its time and memory limits;
-- :mod:`.executors`: where runs are made: local processes, or a Dask cluster;
+- :mod:`.runs`: one run of one cell, in a runner process with its time and memory limits
+  (the runner processes, and where runs are made, local processes or a Dask cluster, are
+  :mod:`hashi_asp.workers`);
 - :mod:`.database`: the SQLite database, a row committed per run, resumed, never mixed;
 - :mod:`.report` and :mod:`.plots`: tables and figures, from the database alone.
 
 :func:`run` is the one loop over a study's runs: ``hashi-asp study run`` calls it with a
-database, ``hashi-asp bench`` (one variant, no database) without.  The bounds of what a run may
-be given are here too, for the plan and the command line alike, and the check that the files
-``study plot`` and ``bench`` write are files of their own.
+database, ``hashi-asp bench`` (:mod:`.bench`: one variant, no database) without.  The bounds of
+what a run may be given are here too, for the plan and the command line alike, and the check
+that the files ``study plot`` and ``bench`` write are files of their own.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from ..status import Stop
 from ..stopping import Deadline
 
 if TYPE_CHECKING:
+    from ..workers.executors import Cluster, Here, Lost, Processes
     from .database import Database
-    from .executors import Cluster, Here, Lost, Processes
     from .plan import Plan
     from .runs import Record
 
@@ -142,7 +143,7 @@ def run(
     there, every record made so far committed, and :attr:`Progress.stopped` says why; the
     executor's processes are ended on the way out, however it ends."""
     from ..stopping import Stopped
-    from .executors import Lost
+    from ..workers.executors import Lost
 
     deadline = Deadline.of(deadline)
 

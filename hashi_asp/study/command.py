@@ -34,8 +34,8 @@ from ..commands.shared_options import FORCE, JOBS, RUN_TIME_LIMIT, SCHEDULER, pr
 from ..cores import cores
 from ..puzzle import plural
 from ..status import Status
+from ..workers.executors import JOBS_PER_CORE
 from . import MEMORY_LIMITS, MOST_SEED
-from .executors import JOBS_PER_CORE
 
 LEAST_MEMORY, MOST_MEMORY = MEMORY_LIMITS
 
@@ -52,15 +52,15 @@ def study(given: Given) -> Outcome:
 
 def run(given: Given) -> Outcome:
     from ..files import not_the_input
+    from ..workers.executors import Processes, executor
     from . import plan as plans
     from . import run as run_study
     from .database import Database
-    from .executors import Processes, executor
 
     spec, named = _spec(given)
     if given.jobs and given.scheduler:
         raise OptionError("--jobs is for local processes, --scheduler for a cluster: not both")
-    where = executor(given.jobs or cores(), given.scheduler)
+    where = executor(given.jobs or cores(), given.scheduler, refused=OptionError)
     note = given.hooks.note
     plan = plans.resolve(spec, where=named, deadline=given.deadline, note=note)
     not_the_input(given.db, [*reads(given), *plan.reads])

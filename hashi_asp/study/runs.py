@@ -10,11 +10,15 @@ a command, with a time limit and a memory limit of its own.
   rejects, a time limit or running out of memory are each a row with their status.
 - :func:`lost` is the row of a run whose process ended without one.
 
-The processes that make the runs, one after another, are in :mod:`.runners`.
+A task is work for :mod:`hashi_asp.workers`: its :meth:`Task.make` in a runner process (with the
+variant's files in the runner's folder and the run's memory limit on its address space,
+:func:`_in_runner`) or in this process, its :meth:`Task.lost` the row of a runner that ended
+without one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import functools
 import hashlib
@@ -34,6 +38,7 @@ from ..status import Question, Status, Stop, Verdict
 from ..stopping import Deadline, Stopped
 
 if TYPE_CHECKING:
+    from ..workers.runners import Serving
     from .variants import Variant
 
 DATASET_NAME = re.compile(
@@ -41,10 +46,6 @@ DATASET_NAME = re.compile(
 )
 """File names of the Coelho et al. dataset (and of ``generate --out``): side, islands, beta %,
 alpha %, number."""
-
-GRACE_SECONDS = 5.0
-"""How long past its time limit a run may take before its runner ends it (a run stops at its
-limit on its own, grounding included; this is for a run that cannot)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,21 @@ class Task:
     @property
     def key(self) -> tuple[str, str, int]:
         return self.instance, self.variant.name, self.seed
+
+    def make(self, runner: Serving | None = None, *, within: Deadline | None = None) -> Record:
+        """This run's row: made in a runner process (``runner``) with its limits, or in this
+        process (no memory limit, no peak memory) as a part of ``within``
+        (:func:`perform`)."""
+        if runner is None:
+            return perform(self, within=within)
+        return _in_runner(self, runner)
+
+    def lost(self, message: str, status: Verdict | None = None) -> Record:
+        """The row of this run when its runner ended without one (:func:`lost`), with
+        ``status`` if given (``unknown``: ended at its time limit)."""
+        record = lost(self, message)
+        record.status = (status or Verdict(record.status)).value
+        return record
 
 
 @dataclass
@@ -269,6 +285,58 @@ def _describe(record: Record, puzzle: Puzzle, solution: Solution | None) -> None
         pairs = len(solution.bridges)
         record.alpha = round((pairs - (len(puzzle.islands) - 1)) / len(puzzle.islands), 4)
         record.beta = round(sum(b.count >= 2 for b in solution.bridges) / max(1, pairs), 4)
+
+
+# ---------------------------------------------------------------------------- one run, in a runner
+
+
+def _in_runner(task: Task, runner: Serving) -> Record:
+    """One run in a runner process: the variant's files written in the runner's folder, the
+    memory limit on this process's address space for the run, its peak resident memory
+    measured.  A limit below the runner's floor (MB of address space a run takes before any
+    work) is a ``memout`` at once: the threads of the run could not even start."""
+    import resource
+
+    floor = runner.floor(_warm_up)  # what a run takes before any work: no limit can be below
+    if task.memory_limit is not None and task.memory_limit < floor:
+        record = lost(task, f"the run needs {floor:.0f} MB of address space before any work,")
+        record.message = record.message.replace(", under", " over")
+        return record
+    try:
+        # A variant that brings no files writes none, and needs no folder.
+        inside = runner.folder() / task.variant.digest if task.variant.files else Path()
+        program = task.variant.program_in(inside)
+    except OSError as error:
+        record = lost(task, f"cannot write the variant's files: {error}")
+        record.status = Verdict.ERROR.value
+        return record
+    runner.reset_peak()
+    unlimited = resource.getrlimit(resource.RLIMIT_AS)
+    if task.memory_limit is not None:
+        limit = task.memory_limit * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, unlimited[1]))
+    try:
+        record = perform(task, program)
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, unlimited)
+    record.memory = runner.peak()
+    record.message = task.variant.as_given(record.message, inside)
+    return record
+
+
+def _warm_up() -> None:
+    """Pay here, once, what the first run in a process pays (each notation's module, clingo's
+    first control, a command unit's first run, the caches of the package's first calls)."""
+    from .. import commands, notations, walkthrough  # noqa: F401
+    from ..asp import portfolio  # noqa: F401
+    from ..commands.declaration import Reader
+
+    for notation in notations.NOTATIONS.values():  # their modules load on first use
+        with contextlib.suppress(Exception):
+            notation.detect("")
+    with contextlib.suppress(Exception):
+        unit = commands.command("unique")
+        unit.run(unit.given({"puzzle": "1.1\n"}, reader=Reader(files=False)))
 
 
 def lost(task: Task, message: str) -> Record:

@@ -1,13 +1,14 @@
-"""The processes that make a study's runs.
+"""The processes that make the work: a study's runs, the puzzles of ``generate --jobs``.
 
-A :class:`Runner` is a process of its own (``python -m hashi_asp.study.runners``) that makes
-one run after another (:func:`~.runs.perform`): for each, the memory limit on its address
-space (``RLIMIT_AS``) and its peak resident memory measured afresh (Linux's ``clear_refs``).
-A run over the limit is a ``memout`` row: clingo or Python says so, or the runner dies on it
-and its parent writes the row; either way a new runner takes over, and so it does after
-grounding was left behind at a time limit, after a run that overstays its limit (ended by its
-parent), and every :data:`RECYCLE` runs.  A runner ends with the process that started it; the
-folder it writes variants' files in goes with it, however it ends (:class:`_Folder`).
+A :class:`Runner` is a process of its own (``python -m hashi_asp.workers.runners``) that makes
+one piece of work after another (its ``make``, given the runner's :class:`Serving`): a study's
+run sets the memory limit on the runner's address space (``RLIMIT_AS``) and measures its peak
+resident memory afresh (Linux's ``clear_refs``).  A run over the limit is a ``memout`` row:
+clingo or Python says so, or the runner dies on it and its parent writes the row (the work's
+``lost``); either way a new runner takes over, and so it does after grounding was left behind
+at a time limit, after work that overstays its limit (ended by its parent), and every
+:data:`RECYCLE` pieces.  A runner ends with the process that started it; the folder it writes
+files in (a variant's rules) goes with it, however it ends (:class:`_Folder`).
 
 Local jobs and Dask workers alike hand their tasks to runners: a Dask worker's thread waits
 on the runner's pipe without holding Python's lock, so a long search never starves the
@@ -31,18 +32,22 @@ import tempfile
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
 from .. import stopping
 from ..status import Verdict
-from .runs import GRACE_SECONDS, Record, Task, lost, perform
+
+GRACE_SECONDS = 5.0
+"""How long past its time limit a run may take before its runner ends it (a run stops at its
+limit on its own, grounding included; this is for a run that cannot)."""
 
 # ---------------------------------------------------------------------------- the runner
 
 
 class Runner:
-    """A runner process (``python -m hashi_asp.study.runners``) and the pipes to it.  :meth:`send`
+    """A runner process (``python -m hashi_asp.workers.runners``) and the pipes to it.  :meth:`send`
     tasks (a second one waits in the pipe, so that the runner starts it the moment the first is
     done), then :meth:`finish` the first once :meth:`fileno` is readable or it is
     :meth:`overdue`: its record, whatever happened to the runner.  A runner that died, was ended
@@ -55,7 +60,7 @@ class Runner:
 
     def _start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "hashi_asp.study.runners", str(os.getpid())],
+            [sys.executable, "-m", "hashi_asp.workers.runners", str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             bufsize=0,  # what select() says is readable is all there is to read
@@ -188,13 +193,9 @@ def _exactly(stream: IO[bytes], size: int) -> bytes:
 
 
 def _lost(item: Any, message: str, status: Verdict | None = None) -> Any:
-    """What a runner that ended without a word gives for ``item``: a run's row (:func:`lost`),
-    or what other work says of itself (``item.lost(message)``)."""
-    if not isinstance(item, Task):
-        return item.lost(message)
-    record = lost(item, message)
-    record.status = (status or Verdict(record.status)).value
-    return record
+    """What a runner that ended without a word gives for ``item``: what the work says of
+    itself (``item.lost(message, status)``: a run's row, a puzzle's error)."""
+    return item.lost(message, status)
 
 
 RECYCLE = 2000
@@ -203,27 +204,22 @@ one process's memory (fragments, caches) never weighs on a run's memory limit.""
 
 
 def serve(parent: int) -> None:
-    """The runner's loop: read a task from standard input, run it here with its limits, write
-    (its record, whether this runner retires) to standard output; end at the end of the
-    input, or with ``parent``."""
+    """The runner's loop: read a piece of work from standard input, make it here (its
+    ``make``, given this runner's :class:`Serving`), write (its result, whether this runner
+    retires) to standard output; end at the end of the input, or with ``parent``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's to handle
     _end_with(parent)
-    _warm_up()
-    floor = _vm("VmPeak") or 0.0  # what a run takes before any work: no limit can be below
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # what anything else prints goes to standard error, not into the replies
     requests = sys.stdin.buffer
-    folder = _Folder()
+    serving = Serving()
     try:
         for made in range(1, RECYCLE + 1):
             try:
                 task = _read(requests)
             except EOFError:
                 break
-            if isinstance(task, Task):
-                record = _serve(task, folder, floor)
-            else:  # other work done by runners (a puzzle of `generate --jobs`): ``make()``
-                record = task.make()
+            record = task.make(serving)
             # Grounding left behind at a time limit, or memory that ran out, may weigh on the
             # next run: a new runner makes it.
             memout = getattr(record, "status", None) == Verdict.MEMOUT
@@ -234,47 +230,49 @@ def serve(parent: int) -> None:
     except BrokenPipeError:
         pass
     finally:
-        folder.remove()
+        serving.remove()
     os._exit(0)  # grounding left behind needs no waiting for
 
 
-def _serve(task: Task, folder: _Folder, floor: float) -> Record:
-    """One run here: the variant's files written, the memory limit on this process's address
-    space for the run, its peak resident memory measured.  A limit below ``floor`` (MB of
-    address space a run takes before any work) is a ``memout`` at once: the threads of the
-    run could not even start."""
-    import resource
+class Serving:
+    """What a runner process offers the work it makes: a folder of its own for files (made on
+    first use, removed however the runner ends), the address space the runner takes before any
+    work, and its peak resident memory."""
 
-    if task.memory_limit is not None and task.memory_limit < floor:
-        record = lost(task, f"the run needs {floor:.0f} MB of address space before any work,")
-        record.message = record.message.replace(", under", " over")
-        return record
-    try:
-        # A variant that brings no files writes none, and needs no folder.
-        inside = folder.made() / task.variant.digest if task.variant.files else Path()
-        program = task.variant.program_in(inside)
-    except OSError as error:
-        record = lost(task, f"cannot write the variant's files: {error}")
-        record.status = Verdict.ERROR.value
-        return record
-    _reset_peak()
-    unlimited = resource.getrlimit(resource.RLIMIT_AS)
-    if task.memory_limit is not None:
-        limit = task.memory_limit * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, unlimited[1]))
-    try:
-        record = perform(task, program)
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, unlimited)
-    record.memory = _peak()
-    record.message = task.variant.as_given(record.message, inside)
-    return record
+    def __init__(self) -> None:
+        self._folder = _Folder()
+        self._floor: float | None = None
+
+    def folder(self) -> Path:
+        """The runner's folder, made now if it is not there yet."""
+        return self._folder.made()
+
+    def floor(self, warm_up: Callable[[], None]) -> float:
+        """MB of address space a run takes before any work (0 where Linux's /proc does not
+        say): measured once, after ``warm_up`` has paid what the first run in a process pays.
+        No memory limit can be below it."""
+        if self._floor is None:
+            warm_up()
+            self._floor = _vm("VmPeak") or 0.0
+        return self._floor
+
+    def reset_peak(self) -> None:
+        """Start this process's peak resident memory afresh (Linux)."""
+        _reset_peak()
+
+    def peak(self) -> float | None:
+        """This process's peak resident memory in MB since :meth:`reset_peak`."""
+        return _peak()
+
+    def remove(self) -> None:
+        """Remove the runner's folder, as it ends."""
+        self._folder.remove()
 
 
 class _Folder:
-    """The runner's folder for the files variants bring, made in the temporary directory when
-    the first such variant comes (most bring none), with a janitor that removes it should the
-    runner end without removing it (:func:`_janitor`)."""
+    """The runner's folder for the files work brings (a variant's rules), made in the temporary
+    directory when the first such work comes (most brings none), with a janitor that removes it
+    should the runner end without removing it (:func:`_janitor`)."""
 
     def __init__(self) -> None:
         self.path: Path | None = None
@@ -352,21 +350,6 @@ def _peak() -> float | None:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale / 2**20, 1)
 
 
-def _warm_up() -> None:
-    """Pay here, once, what the first run in a process pays (each notation's module, clingo's
-    first control, a command unit's first run, the caches of the package's first calls)."""
-    from .. import commands, notations, walkthrough  # noqa: F401
-    from ..asp import portfolio  # noqa: F401
-    from ..commands.declaration import Reader
-
-    for notation in notations.NOTATIONS.values():  # their modules load on first use
-        with contextlib.suppress(Exception):
-            notation.detect("")
-    with contextlib.suppress(Exception):
-        unit = commands.command("unique")
-        unit.run(unit.given({"puzzle": "1.1\n"}, reader=Reader(files=False)))
-
-
 def _end_with(parent: int) -> None:
     """End this process when ``parent`` does: Linux ends it with the thread that started it;
     elsewhere it ends at the end of its input."""
@@ -384,8 +367,8 @@ def _end_with(parent: int) -> None:
 _mine = threading.local()
 
 
-def run_remote(task: Task) -> Record:
-    """A Dask task: ``task`` run by this worker thread's runner (started on first use; each
+def run_remote(task: Any) -> Any:
+    """A Dask task: ``task`` made by this worker thread's runner (started on first use; each
     thread has its own, which ends with the thread)."""
     runner: Runner | None = getattr(_mine, "runner", None)
     if runner is None:
@@ -394,7 +377,7 @@ def run_remote(task: Task) -> Record:
 
 
 if __name__ == "__main__":
-    # The module's own name, not __main__, so that the records it sends unpickle as such.
-    from hashi_asp.study.runners import serve as serving
+    # The module's own name, not __main__, so that what it sends unpickles as such.
+    from hashi_asp.workers.runners import serve as serving
 
     serving(int(sys.argv[1]))

@@ -1,5 +1,5 @@
-"""``generate --jobs N`` and ``generate --scheduler``: the puzzles of one request made on a
-study's executors (local runner processes, a Dask cluster), puzzle i from seed + i as in one
+"""``generate --jobs N`` and ``generate --scheduler``: the puzzles of one request made on the
+executors (local runner processes, a Dask cluster), puzzle i from seed + i as in one
 process, and handed on in order: the files are the same, byte for byte, whichever executor
 made them."""
 
@@ -13,21 +13,25 @@ from ..errors import HashiError
 
 if TYPE_CHECKING:
     from ..generation import Generated, Making
+    from ..status import Verdict
     from ..stopping import Deadline
     from .executors import Cluster, Processes
 
 
 @dataclass(frozen=True)
 class Made:
-    """Puzzle ``number`` of ``making``, for a runner: :meth:`make` gives (number, the puzzle's
-    (name, Generated, text), or the error that stopped it)."""
+    """Puzzle ``number`` of ``making``, work for a runner (:mod:`hashi_asp.workers`):
+    :meth:`make` gives (number, the puzzle's (name, Generated, text), or the error that stopped
+    it)."""
 
     making: Making
     number: int
     time_limit: float | None = None
     memory_limit: int | None = None
 
-    def make(self) -> tuple[int, Any]:
+    def make(self, runner: Any = None, *, within: Deadline | None = None) -> tuple[int, Any]:
+        """The puzzle, wherever it is made (in a runner, which offers nothing it needs, or
+        here), within its own time limit."""
         try:
             return self.number, self.making.one(self.number, self.time_limit)
         except HashiError as error:
@@ -37,7 +41,8 @@ class Made:
 
             return self.number, GenerationError("out of memory")
 
-    def lost(self, message: str) -> tuple[int, Any]:
+    def lost(self, message: str, status: Verdict | None = None) -> tuple[int, Any]:
+        """The error of a puzzle whose runner ended without it (whatever the ``status``)."""
         from ..generation import GenerationError
 
         name = self.making.names[self.number]
@@ -55,12 +60,12 @@ def in_order(
     made = (Made(making, i, deadline.remaining()) for i in range(len(making.names)))
     waiting: dict[int, Any] = {}
     following = 0
-    stream = executor.run(made, deadline)  # type: ignore[arg-type]
+    stream = executor.run(made, deadline)
     try:
         for result in stream:
             if isinstance(result, Lost):
-                result = result.task.lost(result.message)  # type: ignore[attr-defined]
-            number, outcome = result  # type: ignore[misc]
+                result = result.task.lost(result.message)
+            number, outcome = result
             waiting[number] = outcome
             while following in waiting:
                 outcome = waiting.pop(following)

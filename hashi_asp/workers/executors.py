@@ -1,14 +1,16 @@
-"""Where a study's runs are made: in this process (:class:`Here`, for ``bench`` with one job),
-in local runner processes (:class:`Processes`, ``--jobs N``: nothing to start), or on a Dask
-cluster (:class:`Cluster`, ``--scheduler tcp://HOST:PORT``, with the ``cluster`` extra).
+"""Where work is made (a study's runs, the puzzles of ``generate --jobs``): in this process
+(:class:`Here`, for ``bench`` with one job), in local runner processes (:class:`Processes`,
+``--jobs N``: nothing to start), or on a Dask cluster (:class:`Cluster`, ``--scheduler
+tcp://HOST:PORT``, with the ``cluster`` extra).
 
-Each takes the runs to make and yields each one's :class:`~.runs.Record` as it completes, in
-whatever order they complete; a run that could not be made at all (Dask gave up on it after
-its workers died, ``distributed.scheduler.allowed-failures`` times) is a :class:`Lost`, and
-its cell stays without a row for the next ``study run``.  The iterator ends when the study's
-deadline is stopped (a signal), looking at it within :data:`~hashi_asp.stopping.POLL_SECONDS`;
-closing it (at that stop, or at an error writing a row) ends the runners or cancels the
-cluster's remaining tasks.
+Each takes the work to make (:mod:`hashi_asp.workers`; a study's tasks, whose results are its
+records) and yields each one's result as it completes, in whatever order they complete; work
+that could not be made at all (Dask gave up on it after its workers died,
+``distributed.scheduler.allowed-failures`` times) is a :class:`Lost`, and a study's cell stays
+without a row for the next ``study run``.  The iterator ends when the deadline of the whole is
+stopped (a signal), looking at it within :data:`~hashi_asp.stopping.POLL_SECONDS`; closing it
+(at that stop, or at an error writing a row) ends the runners or cancels the cluster's
+remaining tasks.
 
 Dask reschedules the task of a worker that dies (a node lost, a Slurm job at its walltime):
 nothing here repeats it.  The instance's text travels with each task, so the workers need no
@@ -22,10 +24,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import HashiError
 from ..stopping import POLL_SECONDS, Deadline
-from .database import StudyError
+from . import WorkError
 from .runners import Runner
-from .runs import Record, Task, perform
+
+Work = Any
+"""A piece of work (:mod:`hashi_asp.workers`): ``make``, ``lost``, perhaps ``time_limit``."""
 
 JOBS_PER_CORE = 4
 """The most local runner processes a study (``--jobs``) or ``bench`` may start, per core this
@@ -37,31 +42,33 @@ room to measure that on purpose, and no more.  Fewer runners start than there ar
 
 @dataclass
 class Lost:
-    """A run that was not made: the task and why."""
+    """Work that was not made: the task and why."""
 
-    task: Task
+    task: Work
     message: str
 
 
-Outcome = Record | Lost
+Outcome = Any
+"""What an executor yields: a piece of work's result (a study's record), or a :class:`Lost`."""
 
 
 class Here:
-    """Every run in this process, one after the other: no memory limit, no peak memory."""
+    """Every piece of work in this process, one after the other (a study's run: no memory
+    limit, no peak memory)."""
 
     alone = False
     where = "this process"
 
-    def run(self, tasks: Iterable[Task], deadline: Deadline) -> Iterator[Outcome]:
+    def run(self, tasks: Iterable[Work], deadline: Deadline) -> Iterator[Outcome]:
         for task in tasks:
             if deadline.expired():
                 return
-            yield perform(task, within=deadline)
+            yield task.make(within=deadline)
 
 
 class Processes:
-    """``jobs`` runner processes on this machine, each making one run at a time (the time and
-    memory limits per run, the peak memory measured)."""
+    """``jobs`` runner processes on this machine, each making one piece of work at a time (a
+    study's run: the time and memory limits per run, the peak memory measured)."""
 
     def __init__(self, jobs: int = 1):
         self.jobs = jobs
@@ -77,7 +84,7 @@ class Processes:
         fewer.alone = self.alone
         return fewer
 
-    def run(self, tasks: Iterable[Task], deadline: Deadline) -> Iterator[Outcome]:
+    def run(self, tasks: Iterable[Work], deadline: Deadline) -> Iterator[Outcome]:
         from multiprocessing.connection import wait
 
         pending = iter(tasks)
@@ -112,7 +119,7 @@ class Processes:
 
 class Cluster:
     """A Dask cluster's workers, through its scheduler at ``address``; each worker thread hands
-    its runs to a runner process of its own (:func:`~.runners.run_remote`)."""
+    its work to a runner process of its own (:func:`~.runners.run_remote`)."""
 
     alone = True
 
@@ -120,14 +127,14 @@ class Cluster:
         try:
             import distributed  # noqa: F401
         except ImportError:
-            raise StudyError(
+            raise WorkError(
                 "--scheduler needs the cluster extra (dask.distributed is not installed): "
                 "pip install 'hashi-asp[cluster]'"
             ) from None
         self.address = address
         self.where = f"the Dask cluster at {address}"
 
-    def run(self, tasks: Iterable[Task], deadline: Deadline) -> Iterator[Outcome]:
+    def run(self, tasks: Iterable[Work], deadline: Deadline) -> Iterator[Outcome]:
         from distributed import Client, as_completed
 
         from .runners import run_remote
@@ -135,11 +142,9 @@ class Cluster:
         try:
             client = Client(self.address, timeout="30s", set_as_default=False)
         except (OSError, TimeoutError) as error:
-            raise StudyError(
-                f"cannot reach the Dask scheduler at {self.address}: {error}"
-            ) from None
+            raise WorkError(f"cannot reach the Dask scheduler at {self.address}: {error}") from None
         pending = iter(tasks)
-        submitted: dict[Any, Task] = {}  # by the future's key
+        submitted: dict[Any, Work] = {}  # by the future's key
         completed = as_completed(loop=client.loop, with_results=True, raise_errors=False)
         threads = [0]
 
@@ -183,10 +188,12 @@ class Cluster:
             client.close()
 
 
-def executor(jobs: int = 1, scheduler: str | None = None) -> Processes | Cluster:
-    """The executor a study asks for: a Dask cluster if ``scheduler`` names one, else ``jobs``
-    local processes (at most :func:`most_jobs`)."""
-    return Cluster(scheduler) if scheduler else Processes(local_jobs(jobs))
+def executor(
+    jobs: int = 1, scheduler: str | None = None, *, refused: type[HashiError] = WorkError
+) -> Processes | Cluster:
+    """The executor a command asks for: a Dask cluster if ``scheduler`` names one, else
+    ``jobs`` local processes (at most :func:`most_jobs`, else ``refused``)."""
+    return Cluster(scheduler) if scheduler else Processes(local_jobs(jobs, refused=refused))
 
 
 def most_jobs() -> int:
@@ -197,15 +204,15 @@ def most_jobs() -> int:
     return JOBS_PER_CORE * cores()
 
 
-def local_jobs(jobs: int) -> int:
-    """``jobs`` (``--jobs``), refused above :func:`most_jobs` before any work."""
-    from ..commands.declaration import OptionError
+def local_jobs(jobs: int, *, refused: type[HashiError] = WorkError) -> int:
+    """``jobs`` (``--jobs``), refused above :func:`most_jobs` before any work: with the error
+    ``refused`` (a command's, for an option's value it does not allow)."""
     from ..puzzle import plural
 
     most = most_jobs()
     if jobs > most:
         cores = plural(most // JOBS_PER_CORE, "core")
-        raise OptionError(
+        raise refused(
             f"--jobs {jobs}: at most {most}, {JOBS_PER_CORE} a core of the {cores} this "
             "process may use (fewer start when fewer runs are left)"
         )

@@ -1,9 +1,9 @@
 """Benchmarking, the quick way: ``hashi-asp bench`` solves many puzzles with one program and
 prints the times grouped like Table 1 of Coelho, Laporte, Lindbeck & Vidal (2019).
 
-It is a study (:mod:`.study`) of one variant and no database: the same runs, made by the same
-loop, in this process (one job) or in local runner processes (``jobs``), each row kept in
-memory and reported at the end (``--csv``, ``--json``).  For many variants, seeds, limits per
+It is a study (:mod:`hashi_asp.study`) of one variant and no database: the same runs, made by
+the same loop, in this process (one job) or in local runner processes (``jobs``), each row kept
+in memory and reported at the end (``--csv``, ``--json``).  For many variants, seeds, limits per
 run, a database that survives interruptions, or a cluster: ``hashi-asp study``.
 
 Every answer passes the independent checker before its row counts as solved; a failed check
@@ -20,8 +20,8 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from .asp.interface import Program
-from .commands.declaration import (
+from ..asp.interface import Program
+from ..commands.declaration import (
     FLAG,
     INT,
     OUTPUT,
@@ -29,17 +29,18 @@ from .commands.declaration import (
     Command,
     Given,
     Option,
+    OptionError,
     Outcome,
     Printed,
     lines,
 )
-from .commands.shared_options import FORCE, PROGRAM, RUN_TIME_LIMIT, prepare_output, program_of
-from .errors import HashiError, PuzzleError
-from .puzzle import plural
-from .status import Status, Verdict
-from .stopping import Deadline
-from .study.executors import JOBS_PER_CORE
-from .study.runs import DATASET_NAME, Record, Task
+from ..commands.shared_options import FORCE, PROGRAM, RUN_TIME_LIMIT, prepare_output, program_of
+from ..errors import HashiError, PuzzleError
+from ..puzzle import plural
+from ..status import Status, Verdict
+from ..stopping import Deadline
+from ..workers.executors import JOBS_PER_CORE
+from .runs import DATASET_NAME, Record, Task
 
 COLUMNS = (
     "file",
@@ -96,7 +97,7 @@ class Row:
 
 def puzzle_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
     """The files given, with directories searched recursively for puzzle files, sorted."""
-    from .files import puzzle_files as found
+    from ..files import puzzle_files as found
 
     return sorted({Path(name) for name in found([str(p) for p in paths])})
 
@@ -118,11 +119,11 @@ def bench(
     ``on_row`` is called as each puzzle is finished.  When ``deadline`` (the whole benchmark's)
     is stopped, by a signal or Ctrl-C, the runners are ended and the rows finished are returned
     (``deadline.stopped`` says why)."""
-    from . import study
-    from .files import read_text
-    from .study.executors import Here, Processes
-    from .study.plan import Instance, Plan
-    from .study.variants import Variant
+    from ..files import read_text
+    from ..workers.executors import Here, Processes
+    from . import Progress, run
+    from .plan import Instance, Plan
+    from .variants import Variant
 
     rows: list[Row] = []
 
@@ -141,11 +142,11 @@ def bench(
     plan = Plan(instances, [variant], _task(unique_verdict), (1,), time_limit)
     executor = Here() if jobs <= 1 else Processes(jobs).at_most(len(instances))
 
-    def made(progress: study.Progress, record: Record | None) -> None:
+    def made(progress: Progress, record: Record | None) -> None:
         if record is not None:
             keep(Row.of(record))
 
-    study.run(plan, executor, on_record=made, deadline=deadline)
+    run(plan, executor, on_record=made, deadline=deadline)
     return sorted(rows, key=lambda row: row.file)
 
 
@@ -158,10 +159,10 @@ def bench_one(
     rules: Mapping[str, Any] | None = None,
 ) -> Row:
     """One puzzle file, in this process, as :func:`bench` times it."""
-    from .files import read_text
-    from .study.plan import task_of
-    from .study.runs import perform
-    from .study.variants import Variant
+    from ..files import read_text
+    from .plan import task_of
+    from .runs import perform
+    from .variants import Variant
 
     try:
         text = read_text(path)
@@ -186,7 +187,7 @@ def summary(rows: list[Row], elapsed: float | None = None) -> str:
     """A table of mean and worst seconds per group: (islands, beta, alpha) for files named like the
     Coelho et al. dataset, else by island count; then the totals: the puzzles' seconds added up,
     and ``elapsed``, the wall-clock time of the whole run, if given (less with several jobs)."""
-    from .study.report import grouped
+    from .report import grouped
 
     header, groups = grouped(rows, lambda row: row.file, lambda row: row.islands)
     dataset = len(header) == 3
@@ -258,11 +259,11 @@ assert tuple(f.name for f in fields(Row)) == COLUMNS
 def benchmark(given: Given) -> Outcome:
     """The ``bench`` command: :func:`bench` with the options given, its rows written and
     summed up."""
-    from .files import write_output
-    from .study import different_outputs
-    from .study.executors import local_jobs
+    from ..files import write_output
+    from ..workers.executors import local_jobs
+    from . import different_outputs
 
-    local_jobs(given.jobs)
+    local_jobs(given.jobs, refused=OptionError)
     different_outputs(("--csv", given.csv_file), ("--json", given.json_file))
     prepare_output(given, given.csv_file, given.json_file)
     program, rules = program_of(given.values)  # -c max_bridges=K: every puzzle's
