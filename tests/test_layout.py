@@ -77,6 +77,7 @@ LAYERS = [
         "asp.control",
         "asp.sweep",
         "asp.neighbourhood",
+        "asp.enumeration",
         "asp.portfolio",
     },
     {"reasoning", "difficulty"},
