@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from .asp.enumeration import enumerate_solutions
 from .asp.interface import Program
-from .asp.neighbourhood import enumerate_any as enumerate_solutions
 from .graphs import connected_groups
 from .puzzle import Cell, Pair, Puzzle, Solution
 from .status import Stop, Verdict
@@ -198,7 +198,7 @@ def _enumerate(
     on_count: Callable[[int], None] | None = None,
 ) -> Result:
     """Solve, unique, count and bench as a :class:`Result`: the enumeration of
-    :func:`~hashi_asp.asp.control.enumerate_solutions` (or a race of them)."""
+    :func:`~hashi_asp.asp.enumeration.enumerate_solutions` (or a race of them)."""
     deadline = Deadline.of(time_limit)  # one limit for grounding and search
     if program.connectivity == "race":
         return _raced(puzzle, models, program, deadline, keep, verify, on_solution, on_count)

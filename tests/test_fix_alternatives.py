@@ -170,7 +170,7 @@ def test_an_answer_not_proven_least_or_past_the_next_size_is_not_offered(prolog,
     """The loop's answer when the time cut its optimisation short (a fix, but not the least
     left) or one of two edits more than the fewest ends the search: neither is offered."""
     from hashi_asp.fixing import alternatives
-    from hashi_asp.fixing.results import Found, Searched
+    from hashi_asp.fixing.results import FoundFix, Searched
     from hashi_asp.status import Verdict
     from hashi_asp.stopping import Deadline
 
@@ -178,8 +178,8 @@ def test_an_answer_not_proven_least_or_past_the_next_size_is_not_offered(prolog,
     far = (Edit("add", (1, 0), None, 4), Edit("add", (1, 2), None, 2), Edit("add", (3, 0), None, 2))
     near = far[:1]
     answers = {
-        "unproven": Searched(Verdict.FIXED, Found(near, edited(prolog, near), None), False, 1),
-        "too many": Searched(Verdict.FIXED, Found(far, edited(prolog, far), None), True, 3),
+        "unproven": Searched(Verdict.FIXED, FoundFix(near, edited(prolog, near), None), False, 1),
+        "too many": Searched(Verdict.FIXED, FoundFix(far, edited(prolog, far), None), True, 3),
     }
     for name, answer in answers.items():
 
@@ -196,6 +196,6 @@ def test_an_answer_not_proven_least_or_past_the_next_size_is_not_offered(prolog,
             def run(self, others, lower=1):
                 return self.answered
 
-        monkeypatch.setattr(alternatives, "Search", Loop)
+        monkeypatch.setattr(alternatives, "CounterexampleSearch", Loop)
         made = alternatives.offered(prolog, best, [], 3, None, Deadline(30))
         assert [other.edits for other in made.alternatives] == [best.edits], name

@@ -107,6 +107,7 @@ FLOORS = [
             "asp.control",
             "asp.sweep",
             "asp.neighbourhood",
+            "asp.enumeration",
             "asp.portfolio",
         },
     ),

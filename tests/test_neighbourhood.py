@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from hashi_asp import Program, Stop, check, count, generate, parse, solve
-from hashi_asp.asp import FORMULATIONS, GIANT, auto, interface, neighbourhood, sweep
+from hashi_asp.asp import FORMULATIONS, auto, interface, neighbourhood, sweep
+from hashi_asp.asp.enumeration import GIANT, plan
 from hashi_asp.asp.interface import EncodingError
 from hashi_asp.asp.neighbourhood import Neighbourhoods
 from hashi_asp.asp.portfolio import name_of, variants
@@ -201,16 +202,21 @@ def test_a_stop_ends_it_between_rounds_and_says_why():
         assert found.status == "unknown" and not found.exhausted and found.count == 0
 
 
+def first(puzzle: Puzzle, models: int = 1) -> str:
+    """The formulation an enumeration of ``models`` answers of ``puzzle`` searches first."""
+    return plan(Program(), puzzle, models).first.connectivity
+
+
 def test_auto_takes_it_for_a_first_solution_of_a_giant_only(monkeypatch):
     giant, small = generate(GIANT, seed=5, beta=0.0).puzzle, generate(200, seed=5).puzzle
-    assert auto(giant, first_only=True) == "lns"
-    assert FORMULATIONS[auto(giant)].complete
-    assert FORMULATIONS[auto(small, first_only=True)].complete
+    assert first(giant) == "lns" and plan(Program(), giant, 1).then.connectivity == auto(giant)
+    assert FORMULATIONS[auto(giant)].complete and first(giant, models=2) == auto(giant)
+    assert FORMULATIONS[first(small)].complete
     doubled = generate(GIANT, seed=5, beta=0.5).puzzle  # where reach wins
-    assert FORMULATIONS[auto(doubled, first_only=True)].complete
+    assert FORMULATIONS[first(doubled)].complete
     # ...unless the search sweeps its first candidate (from 1 000 islands here, for speed)
     monkeypatch.setattr(sweep, "SWEPT", GIANT)
-    assert sweep.swept(doubled) and auto(doubled, first_only=True) == "lns"
+    assert sweep.swept(doubled) and first(doubled) == "lns"
     assert FORMULATIONS[auto(doubled)].complete
     monkeypatch.undo()
     found = solve(giant, time_limit=120)

@@ -12,6 +12,8 @@
 - :mod:`.connectivity`: connectivity as lazy cuts, a clingo propagator.
 - :mod:`.neighbourhood`: the neighbourhood search for a first solution of a giant (``lns``),
   a candidate mended round by round; :mod:`.sweep`: its first candidate drawn window by window.
+- :mod:`.enumeration`: the one enumeration behind every search for answers, and the one place
+  it resolves ``auto`` (for a first solution of a giant, the neighbourhood search first).
 - :mod:`.portfolio`: a race of formulations and clingo options in worker processes.
 
 This module itself holds the catalogue, :data:`FORMULATIONS`: every way hashi-asp can state
@@ -206,33 +208,11 @@ with a tenth of them doubled about 1.21.  Measured on the generator's puzzles of
 soon as a tenth are doubled; the Coelho et al. instances have 1.23 to 1.89."""
 
 
-GIANT = 1000
-"""Islands from which ``auto`` takes the neighbourhood search (:data:`LNS`) for a first
-solution of a puzzle without double bridges (up to :data:`NO_DOUBLES` bridges per island):
-measured with ``study`` on generated puzzles (docs/benchmarks.md, "The giants"), it wins there
-(1 000 islands: 0.12-0.13 s against the tree's 0.33-0.45 s; 5 000: 1.1-1.2 s against none in
-60 s), and loses to reach on puzzles with doubles (2 000 islands, half of them double:
-0.42-0.44 s against 0.31-0.40 s; one in 25 double: 6.0 s against 2.4 s).  The complete search
-still gives counts, uniqueness and proofs, and takes over where the neighbourhood search ends
-finding none."""
-
-NO_DOUBLES = 1.12
-"""Bridges per island up to which a puzzle counts as without doubles for :data:`GIANT` (1.1:
-the generator's default alpha and no double)."""
-
-LARGE_GIANT = 5000
-"""Islands from which ``auto`` takes the neighbourhood search for a first solution of a puzzle
-with few double bridges (:data:`FEW_DOUBLES`): 5 000 islands, one bridge in 25 double: 20.6 s
-against the tree's 59 s."""
-
-
-def auto(puzzle: Puzzle, own_rules: bool = False, *, first_only: bool = False) -> str:
-    """The formulation ``auto`` stands for on ``puzzle``: for a first solution only
-    (``first_only``) of a giant (:func:`giant`), the neighbourhood search;
-    else ``tree`` for puzzles with few double bridges (:data:`FEW_DOUBLES`), else ``reach``;
-    with a user's encoding (``own_rules``), the one that adds nothing to it, :data:`PLAIN`."""
-    if first_only and not own_rules and giant(puzzle):
-        return LNS
+def auto(puzzle: Puzzle, own_rules: bool = False) -> str:
+    """The formulation ``auto`` stands for on ``puzzle``: ``tree`` for puzzles with few double
+    bridges (:data:`FEW_DOUBLES`), else ``reach``; with a user's encoding (``own_rules``), the
+    one that adds nothing to it, :data:`PLAIN`.  (For a first solution of a giant an
+    enumeration takes the neighbourhood search first: :func:`hashi_asp.asp.enumeration.plan`.)"""
     return "tree" if not own_rules and few_doubles(puzzle) else PLAIN
 
 
@@ -241,21 +221,3 @@ def few_doubles(puzzle: Puzzle, most: float = FEW_DOUBLES) -> bool:
     numbers (half their sum over the islands)."""
     numbers = sum(n or 1 for n in puzzle.islands.values())
     return numbers <= 2 * most * len(puzzle.islands)
-
-
-def giant(puzzle: Puzzle) -> bool:
-    """Whether ``auto`` searches a first solution of ``puzzle`` by neighbourhoods: loops
-    allowed, and at least :data:`GIANT` islands without doubles, :data:`LARGE_GIANT` with few,
-    or a puzzle whose first candidate the search sweeps (:func:`~hashi_asp.asp.sweep.swept`:
-    10 000 islands where some number needs a double bridge; a quarter of the bridges double:
-    7.9 to 18.3 s on ten puzzles, against reach's 25.8 to 48.7 s on five of them)."""
-    from .sweep import swept  # (here, not above: it loads clingo, which this module does not)
-
-    islands = len(puzzle.islands)
-    if islands < GIANT or puzzle.rules.no_loops:
-        return False
-    return (
-        few_doubles(puzzle, NO_DOUBLES)
-        or (islands >= LARGE_GIANT and few_doubles(puzzle))
-        or swept(puzzle)
-    )

@@ -55,7 +55,7 @@ SOLVER_OPTIONS = ("--configuration=trendy", "--sign-def=pos", "--lookahead=hybri
 
 
 @dataclass
-class Search:
+class SearchEnd:
     """How a search ended: ``exhausted`` (nothing left to find), ``stopped`` at its deadline's
     end (:class:`~hashi_asp.stopping.Stop`: the time limit, a signal, its caller), or neither:
     the callback asked to stop."""
@@ -80,7 +80,7 @@ class Optimum:
     symbols: list[clingo.Symbol] | None
     cost: int | None
     proven: bool
-    search: Search
+    search: SearchEnd
 
 
 @dataclass
@@ -91,7 +91,7 @@ class Core:
 
     literals: list[int]
     minimal: bool
-    cut: Search | None = None
+    cut: SearchEnd | None = None
 
 
 def judge_options(options: Iterable[str]) -> None:
@@ -132,7 +132,10 @@ def ground(
     atoms (an encoding with helper choices cannot then report one solution twice), ``brave``
     enumerates brave consequences; the program's ``options`` and ``options`` are further clingo
     options, replacing the defaults of the same name.  At the deadline's end grounding is left
-    behind in its thread, and :class:`~hashi_asp.stopping.Stopped` raised."""
+    behind in its thread, and :class:`~hashi_asp.stopping.Stopped` raised.  A program of
+    ``auto`` connectivity is resolved as for a complete search (:func:`.interface.chosen`),
+    for the questions asked of a grounding besides enumerations (hint, explanations, fixes,
+    a walkthrough's checks); an enumeration hands it the formulation it planned."""
     deadline = Deadline.of(deadline)
     program = interface.chosen(program, puzzle)
     wanted = [
@@ -207,56 +210,13 @@ def made_propagator(program: Program, puzzle: Puzzle) -> Any:
 
 @dataclass
 class Enumeration:
-    """What :func:`enumerate_solutions` found: how many answers, those kept, how the search
-    ended, and clingo's statistics."""
+    """What an enumeration found (:func:`hashi_asp.asp.enumeration.enumerate_solutions`): how
+    many answers, those kept, how the search ended, and clingo's statistics."""
 
     found: int
     solutions: list[Solution]
-    search: Search
+    search: SearchEnd
     stats: dict
-
-
-def enumerate_solutions(
-    puzzle: Puzzle,
-    program: Program,
-    models: int,
-    deadline: Deadline,
-    *,
-    keep: bool,
-    verify: bool = True,
-    on_solution: Callable[[Solution], None] | None = None,
-    on_count: Callable[[int], None] | None = None,
-) -> Enumeration:
-    """The one enumeration behind solve, unique, count, bench and each variant of a race: ground
-    the puzzle with the formulation ``program`` picks for it, and take up to ``models`` answers
-    (0 = all), each checked (unless not ``verify``), kept if ``keep``, handed to ``on_solution``
-    and counted to ``on_count`` as it comes."""
-    # Solutions are sets of bridges: a program that chooses more than them must not list one
-    # twice, so a user's rules and the formulations that say so are enumerated projected onto
-    # the shown atoms; the others save projection's cost (3 % at n=400).
-    program = interface.chosen(program, puzzle)
-    project = models != 1 and program.projected
-    grounded = ground(puzzle, program, models=models, project=project, deadline=deadline)
-    solutions: list[Solution] = []
-    found = 0
-
-    def accept(model: clingo.Model) -> bool:
-        nonlocal found
-        if verify or keep or on_solution is not None:
-            solution = grounded.solution(model, found + 1)
-            found += 1
-            if keep:
-                solutions.append(solution)
-            if on_solution is not None:
-                on_solution(solution)
-        else:
-            found += 1
-        if on_count is not None:
-            on_count(found)
-        return models == 0 or found < models
-
-    search = grounded.search(accept, deadline=deadline)
-    return Enumeration(found, solutions, search, grounded.statistics(search))
 
 
 class Grounded:
@@ -294,16 +254,17 @@ class Grounded:
         *,
         assumptions: Iterable[int] = (),
         deadline: Deadline | None = None,
-    ) -> Search:
+    ) -> SearchEnd:
         """Run clingo's search, calling ``on_model`` for each model in this thread (it returns
         False to stop); at the deadline's end (its time, a signal, its caller's stop) hand back
-        what was seen, saying why (``Search.stopped``).  ``assumptions`` are program literals;
-        when there is no model under them, ``Search.core`` holds the ones clingo blamed."""
+        what was seen, saying why (``SearchEnd.stopped``).  ``assumptions`` are program
+        literals; when there is no model under them, ``SearchEnd.core`` holds the ones clingo
+        blamed."""
         started = time.perf_counter()
         deadline = Deadline.of(deadline)
         assumed = list(assumptions)
         if deadline.expired() or self.left_behind:  # an ended deadline searches nothing
-            return Search(False, deadline.stopped or Stop.CANCELLED)
+            return SearchEnd(False, deadline.stopped or Stop.CANCELLED)
         stopped: Stop | None = None
         asked_to_stop = False
         core = None
@@ -313,7 +274,7 @@ class Grounded:
         # handler would then run) makes clingo end the process.
         handle = self._open(assumed, deadline)
         if handle is None:  # clasp was still preparing the search when the deadline ended
-            return Search(False, deadline.stopped, time.perf_counter() - started)
+            return SearchEnd(False, deadline.stopped, time.perf_counter() - started)
         closed = False
         try:
             try:
@@ -345,7 +306,7 @@ class Grounded:
                 closed = True
                 left = left_behind(lambda: _close(handle), CANCEL_SECONDS, "stopping the search")
                 self.left_behind = self.left_behind or left
-                return Search(False, stopped, time.perf_counter() - started)
+                return SearchEnd(False, stopped, time.perf_counter() - started)
             if asked_to_stop:
                 handle.cancel()
             exhausted = not asked_to_stop and handle.get().exhausted
@@ -354,7 +315,7 @@ class Grounded:
         finally:
             if not closed:
                 handle.__exit__(None, None, None)  # what `with` would do: the search ended
-        return Search(exhausted, stopped, time.perf_counter() - started, core)
+        return SearchEnd(exhausted, stopped, time.perf_counter() - started, core)
 
     def _open(self, assumed: list[int], deadline: Deadline) -> clingo.SolveHandle | None:
         """Start a search.  clasp prepares it (its preprocessing) before it returns, which takes
@@ -372,7 +333,7 @@ class Grounded:
             return None
         return opened[0]
 
-    def attempt(self, assumptions: Iterable[int], deadline: Deadline | None = None) -> Search:
+    def attempt(self, assumptions: Iterable[int], deadline: Deadline | None = None) -> SearchEnd:
         """Search for one model under the assumptions: ``exhausted`` means there is none."""
         return self.search(lambda model: False, assumptions=assumptions, deadline=deadline)
 
@@ -466,8 +427,8 @@ class Grounded:
                         raise Stopped("the deadline has ended")
                     blamed = self.settle([*fixed, *trial], deadline)
                 except Stopped:
-                    return Core(kept, False, Search(False, Deadline.of(deadline).stopped))
-                outcome = Search(blamed is not None, core=blamed)
+                    return Core(kept, False, SearchEnd(False, Deadline.of(deadline).stopped))
+                outcome = SearchEnd(blamed is not None, core=blamed)
             else:
                 outcome = self.attempt([*fixed, *trial], deadline)
                 if outcome.cut_short:
@@ -524,7 +485,7 @@ class Grounded:
         """The model's shown atoms."""
         return list(model.symbols(shown=True))
 
-    def statistics(self, search: Search) -> dict:
+    def statistics(self, search: SearchEnd) -> dict:
         """Grounding and search times, clingo's choices and conflicts."""
         figures = {
             "ground_seconds": round(self.ground_seconds, 6),

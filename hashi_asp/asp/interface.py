@@ -92,15 +92,15 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 ENCODING = HASHI_LP  # the whole encoding: what plain clingo runs
 
 
-def chosen(program: Program, puzzle: Puzzle, *, first_only: bool = False) -> Program:
+def chosen(program: Program, puzzle: Puzzle) -> Program:
     """``program`` with ``auto`` connectivity resolved for ``puzzle`` by the catalogue's rule
-    (:func:`hashi_asp.asp.auto`; ``first_only``: for a search of one solution, where a giant
-    takes the neighbourhood search).  A ``race`` resolves the same way where one search is run
+    (:func:`hashi_asp.asp.auto`).  A ``race`` resolves the same way where one search is run
     (hint, explanations), and so does its program in a worker (whose connectivity is the
-    variant's)."""
+    variant's); an enumeration resolves it once, in :func:`hashi_asp.asp.enumeration.plan`,
+    which takes the neighbourhood search first for a first solution of a giant."""
     if program.connectivity not in MODES:
         return program
-    name = auto(puzzle, program.encoding is not None, first_only=first_only)
+    name = auto(puzzle, program.encoding is not None)
     return replace(program, connectivity=name, variants=())
 
 

@@ -46,7 +46,7 @@ from ..puzzle import Puzzle, Solution, bridge
 from ..status import Stop
 from ..stopping import Deadline, Stopped
 from . import interface
-from .control import Enumeration, Grounded, Search, enumerate_solutions, ground
+from .control import Enumeration, Grounded, SearchEnd, ground
 from .interface import EncodingError, InvalidAnswer, Program
 from .predicates import (
     ANCHOR,
@@ -127,64 +127,10 @@ def first_solution(
         found, search.stopped = None, stop.why
     stats = search.statistics()
     if found is None:
-        return Enumeration(0, [], Search(False, search.stopped, stats["solve_seconds"]), stats)
+        return Enumeration(0, [], SearchEnd(False, search.stopped, stats["solve_seconds"]), stats)
     if on_solution is not None:
         on_solution(found)
-    return Enumeration(1, [found], Search(False, None, stats["solve_seconds"]), stats)
-
-
-def enumerate_first(
-    puzzle: Puzzle,
-    program: Program,
-    models: int,
-    deadline: Deadline,
-    on_solution: Callable[[Solution], None] | None,
-    on_count: Callable[[int], None] | None,
-) -> Enumeration:
-    """The enumeration of a search that finds a first solution or none, never all:
-    asked for more, it is refused, as it could neither count nor
-    decide uniqueness."""
-    if models != 1:
-        raise EncodingError(
-            f"--connectivity {program.connectivity} finds a first solution only; counting and "
-            "uniqueness need a complete search (auto, race, reach, tree, flow, lazy)"
-        )
-    found = first_solution(puzzle, program, deadline, on_solution=on_solution)
-    if on_count is not None and found.found:
-        on_count(1)
-    return found
-
-
-def enumerate_any(
-    puzzle: Puzzle,
-    program: Program,
-    models: int,
-    deadline: Deadline,
-    *,
-    keep: bool,
-    verify: bool = True,
-    on_solution: Callable[[Solution], None] | None = None,
-    on_count: Callable[[int], None] | None = None,
-) -> Enumeration:
-    """The enumeration of :func:`~.control.enumerate_solutions`, or this search's for a
-    formulation that is not complete.  ``auto`` takes this search for a first solution of a
-    giant (:func:`hashi_asp.asp.auto`), and the complete one after it where it finds none
-    before the deadline: so ``auto`` still proves that there is none."""
-    picked = interface.chosen(program, puzzle, first_only=models == 1)
-    if not picked.formulation.complete:
-        found = enumerate_first(puzzle, picked, models, deadline, on_solution, on_count)
-        if found.found or found.search.stopped or picked.connectivity == program.connectivity:
-            return found
-    return enumerate_solutions(
-        puzzle,
-        program,
-        models,
-        deadline,
-        keep=keep,
-        verify=verify,
-        on_solution=on_solution,
-        on_count=on_count,
-    )
+    return Enumeration(1, [found], SearchEnd(False, None, stats["solve_seconds"]), stats)
 
 
 class Neighbourhoods:

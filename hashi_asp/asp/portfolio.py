@@ -43,8 +43,9 @@ from ..cores import cores
 from ..puzzle import Puzzle, Solution
 from ..status import Stop
 from ..stopping import POLL_SECONDS, Deadline, Stopped
-from . import FORMULATIONS, LNS, Formulation, race_variants
-from .interface import EncodingError, InvalidAnswer, Program, chosen
+from . import AUTO, FORMULATIONS, LNS, Formulation, race_variants
+from .enumeration import enumerate_solutions, plan
+from .interface import EncodingError, InvalidAnswer, Program
 from .sweep import SIDE, SIDES, swept
 
 GRACE_SECONDS = 2.0
@@ -53,7 +54,7 @@ GRACE_SECONDS = 2.0
 
 
 @dataclass
-class Outcome:
+class VariantOutcome:
     """One worker's search: the solutions kept (or only counted), whether the search space was
     exhausted, why the deadline cut it short (if it did); clingo's statistics and the variant's
     name."""
@@ -75,7 +76,7 @@ class Race:
     """What :func:`race` returns: the winner's outcome (or the best a cut-short race had:
     the most solutions), and why the race stopped before a winner (if it did)."""
 
-    outcome: Outcome
+    outcome: VariantOutcome
     stopped: Stop | None = None
 
 
@@ -91,8 +92,7 @@ def variants(
     it out)."""
     names = list(program.variants)
     if not names:
-        auto = replace(program, connectivity="auto")
-        first = chosen(auto, puzzle, first_only=models == 1).connectivity
+        first = plan(replace(program, connectivity=AUTO), puzzle, models).first.connectivity
         names = [first, *(v for v in race_variants() if v != first)]
         if first == LNS and swept(puzzle):
             # (which side a sweep has fewer dead ends from is chance: both, on two cores)
@@ -148,7 +148,6 @@ def race(
     Raises the first worker's error (an encoding that does not load, an answer that breaks the
     rules)."""
     import multiprocessing
-    from multiprocessing.connection import wait
 
     raced = variants(program, puzzle, models=models)
     if multiprocessing.current_process().daemon:
@@ -156,61 +155,30 @@ def race(
         # already, so the first variant searches here alone.
         alone = _search(puzzle, models, raced[0], deadline, keep, verify)
         return Race(alone, alone.stopped)
+    outcomes = _raced(puzzle, models, raced, deadline, keep, verify)
+    return _judged(puzzle, models, raced, outcomes, deadline)
+
+
+def _raced(
+    puzzle: Puzzle,
+    models: int,
+    raced: Sequence[Program],
+    deadline: Deadline,
+    keep: bool,
+    verify: bool,
+) -> list[VariantOutcome]:
+    """The outcomes of a worker per variant of ``raced``, in the order they came, until one is
+    decisive, the deadline's end (and :data:`GRACE_SECONDS` past it) or a stop; every worker
+    has ended and been reaped when this returns, however it returns."""
     context = _context()
-    forked = context.get_start_method() == "fork"
     workers: list[tuple[Any, Any, Any]] = []  # process, its results, the parent's lifeline
     catalogue = dict(FORMULATIONS)  # with any formulation added at run time
-    outcomes: list[Outcome] = []
+    outcomes: list[VariantOutcome] = []
     try:
         for each in raced:
-            results, sent = context.Pipe(duplex=False)
-            watched, lifeline = context.Pipe(duplex=False)
-            # A forked worker holds copies of the parent's ends, which it closes: else its own
-            # lifeline would never close, nor a pipe of an earlier worker's.
-            parents = [end.fileno() for _, *ends in workers for end in ends] * forked
-            parents += [results.fileno(), lifeline.fileno()] * forked
-            seconds = deadline.remaining()
-            process = context.Process(
-                target=_work,
-                args=(
-                    puzzle,
-                    models,
-                    each,
-                    seconds,
-                    keep,
-                    verify,
-                    sent,
-                    watched,
-                    parents,
-                    catalogue,
-                ),
-                name=f"hashi-asp race: {name_of(each)}",
-            )
-            process.start()
-            sent.close()
-            watched.close()
-            workers.append((process, results, lifeline))
-        waiting: dict[Any, Any] = {results: process for process, results, _ in workers}
-        while waiting:
-            ready: list[Any] = wait(list(waiting), POLL_SECONDS)
-            for results in ready:
-                del waiting[results]
-                try:
-                    kind, value = results.recv()
-                except EOFError:  # the worker died without a word (killed, out of memory)
-                    continue
-                if kind == "error":
-                    raise value
-                assert isinstance(value, Outcome)
-                outcomes.append(value)
-                if value.decisive(models):
-                    waiting.clear()
-                    break
-            stopped = deadline.stopped
-            if stopped is not None and stopped is not Stop.TIME:
-                break  # a signal, or the caller: the workers are ended now
-            if deadline.end is not None and time.perf_counter() > deadline.end + GRACE_SECONDS:
-                break
+            question = (puzzle, models, each, deadline.remaining(), keep, verify)
+            workers.append(_started(context, question, workers, catalogue))
+        _collect(workers, models, deadline, outcomes)
     except KeyboardInterrupt:
         deadline.interrupt()
     finally:
@@ -218,6 +186,81 @@ def race(
         for _, results, lifeline in workers:
             results.close()
             lifeline.close()
+    return outcomes
+
+
+def _started(
+    context: Any,
+    question: tuple[Puzzle, int, Program, float | None, bool, bool],
+    workers: list[tuple[Any, Any, Any]],
+    catalogue: dict[str, Formulation],
+) -> tuple[Any, Any, Any]:
+    """A worker started on ``question`` (the puzzle, the models asked for, the variant's
+    program, the seconds left, whether to keep and to check the answers) with the parent's
+    ``catalogue``: its process, the pipe its results come through, and its lifeline (the end
+    the parent holds).  ``workers`` are those started before it."""
+    program = question[2]
+    results, sent = context.Pipe(duplex=False)
+    watched, lifeline = context.Pipe(duplex=False)
+    # A forked worker holds copies of the parent's ends, which it closes: else its own
+    # lifeline would never close, nor a pipe of an earlier worker's.
+    forked = context.get_start_method() == "fork"
+    parents = [end.fileno() for _, *ends in workers for end in ends] * forked
+    parents += [results.fileno(), lifeline.fileno()] * forked
+    process = context.Process(
+        target=_work,
+        args=(*question, sent, watched, parents, catalogue),
+        name=f"hashi-asp race: {name_of(program)}",
+    )
+    process.start()
+    sent.close()
+    watched.close()
+    return process, results, lifeline
+
+
+def _collect(
+    workers: list[tuple[Any, Any, Any]],
+    models: int,
+    deadline: Deadline,
+    outcomes: list[VariantOutcome],
+) -> None:
+    """The workers' outcomes added to ``outcomes`` as they come, until one is decisive, every
+    worker has reported (or died without a word), a stop other than the time limit, or
+    :data:`GRACE_SECONDS` past the deadline's end.  A worker's error is raised."""
+    from multiprocessing.connection import wait
+
+    waiting: dict[Any, Any] = {results: process for process, results, _ in workers}
+    while waiting:
+        ready: list[Any] = wait(list(waiting), POLL_SECONDS)
+        for results in ready:
+            del waiting[results]
+            try:
+                kind, value = results.recv()
+            except EOFError:  # the worker died without a word (killed, out of memory)
+                continue
+            if kind == "error":
+                raise value
+            assert isinstance(value, VariantOutcome)
+            outcomes.append(value)
+            if value.decisive(models):
+                waiting.clear()
+                break
+        stopped = deadline.stopped
+        if stopped is not None and stopped is not Stop.TIME:
+            break  # a signal, or the caller: the workers are ended now
+        if deadline.end is not None and time.perf_counter() > deadline.end + GRACE_SECONDS:
+            break
+
+
+def _judged(
+    puzzle: Puzzle,
+    models: int,
+    raced: Sequence[Program],
+    outcomes: list[VariantOutcome],
+    deadline: Deadline,
+) -> Race:
+    """The race's result from its outcomes: the winner's (:func:`_best`), its solutions checked
+    once more here, and why the race stopped where none was decisive."""
     outcome = _best(outcomes, models, raced)
     if not outcome.decisive(models):  # every worker stopped at the deadline, or was ended there
         outcome.stopped = deadline.stopped or Stop.TIME
@@ -228,14 +271,14 @@ def race(
     return Race(outcome, None if outcome.decisive(models) else outcome.stopped)
 
 
-def _best(outcomes: list[Outcome], models: int, raced: Sequence[Program]) -> Outcome:
+def _best(outcomes: list[VariantOutcome], models: int, raced: Sequence[Program]) -> VariantOutcome:
     """The first decisive outcome, else the one with the most solutions."""
     for outcome in outcomes:
         if outcome.decisive(models):
             return outcome
     if outcomes:
         return max(outcomes, key=lambda outcome: outcome.found)
-    return Outcome(", ".join(map(name_of, raced)), 0, [], False, None, _no_stats())
+    return VariantOutcome(", ".join(map(name_of, raced)), 0, [], False, None, _no_stats())
 
 
 def _no_stats() -> dict:
@@ -332,10 +375,8 @@ def _search(
     deadline: Deadline,
     keep: bool,
     verify: bool,
-) -> Outcome:
+) -> VariantOutcome:
     """One variant's search, as :func:`hashi_asp.solving.solve` does it in one process."""
-    from .neighbourhood import enumerate_any as enumerate_solutions
-
     name = name_of(program)
     try:
         found = enumerate_solutions(puzzle, program, models, deadline, keep=keep, verify=verify)
@@ -345,10 +386,14 @@ def _search(
             # giant swept from both sides on two cores) or one run alone (a pool's worker)
             # still proves that there is none.
             others = {key: value for key, value in program.constants.items() if key != SIDE}
-            program = chosen(replace(program, connectivity="auto", constants=others), puzzle)
+            program = plan(
+                replace(program, connectivity=AUTO, constants=others), puzzle, models
+            ).complete
             name = name_of(program)
             found = enumerate_solutions(puzzle, program, models, deadline, keep=keep, verify=verify)
     except Stopped as stop:
-        return Outcome(name, 0, [], False, stop.why, _no_stats())
+        return VariantOutcome(name, 0, [], False, stop.why, _no_stats())
     search, stats = found.search, {**found.stats, "variant": name}
-    return Outcome(name, found.found, found.solutions, search.exhausted, search.stopped, stats)
+    return VariantOutcome(
+        name, found.found, found.solutions, search.exhausted, search.stopped, stats
+    )

@@ -88,7 +88,7 @@ def transposed(puzzle: Puzzle) -> Puzzle:
     return Puzzle(puzzle.cols, puzzle.rows, islands, rules=puzzle.rules)
 
 
-class Search(Protocol):
+class CandidateSearch(Protocol):
     """What a sweep needs of the search it draws a candidate for
     (:class:`~.neighbourhood.Neighbourhoods`): the puzzle's islands and pairs, the candidate's
     count of bridges on each pair, and the search's programs and figures."""
@@ -133,7 +133,7 @@ class Sweep:
     """One sweep of a search's candidate (its pairs' counts, its programs and searches): which
     islands are settled, window after window."""
 
-    def __init__(self, search: Search):
+    def __init__(self, search: CandidateSearch):
         self.search = search
         self.row = [r for r, _ in search.cells]  # each island's row
         self.settled = [False] * len(search.cells)

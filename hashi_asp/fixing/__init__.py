@@ -38,10 +38,10 @@ from ..solving import Result, unique
 from ..status import Verdict
 from ..stopping import Deadline, Stopped
 from .alternatives import offered
-from .counterexamples import Search
+from .counterexamples import CounterexampleSearch
 from .edits import edited, split
 from .first_fix import repaired_fix
-from .results import IMPOSSIBLE, NOT_FOUND, Edit, Fix, FixError, FixFault, Found, Searched
+from .results import IMPOSSIBLE, NOT_FOUND, Edit, Fix, FixError, FixFault, FoundFix, Searched
 from .single_edits import proven_bound, single_edit, single_fix
 
 __all__ = ["Edit", "Fix", "FixError", "FixFault", "edited", "fix", "split"]
@@ -95,7 +95,7 @@ def fix(
         raise FixError(f"difficulty {band!r}: expected one of {', '.join(BANDS)}")
     if not alternatives and band is None:
         return _fix(puzzle, keep, free, deadline, first, started, [])
-    searches: list[Search] = []
+    searches: list[CounterexampleSearch] = []
     found = _fix(puzzle, keep, free, deadline.part(OFFER_SHARE), first, started, searches)
     count = max(1, alternatives)
     made = offered(puzzle, found, searches, count, band, deadline.part(1 - MARGIN))
@@ -109,7 +109,7 @@ def _fix(
     deadline: Deadline,
     first: Result | None,
     started: float,
-    searches: list[Search],
+    searches: list[CounterexampleSearch],
 ) -> Fix:
     """The fix (see :func:`fix`); the loops it ran join ``searches``."""
     if keep is not None and not free:
@@ -201,7 +201,9 @@ def _renumbered(
         found = Searched(Verdict.NO_FIX, None, False, 2)
     else:
         try:
-            search = Search(puzzle, solutions[0] if solutions else None, True, work, only=only)
+            search = CounterexampleSearch(
+                puzzle, solutions[0] if solutions else None, True, work, only=only
+            )
             found = search.run(solutions, lower=2)
         except Stopped:
             found = Searched(Verdict.UNKNOWN, lower_bound=2)
@@ -236,11 +238,11 @@ def _keep(
     kept: Solution,
     solutions: list[Solution],
     deadline: Deadline,
-    searches: list[Search] | None = None,
+    searches: list[CounterexampleSearch] | None = None,
 ) -> Searched:
     """Keep mode: the loop keeping ``kept`` (which joins ``searches``)."""
     try:
-        search = Search(puzzle, kept, False, deadline)
+        search = CounterexampleSearch(puzzle, kept, False, deadline)
     except Stopped:
         return Searched(Verdict.UNKNOWN, lower_bound=1)
     if searches is not None:
@@ -252,8 +254,8 @@ def _free(
     puzzle: Puzzle,
     solutions: list[Solution],
     deadline: Deadline,
-    kept: Found | None = None,
-    searches: list[Search] | None = None,
+    kept: FoundFix | None = None,
+    searches: list[CounterexampleSearch] | None = None,
 ) -> Searched:
     """Free mode: a first fix from the uniqueness repair (its edits as few as reverting them
     one by one allows) or ``kept`` (keep mode's fix, if smaller); then the loop, told that only
@@ -277,7 +279,7 @@ def _free(
         single = pool.submit(single_edit, puzzle, solutions, proof)
         try:
             below = None if upper is None else upper.edits
-            search = Search(puzzle, solutions[0], True, deadline, fewer_than=below)
+            search = CounterexampleSearch(puzzle, solutions[0], True, deadline, fewer_than=below)
             if searches is not None:
                 searches.append(search)
             found = search.run(solutions, lower, single)

@@ -2,11 +2,12 @@
 the fixed puzzle would have.
 
 After :func:`hashi_asp.fixing.fix` has found its fix, the counterexample loop goes on from
-what the fix's search learnt (:class:`~.counterexamples.Search` with ``learnt``): each fix
-found is ruled out, together with every edit set that makes all its edits and more (one of its
-edits would be needless there), and the master asked again.  Its answers come with the fewest
-edits first, so the alternatives are the other fixes of the fewest size, then of the next size
-(an answer not proven least, or of more edits than that, ends the search).
+what the fix's search learnt (:class:`~.counterexamples.CounterexampleSearch` with
+``learnt``): each fix found is ruled out, together with every edit set that makes all its edits
+and more (one of its edits would be needless there), and the master asked again.  Its answers
+come with the fewest edits first, so the alternatives are the other fixes of the fewest size,
+then of the next size (an answer not proven least, or of more edits than that, ends the
+search).
 Each is confirmed as every fix is (a fresh solve proves it unique, the checker passes it) and
 rated as ``difficulty`` rates a puzzle (:func:`hashi_asp.walkthrough.difficulty`).  With a
 band, only fixes that leave the puzzle in it are kept, and the fix is the first of them.
@@ -20,7 +21,7 @@ from ..difficulty import Difficulty
 from ..puzzle import Puzzle
 from ..status import Verdict
 from ..stopping import Deadline, Stopped
-from .counterexamples import Search
+from .counterexamples import CounterexampleSearch
 from .results import Fix
 
 RATING_SHARE = 0.5  # of the time left, for rating one fixed puzzle at most
@@ -29,7 +30,7 @@ RATING_SHARE = 0.5  # of the time left, for rating one fixed puzzle at most
 def offered(
     puzzle: Puzzle,
     best: Fix,
-    searches: list[Search],
+    searches: list[CounterexampleSearch],
     count: int,
     band: str | None,
     deadline: Deadline,
@@ -47,7 +48,7 @@ def offered(
     kept = best.kept
     try:
         if kept is not None or best.free:
-            search = Search(puzzle, kept, best.free, deadline, learnt=learnt)
+            search = CounterexampleSearch(puzzle, kept, best.free, deadline, learnt=learnt)
             search.exclude(best.edits)
             lower = best.lower_bound
             while _kept(found, band) < count and not deadline.expired():

@@ -38,7 +38,7 @@ from ..status import Verdict
 from ..stopping import Deadline, Stopped
 from .edits import edited, joined_again, merged, split
 from .moves import Move, move, parts
-from .results import Edit, FixFault, Found, Searched, only_solution
+from .results import Edit, FixFault, FoundFix, Searched, only_solution
 from .single_edits import proven_bound, single_fix
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ ALTERNATIVES = 8  # keep mode: other solutions asked for per round: more per rou
 FREE_ALTERNATIVES = 3
 
 
-class Search:
+class CounterexampleSearch:
     """The counterexample-guided loop on one puzzle: the master problem on one control, the
     solutions seen so far given to it one part each."""
 
@@ -64,7 +64,7 @@ class Search:
         deadline: Deadline,
         fewer_than: tuple[Edit, ...] | None = None,
         only: Mapping[Cell, Sequence[int | None]] | None = None,
-        learnt: Search | None = None,
+        learnt: CounterexampleSearch | None = None,
     ):
         """``fewer_than``: a fix known already; only fixes with fewer edits are looked for.
         ``only`` (free mode): the only edits allowed, new numbers of these islands (None: the
@@ -211,7 +211,7 @@ class Search:
                     raise FixFault("internal error: the fix search's solution breaks the rules")
                 others = self._others(fixed, meant)
                 if not others:  # a fix: the fewest if the optimum is proven, else the last
-                    made = Found(tuple(edits), fixed, self._confirmed(fixed, edits))
+                    made = FoundFix(tuple(edits), fixed, self._confirmed(fixed, edits))
                     proven = optimum.proven  # (unproven: the optimisation was cut short)
                     return Searched(Verdict.FIXED, made, proven, lower, rounds, self.learnt)
                 learnt = self.block(fixed, meant, others) if self.free else self.see(others)

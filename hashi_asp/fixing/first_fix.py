@@ -13,10 +13,10 @@ from __future__ import annotations
 from ..puzzle import Puzzle, Solution
 from ..stopping import Deadline, Stopped
 from .edits import edited
-from .results import Edit, FixFault, Found, only_solution
+from .results import Edit, FixFault, FoundFix, only_solution
 
 
-def repaired_fix(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) -> Found | None:
+def repaired_fix(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) -> FoundFix | None:
     """A fix found fast, not the fewest: the generator's uniqueness repair from each known
     solution in turn (seeded: the same puzzle gets the same fix), renumbering islands; then
     renumbered islands given back their numbers while the puzzle stays unique.  Proven unique
@@ -53,5 +53,5 @@ def repaired_fix(puzzle: Puzzle, solutions: list[Solution], deadline: Deadline) 
                             break
         except Stopped:
             pass
-        return Found(tuple(edits), edited(puzzle, edits), only)
+        return FoundFix(tuple(edits), edited(puzzle, edits), only)
     return None

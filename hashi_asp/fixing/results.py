@@ -2,7 +2,7 @@
 
 - :class:`Edit`, one edit of a puzzle, and :class:`Fix`, what :func:`hashi_asp.fixing.fix`
   found: the library's results;
-- :class:`Found`, a fix one stage found (the repair's first fix, a single edit, an answer of
+- :class:`FoundFix`, a fix one stage found (the repair's first fix, a single edit, an answer of
   the counterexample loop), once :func:`only_solution` has confirmed it;
 - :class:`Searched`, how a search for the fewest edits ended (the loop of one mode, or free
   mode as a whole): its verdict, its best fix, the lower bound it proved;
@@ -112,7 +112,7 @@ class Fix:
 
 
 @dataclass(frozen=True)
-class Found:
+class FoundFix:
     """A fix one stage found: its ``edits``, the fixed ``puzzle`` and its only ``solution``
     (proven by :func:`only_solution`)."""
 
@@ -130,7 +130,7 @@ class Searched:
     ``rounds`` the master's answers; ``seen`` the solutions or moves it learnt from."""
 
     status: Verdict
-    best: Found | None = None
+    best: FoundFix | None = None
     fewest: bool = False
     lower_bound: int = 1
     rounds: int = 0

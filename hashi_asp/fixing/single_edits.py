@@ -23,7 +23,7 @@ from ..asp.interface import Program, encoding_path
 from ..puzzle import Cell, Puzzle, Solution
 from ..stopping import Deadline, Stopped
 from .edits import differing, edited, merged
-from .results import Edit, FixFault, Found, only_solution
+from .results import Edit, FixFault, FoundFix, only_solution
 
 SINGLE_EDIT_ENCODING = predicates.SINGLE_EDIT_LP
 AT_ONCE = 2  # solutions per number a search of every new number at a cell may find
@@ -34,7 +34,7 @@ def single_edit(
     solutions: list[Solution],
     deadline: Deadline,
     offered: list[Edit] | None = None,
-) -> Found | None:
+) -> FoundFix | None:
     """Every single edit free mode allows, tried nearest the pairs where the first two
     solutions differ first: a fix of one edit, or None, the proof that no single edit leaves
     one solution.  An edit under which two known solutions stay solutions (merged: see
@@ -63,7 +63,7 @@ def single_edit(
             only = only_solution(fixed, deadline)
             if only is None:
                 raise FixFault("internal error: a fresh solve disagrees about a single edit")
-            return Found((edit,), fixed, only)
+            return FoundFix((edit,), fixed, only)
     return None
 
 
@@ -297,7 +297,7 @@ def _stays(ends: dict, over: dict, wrong: frozenset[Cell], edit: Edit) -> bool:
 # ---------------------------------------------------------------------------- its answer, read
 
 
-def single_fix(single: Future) -> Found | None:
+def single_fix(single: Future) -> FoundFix | None:
     """The single edits' fix of one edit, if they found one."""
     return single.result() if _through(single) else None
 

@@ -26,7 +26,7 @@ The walkthrough shown is the one rated: its steps' levels are the difficulty's c
 
 from __future__ import annotations
 
-from ..asp.control import enumerate_solutions
+from ..asp.enumeration import enumerate_solutions
 from ..asp.interface import Program
 from ..checking import check
 from ..difficulty import Difficulty, rate
