@@ -79,7 +79,7 @@ def batch(
 class Making:
     """The puzzles of one request of :func:`batch`, checked: :meth:`one` makes puzzle i (seed +
     i), the same in any process on any machine (the generate command's ``--jobs`` and
-    ``--scheduler`` make them on a study's executors)."""
+    ``--scheduler`` make them on the workers' executors)."""
 
     islands: int
     rows: int

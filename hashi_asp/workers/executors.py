@@ -48,7 +48,7 @@ class Lost:
     message: str
 
 
-Outcome = Any
+Done = Any
 """What an executor yields: a piece of work's result (a study's record), or a :class:`Lost`."""
 
 
@@ -59,7 +59,7 @@ class Here:
     alone = False
     where = "this process"
 
-    def run(self, tasks: Iterable[Work], deadline: Deadline) -> Iterator[Outcome]:
+    def run(self, tasks: Iterable[Work], deadline: Deadline) -> Iterator[Done]:
         for task in tasks:
             if deadline.expired():
                 return
@@ -84,7 +84,7 @@ class Processes:
         fewer.alone = self.alone
         return fewer
 
-    def run(self, tasks: Iterable[Work], deadline: Deadline) -> Iterator[Outcome]:
+    def run(self, tasks: Iterable[Work], deadline: Deadline) -> Iterator[Done]:
         from multiprocessing.connection import wait
 
         pending = iter(tasks)
@@ -134,7 +134,7 @@ class Cluster:
         self.address = address
         self.where = f"the Dask cluster at {address}"
 
-    def run(self, tasks: Iterable[Work], deadline: Deadline) -> Iterator[Outcome]:
+    def run(self, tasks: Iterable[Work], deadline: Deadline) -> Iterator[Done]:
         from distributed import Client, as_completed
 
         from .runners import run_remote
