@@ -192,7 +192,7 @@ class Checker:
 
         A reason of one island without connectivity, as the finder reads it, is minimal
         already where loops are allowed: the empty reason forces nothing, since the finder's
-        first pass, exact for what the rules alone force, found nothing just before.  Those
+        first stage, exact for what the rules alone force, found nothing just before.  Those
         steps (most of any walkthrough) are only confirmed, which halves clingo's work on them.
         (Where loops are not allowed, the loop a bridge would close is looked for after the easy
         techniques, so clingo is asked.)"""
