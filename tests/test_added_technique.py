@@ -41,7 +41,7 @@ def test_an_added_technique_is_a_stage_of_the_finder_and_a_row_of_the_table(adde
     assert techniques.CATALOGUE[0] is added and techniques.named("ones-apart") is added
     first = techniques.stages()[0]
     assert first.techniques == (added,) and first.finding is techniques.Finding.RULES
-    assert first.level == "easy" and first.connectivity
+    assert first.name == "easy: the rules alone, connectivity"
     assert (
         techniques.table()[0] == f"| `ones-apart` | easy | 2 islands, connectivity | {SENTENCE} |"
     )

@@ -405,8 +405,12 @@ class Stage:
 
     @property
     def name(self) -> str:
-        """The stage in words: ``easy: 1 island`` (its level and the reason it reads)."""
-        return f"{self.level}: {self.techniques[0].reason}"
+        """The stage in words: its level and what it reads (``hard: 2 islands, connectivity``)."""
+        if self.finding is Finding.ISLANDS:
+            what = plural(self.islands or 0, "island")
+        else:
+            what = "the rules alone" if self.finding is Finding.RULES else "the whole board"
+        return f"{self.level}: {what}" + (", connectivity" if self.connectivity else "")
 
 
 def stages() -> tuple[Stage, ...]:
