@@ -2,8 +2,9 @@
 ``ones-apart`` (tests/ones_apart.py), registered by ``hashi_asp.walkthrough.techniques.register``,
 is a stage of the finder, its steps are shown by ``steps`` (the library's and the command's)
 with its sentence and level, checked by clingo as every step is, read back by the sentence
-reader and counted by the difficulty, and it is a row of the catalogue's table.  (Hints ask
-clingo for what every solution has, and use no technique.)"""
+reader and counted by the difficulty, and it is a row of the catalogue's table.  A technique of
+one island needs no finding of its own: registered with its counts, it tells the steps it
+applies to.  (Hints ask clingo for what every solution has, and use no technique.)"""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import ones_apart
 import pytest
 from click.testing import CliRunner
 
-from hashi_asp import parse
+from hashi_asp import parse, read
 from hashi_asp.cli import main
 from hashi_asp.walkthrough import InvalidStep, steps, techniques
 from hashi_asp.walkthrough.board import Found
@@ -92,3 +93,31 @@ def test_clingo_checks_the_steps_of_an_added_technique(added):
     techniques.register(wrong, before=added.name)
     with pytest.raises(InvalidStep, match="does not follow from its reason"):
         steps(parse(TEXT))
+
+
+def test_an_added_technique_of_one_island_tells_the_steps_it_applies_to(puzzles, added):
+    """A technique found as the catalogue's techniques of one island are (its reason
+    enumerated), told from the others of its stage by its counts: a finished 1, registered
+    before ``complete``, takes that technique's steps at its islands of 1."""
+    finished_one = techniques.Technique(
+        "finished-one",
+        "easy",
+        1,
+        False,
+        "1 island",
+        lambda w: f"{w.only} has its one bridge: {w.what} to {w.other}",
+        "the 1 at (0, 0) has its one bridge: no bridge to (0, 2)",
+        applies=lambda c: c.at_island and c.number == 1 and c.missing == 0,
+    )
+    puzzle = read(puzzles / "seven-by-seven-24.json")
+    before = steps(puzzle)
+    techniques.register(finished_one, before="complete")
+    walk = steps(puzzle)
+    told = [step for step in walk.steps if step.technique == "finished-one"]
+    assert told and all(step.level == "easy" and step.text.startswith("the 1 at") for step in told)
+    assert walk.status == before.status and misreadings(walk) == []
+    # The same steps, each a finished 1's now told by the added technique.
+    assert [(s.pair, s.bridges, s.reason) for s in walk.steps] == [
+        (s.pair, s.bridges, s.reason) for s in before.steps
+    ]
+    assert {s.technique for s, b in zip(walk.steps, before.steps) if s != b} == {"finished-one"}
