@@ -1,7 +1,7 @@
 """Graph algorithms, each a small function of its own over plain nodes and edges (as networkx
 writes them): the connected groups of a graph, the cut edges of a multigraph (its bridges
-in the graph sense: edges whose removal splits a group in two), and whether an edge lies on a
-cycle.
+in the graph sense: edges whose removal splits a group in two), whether an edge lies on a
+cycle, which of many starts share a group, and the groups a few edges join (union-find).
 
 Islands and pairs of neighbours are the usual nodes and edges, but nothing here knows the
 puzzle: callers pass the nodes, and the neighbours or the edges, they mean.
@@ -147,3 +147,29 @@ def groups_of(
         if number in members:
             members[number].append(node)
     return group, members
+
+
+def joined_roots(
+    edges: Iterable[tuple[int, int]], *, acyclic: bool = False
+) -> dict[int, int] | None:
+    """The groups that ``edges`` join, their nodes numbered, by union-find: each node joined to
+    a smaller one, mapped to the least node of its group (a node not in the mapping is the
+    least of its own).  With ``acyclic``, None as soon as an edge joins two nodes already joined
+    (it closes a cycle).  For the few edges of a small question, asked many times: no graph is
+    built."""
+    parent: dict[int, int] = {}
+    for a, b in edges:
+        ra, rb = _root(parent, a), _root(parent, b)
+        if ra == rb:
+            if acyclic:
+                return None
+            continue
+        parent[max(ra, rb)] = min(ra, rb)
+    return {node: _root(parent, node) for node in parent}
+
+
+def _root(parent: dict[int, int], node: int) -> int:
+    """The least node of ``node``'s group, following ``parent``."""
+    while node in parent:
+        node = parent[node]
+    return node

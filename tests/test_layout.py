@@ -120,8 +120,8 @@ FLOORS = [
         "prints), :func:`suspects` (:mod:`.misreading`: the islands of a puzzle read from a "
         "picture probably misread)",
         {"reasoning", "difficulty"},
-        {"walkthrough.board", "walkthrough.results", "walkthrough.reading"},
-        {"walkthrough.techniques", "walkthrough.checker"},
+        {"walkthrough.board", "walkthrough.results", "walkthrough.words", "walkthrough.forcing"},
+        {"walkthrough.techniques", "walkthrough.checker", "walkthrough.reading"},
         {"walkthrough.finding"},
         {"walkthrough"},
         {"solving"},

@@ -14,12 +14,15 @@ drop any one of its islands and some assignment gives the pair a count the step 
 The package, by file:
 
 - ``techniques.py``: the catalogue of techniques in a person's order of effort (name, level,
-  the pass that finds it, its sentence);
+  how it is found, how it is told from the others, its sentence), and the finder's stages;
+- ``words.py``: what a sentence reads of a step;
 - ``board.py``: the counts each pair can still take, and the groups certain bridges join;
-- ``finding.py``: the next step, the first the catalogue's passes find (plain Python);
+- ``forcing.py``: what the numbers of a reason force, every assignment enumerated;
+- ``finding.py``: the next step, the first the catalogue's stages find (plain Python);
 - ``checker.py``: clingo confirms each step and makes its reason minimal, and finds the step
   no small reason shows;
-- ``results.py``: the steps, how a walkthrough ended, its pictures, and the errors.
+- ``results.py``: the steps, how a walkthrough ended, its pictures, and the errors;
+- ``reading.py``: a walkthrough's sentences read back against its steps.
 
 The walkthrough shown is the one rated: its steps' levels are the difficulty's counts.
 """
@@ -93,41 +96,23 @@ def steps(
     there (a complete drawing: solved, no step)."""
     deadline = Deadline.of(time_limit)
     play = Play.of(given)
-    start = starting_counts(puzzle, play)
-    # The walkthrough from the empty board, while the state has each of its steps already.
-    # A complete drawing with steps applied is read as the steps leave it (each bridge drawn a
-    # lower bound): the walkthrough it is on the way through goes on, and where that ends
-    # short of the drawing, the drawing decides.
-    decided = bool(play.narrowed) and play.solves(puzzle)
-    passed = starting_counts(puzzle, play, bounds=True) if decided else start
-    board = Finder(puzzle, starting_counts(puzzle, Play()))
-    replaying = board.domain != passed
-    told = _Teller(start, on_step, rating)
-    checker = Checker(puzzle, deadline) if checked else None
+    walker = _Walker(puzzle, play, deadline)
+    told = _Teller(walker.start, on_step, rating)
+    walker.checker = Checker(puzzle, deadline) if checked else None
     shown = None if given is None else play
     walk = Walkthrough(puzzle, [], Verdict.UNKNOWN, {}, given=shown, checked=checked)
     try:
+        if limit is None or limit > 0:
+            walker.reach()
         while limit is None or len(walk.steps) < limit:
-            deadline.check("walking through the puzzle")
-            found = board.next_step(checker, deadline)
-            if found is not None and checker is not None:
-                found = checker.confirm(found, board, deadline)
-            if replaying:
-                if found is not None and _had(found, passed):
-                    board.apply(found)
-                    continue
-                replaying = False
-                if board.domain != passed:  # a state this walkthrough does not pass through
-                    board = Finder(puzzle, list(start))
-                    continue
+            found = walker.next_step()
             if found is None:
-                if board.domain == start or not decided:
-                    break
-                board = Finder(puzzle, list(start))  # the drawing decides what is left
-                continue
-            walk.steps.append(_described(board, found))
-            board.apply(found)
-            told(len(walk.steps), board.domain)
+                if walker.drawing_decides():
+                    continue
+                break
+            walk.steps.append(_described(walker.board, found))
+            walker.board.apply(found)
+            told(len(walk.steps), walker.board.domain)
             if not found.new:
                 break
     except KeyboardInterrupt:
@@ -135,8 +120,77 @@ def steps(
         walk.stopped = deadline.stopped
     except Stopped as stop:
         walk.stopped = stop.why
-    if replaying:  # stopped before the state was reached: what it has is all that is known
-        board = Finder(puzzle, list(start))
+    _ended(walk, walker.known(), limit)
+    return walk
+
+
+class _Walker:
+    """A walkthrough as it goes: the board it is on, and where it starts.
+
+    From a state that the walkthrough from the empty board passes through (each of its steps
+    applied: its counts in ``narrowed``, the bridges it makes certain drawn), it is walked
+    again from the empty board, the steps the state has already kept unshown
+    (:meth:`reach`); from any other state, it starts there.  A complete drawing with steps
+    applied is read as the steps leave it (each bridge drawn a lower bound): the walkthrough it
+    is on the way through goes on, and where that ends short of the drawing, the drawing
+    decides (:meth:`drawing_decides`)."""
+
+    def __init__(self, puzzle: Puzzle, play: Play, deadline: Deadline):
+        self.puzzle, self.deadline = puzzle, deadline
+        self.checker: Checker | None = None  # with one, every step is confirmed by clingo
+        self.start = starting_counts(puzzle, play)
+        self.decided = bool(play.narrowed) and play.solves(puzzle)
+        self.passed = starting_counts(puzzle, play, bounds=True) if self.decided else self.start
+        self.board = Finder(puzzle, starting_counts(puzzle, Play()))
+        self.reached = self.board.domain == self.passed  # the board is at the state (or past it)
+        self.ahead: tuple[Found | None] | None = None  # the next step, when already found
+
+    def reach(self) -> None:
+        """Walk from the empty board while the state has each step already; where the walk
+        leaves the state's counts, the walkthrough starts at the state itself, else it goes on
+        from there, the next step (found on the way) kept ahead."""
+        board = self.board
+        found = self._found()
+        while found is not None and _had(found, self.passed):
+            board.apply(found)
+            found = self._found()
+        if board.domain == self.passed:
+            self.ahead = (found,)
+        else:  # a state this walkthrough does not pass through
+            self.board = Finder(self.puzzle, list(self.start))
+        self.reached = True
+
+    def next_step(self) -> Found | None:
+        """The next step on the board, each checked (with a checker); None when none follows."""
+        if self.ahead is not None:
+            (found,), self.ahead = self.ahead, None
+            return found
+        return self._found()
+
+    def _found(self) -> Found | None:
+        self.deadline.check("walking through the puzzle")
+        found = self.board.next_step(self.checker, self.deadline)
+        if found is not None and self.checker is not None:
+            found = self.checker.confirm(found, self.board, self.deadline)
+        return found
+
+    def drawing_decides(self) -> bool:
+        """Where the walkthrough ends short of a complete drawing, the drawing decides what is
+        left: the board is the drawing's (True, the walk goes on from there)."""
+        if self.board.domain == self.start or not self.decided:
+            return False
+        self.board = Finder(self.puzzle, list(self.start))
+        return True
+
+    def known(self) -> Finder:
+        """The board as far as it is known: stopped before the state was reached, what the
+        state has is all that is known."""
+        return self.board if self.reached else Finder(self.puzzle, list(self.start))
+
+
+def _ended(walk: Walkthrough, board: Finder, limit: int | None) -> None:
+    """How the walkthrough ended, on ``board`` after its last step: its status, the counts left,
+    and, solved, its solution (checked) and difficulty."""
     walk.possible = board.possible()
     walk.status = _status(walk, board, limit)
     if walk.status is not Verdict.UNKNOWN:  # a stop after the last step takes nothing from it
@@ -145,13 +199,12 @@ def steps(
         walk.conflict = walk.steps[-1].reason
     if walk.status is Verdict.SOLVED:
         walk.solution = walk.state()
-        broken = check(puzzle, walk.solution)
+        broken = check(walk.puzzle, walk.solution)
         if broken:
             raise InvalidStep(f"the walkthrough ends in a state that breaks the rules: {broken[0]}")
         # Only a puzzle with one solution is rated (stuck: several); from the player's state,
         # the steps rate what is left.
         walk.difficulty = _rated(walk.steps)
-    return walk
 
 
 def _had(found: Found, start: list[int]) -> bool:

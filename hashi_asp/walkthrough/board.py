@@ -6,25 +6,30 @@ reason, the pair, the counts left) and the counts a walkthrough starts from: a p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..graphs import connected_groups
 from ..play import Play
 from ..puzzle import Cell, Pair, Puzzle
+
+if TYPE_CHECKING:
+    from .techniques import Technique
 
 
 @dataclass(frozen=True)
 class Found:
     """A step as found: the islands of the reason (indices, reading order), connectivity, the
     pair (index; -1 for none) and its counts after the step (a bit set; 0 = contradiction).
-    ``kind`` names what found a step of no island (crossing, loop, only-link, closed) or a
-    step clingo found on the whole board (deeper); ``level`` is the level of the pass of the
-    catalogue that found it."""
+    ``technique`` is the technique of the catalogue that found it, where the finding names it
+    (a step of the rules, or clingo's on the whole board, or one whose islands clingo finds
+    all unneeded); None for a step of a reason of islands, told by its counts once checked.
+    ``level`` is the level of the stage of the catalogue that found it."""
 
     reason: tuple[int, ...]
     connectivity: bool
     pair: int
     new: int
-    kind: str = ""
+    technique: Technique | None = None
     level: str = "easy"
 
 

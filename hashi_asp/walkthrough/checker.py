@@ -16,6 +16,7 @@ from ..asp.interface import Program
 from ..asp.predicates import CLUE, CONNECTED, COUNT, STEP_LP
 from ..puzzle import Pair, Puzzle, cell_name
 from ..stopping import Deadline
+from . import techniques
 from .board import Board, Found, values
 from .results import InvalidStep
 
@@ -191,7 +192,7 @@ class Checker:
 
         A reason of one island without connectivity, as the finder reads it, is minimal
         already where loops are allowed: the empty reason forces nothing, since the finder's
-        first pass, exact for what the rules alone force, found nothing just before.  Those
+        first stage, exact for what the rules alone force, found nothing just before.  Those
         steps (most of any walkthrough) are only confirmed, which halves clingo's work on them.
         (Where loops are not allowed, the loop a bridge would close is looked for after the easy
         techniques, so clingo is asked.)"""
@@ -200,18 +201,16 @@ class Checker:
         if not self.follows(domain, found.reason, *question, deadline):
             raise InvalidStep(self._fault(found, "does not follow from its reason"))
         loops = not self.puzzle.rules.no_loops  # else a loop the rules alone rule out comes later
-        if len(found.reason) == 1 and not found.connectivity and not found.kind and loops:
+        counted = found.technique is None  # a reason the finder read island by island
+        if len(found.reason) == 1 and not found.connectivity and counted and loops:
             return found
         reason = self._needed(domain, found.reason, *question, deadline)
         if reason or not found.reason or not found.new:
             return replace(found, reason=reason)
         # Every island dropped: the certain bridges alone force the step (with connectivity:
         # all islands connected), where the finder read a larger reason.
-        if found.connectivity:
-            return replace(found, reason=reason, kind="connected")
-        a, z = self.puzzle.geometry.ends[found.pair]
-        closes = self.puzzle.rules.no_loops and board.groups()[0][a] == board.groups()[0][z]
-        return replace(found, reason=reason, kind="loop" if closes else "rules")
+        told = techniques.without_islands(board, found)
+        return replace(found, reason=reason, technique=told)
 
     def _needed(
         self,
@@ -243,14 +242,15 @@ class Checker:
     def deeper(self, board: Board, deadline: Deadline) -> Found | None:
         """A step no small reason shows: a count of some pair that no solution (within the
         counts left) has, with a minimal set of numbers ruling it out; None when every count
-        left is in some solution (the puzzle is not unique from here)."""
+        left is in some solution (the puzzle is not unique from here).  The finder's stage of
+        the whole board names its technique."""
         everyone = list(range(len(board.cells)))
         domain = board.domain
         self._settle(domain)
         seen = [0] * len(domain)
         if not self._search(self._assumptions(domain, everyone, True, -1, 0), deadline, seen):
             connectivity, reason = self._minimal(domain, everyone, -1, 0, deadline)
-            return Found(reason, connectivity, board.first_pair(reason), 0, "deeper")
+            return Found(reason, connectivity, board.first_pair(reason), 0)
         for p, mask in enumerate(domain):
             for k in values(mask):
                 if seen[p] >> k & 1:
@@ -260,7 +260,7 @@ class Checker:
                     self._assumptions(domain, everyone, True, p, keep), deadline, seen
                 ):
                     connectivity, reason = self._minimal(domain, everyone, p, keep, deadline)
-                    return Found(reason, connectivity, p, keep, "deeper")
+                    return Found(reason, connectivity, p, keep)
         return None
 
     def _minimal(

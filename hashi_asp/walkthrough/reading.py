@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ..puzzle import Cell, Pair, cell_name
+from . import techniques
 from .results import Step, Walkthrough
 
 _CELL = r"\((\d+), (\d+)\)"
@@ -26,9 +27,6 @@ _NAMED_CELL = re.compile(_CELL)
 _ISLAND = re.compile(rf"\bthe (?:(\d+)|island) at {_CELL}")
 _TO = re.compile(rf"\bto {_CELL}")
 _BETWEEN = re.compile(rf"\bbetween {_CELL} and {_CELL}")
-
-CROSSING = frozenset({"crossing", "contradiction"})
-"""The techniques whose sentences name a certain bridge that the step's pair would cross."""
 
 
 @dataclass(frozen=True)
@@ -78,10 +76,11 @@ def _faults(
     own = _pair(*step.pair) if step.pair is not None else None
     ends = set(own or ())
     reason = set(step.reason)
+    naming = _names_crossed(step.technique)
     crossed = {
         pair
         for pair in reading.between
-        if step.technique in CROSSING and own is not None and pair in certain and _cross(pair, own)
+        if naming and own is not None and pair in certain and _cross(pair, own)
     }
     allowed = ends | reason | {cell for pair in crossed for cell in pair}
     for cell in dict.fromkeys(reading.cells):
@@ -103,6 +102,15 @@ def _faults(
                 f"its bridge between {cell_name(pair[0])} and {cell_name(pair[1])} is not on "
                 "the pair"
             )
+
+
+def _names_crossed(name: str) -> bool:
+    """Whether the sentences of the technique ``name`` name a certain bridge that the step's
+    pair would cross (the catalogue says; a name it does not know names none)."""
+    try:
+        return techniques.named(name).names_crossed
+    except LookupError:
+        return False
 
 
 def _cell(row: str, col: str) -> Cell:

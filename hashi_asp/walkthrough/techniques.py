@@ -1,6 +1,7 @@
-"""The technique catalogue: every kind of step a walkthrough takes, each one unit (its name,
-its level, the pass that finds it, how it is told from the others of its pass, its sentence),
-in the order of the effort a person spends on it.
+"""The technique catalogue: every kind of step a walkthrough takes, each one unit that says all
+the code asks of it (its name, its level, how its steps are found, how a step of it is told from
+the others found the same way, its sentence, what the docs show of it), in the order of the
+effort a person spends on it.
 
 The order follows Simon Tatham's solver (bridges.c), whose levels the difficulty is calibrated
 against: first arithmetic on one island (his stage 1: a finished island, one that needs every
@@ -10,21 +11,27 @@ one bridge here, because the other neighbours cannot give enough),
 then the other things one island forces and what two islands force together, and only when
 none of that applies the groups of islands (his stage 3: all islands must be connected), then
 reasons of three islands (expert), and last a step that clingo finds on the whole board.  The
-finder runs the passes of :func:`passes` in this order and takes the first step found, so the
+finder runs the stages of :func:`stages` in this order and takes the first step found, so the
 walkthrough shown is a person's, and the difficulty rates the same walkthrough by the levels of
 its steps.
+
+A technique is added by an entry in :data:`CATALOGUE` (:func:`register` at run time) and its
+row in docs/walkthroughs.md (:func:`table`): the finder, the checker, the sentences, the levels
+and the reader of sentences all ask the catalogue.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from enum import Enum
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ..puzzle import cell_name, plural
-from .board import Found, values
-from .board import low as _low
+from ..graphs import connected_groups, cut_edges
+from ..puzzle import plural
+from .board import Found
+from .words import Counts, Words, counts
 
 if TYPE_CHECKING:
     from .board import Board
@@ -33,150 +40,26 @@ LEVELS = ("easy", "medium", "hard", "expert")
 """The levels of techniques, easiest first (the bands of :mod:`hashi_asp.difficulty`)."""
 
 
-# ---------------------------------------------------------------------------- reading a step
+class Finding(Enum):
+    """How the steps of a technique are found."""
 
-
-@dataclass(frozen=True)
-class Words:
-    """What a sentence says about a step: its islands, pair and counts, in words."""
-
-    board: Board
-    found: Found
-
-    def island(self, i: int) -> str:
-        """``the 3 at (2, 0)``, or ``the island at (2, 0)`` for an island without a number."""
-        n, cell = self.board.number[i], cell_name(self.board.cells[i])
-        return f"the {n} at {cell}" if n is not None else f"the island at {cell}"
-
-    @property
-    def only(self) -> str:
-        """The one island of the reason."""
-        return self.island(self.found.reason[0])
-
-    @property
-    def islands(self) -> str:
-        """The islands of the reason, listed."""
-        return _listing([self.island(i) for i in self.found.reason])
-
-    @property
-    def at_island(self) -> bool:
-        """The pair is at the one island of the reason.  Not always so: clingo makes a reason
-        minimal (:meth:`.checker.Checker.confirm`), and may keep of two islands the one away
-        from the pair."""
-        return self.found.reason[0] in self.board.ends[self.found.pair]
-
-    @property
-    def across_island(self) -> bool:
-        """The pair crosses a pair at the one island of the reason."""
-        crossing = self.board.crossing[self.found.pair]
-        return any(q in crossing for q in self.board.at[self.found.reason[0]])
-
-    @property
-    def other(self) -> str:
-        """The pair's other end, seen from the one island of the reason (which must be one of
-        its ends: a sentence says "to" only then)."""
-        a, z = self.board.ends[self.found.pair]
-        island = self.found.reason[0]
-        if island not in (a, z):
-            raise AssertionError("a bridge 'to' a cell from an island away from the pair")
-        return cell_name(self.board.cells[z if a == island else a])
-
-    def ends(self, p: int | None = None) -> tuple[str, str]:
-        a, z = self.board.ends[self.found.pair if p is None else p]
-        return cell_name(self.board.cells[a]), cell_name(self.board.cells[z])
-
-    def between(self, p: int | None = None) -> str:
-        a, z = self.ends(p)
-        return f"between {a} and {z}"
-
-    @property
-    def what(self) -> str:
-        """The counts the step leaves, in words (``a double bridge``)."""
-        return _say(self.found.new, self.board.puzzle.rules.max_bridges)
-
-    @property
-    def missing(self) -> int:
-        """What the one island of the reason still needs beyond its certain bridges."""
-        i = self.found.reason[0]
-        return (self.board.number[i] or 0) - sum(
-            _low(self.board.domain[q]) for q in self.board.at[i]
-        )
-
-    @property
-    def neighbours_left(self) -> int:
-        """The neighbours the one island of the reason can still get a bridge from."""
-        return sum(1 for q in self.board.at[self.found.reason[0]] if self.board.domain[q] > 1)
-
-    @property
-    def certain_crossing(self) -> int:
-        """A certain bridge the pair would cross."""
-        return next(q for q in self.board.crossing[self.found.pair] if self.board.present(q))
-
-
-@dataclass(frozen=True)
-class Counts:
-    """A step of one island, as Simon Tatham's solver counts: the island's number, the pair's
-    counts before and after, what the island still misses beyond its certain bridges, and the
-    room each of its pairs has for that."""
-
-    number: int | None
-    at_island: bool
-    low: int
-    high: int
-    new_low: int
-    new_high: int
-    missing: int
-    room: dict[int, int]
-    joinable: int
-    contiguous: bool
-    top: int
-    new: int
-    pair: int
-
-
-def counts(board: Board, found: Found) -> Counts:
-    (island,) = found.reason
-    pairs = board.at[island]
-    before = board.domain[found.pair]
-    low, high = _low(before), before.bit_length() - 1
-    new_low, new_high = _low(found.new), found.new.bit_length() - 1
-    number = board.number[island]
-    missing = (number or 0) - sum(_low(board.domain[q]) for q in pairs)
-    room = {
-        q: min(board.domain[q].bit_length() - 1 - _low(board.domain[q]), missing) for q in pairs
-    }
-    contiguous = found.new == ((1 << (new_high + 1)) - 1) & ~((1 << new_low) - 1) & before
-    return Counts(
-        number=number,
-        at_island=found.pair in pairs,
-        low=low,
-        high=high,
-        new_low=new_low,
-        new_high=new_high,
-        missing=missing,
-        room=room,
-        joinable=sum(1 for q in pairs if board.domain[q] > 1),
-        contiguous=contiguous,
-        top=board.puzzle.rules.max_bridges,
-        new=found.new,
-        pair=found.pair,
-    )
-
-
-def _numbered(c: Counts) -> bool:
-    return c.at_island and c.number is not None
-
-
-# ---------------------------------------------------------------------------- the catalogue
+    RULES = "the rules and the certain bridges alone: the technique's own ``find``"
+    ISLANDS = "every assignment of the pairs at a reason of islands, enumerated"
+    BOARD = "clingo, on the whole board"
 
 
 @dataclass(frozen=True)
 class Technique:
-    """One kind of step.  ``islands`` and ``connectivity`` name the pass that finds it (the
-    size of the reason it reads, None for clingo on the whole board; whether it may use "all
-    islands are connected"); ``kind`` is what a pass of no island marks its steps with;
-    ``applies`` tells a step of one island from the others of its pass (by its
-    :class:`Counts`); ``says`` is its sentence, ``reason`` and ``example`` what the docs show."""
+    """One kind of step.  ``islands`` and ``connectivity`` name the stage that finds it (the
+    size of the reason it reads: 0 for a technique of the rules alone, which ``find`` finds,
+    None for clingo on the whole board; whether it may use "all islands are connected");
+    ``applies`` tells a step of one island from the others of its stage (by its
+    :class:`~.words.Counts`); ``find`` gives the step (or contradiction) a technique of the
+    rules shows on a board, None when none (a technique of the rules without it names the steps
+    whose islands clingo finds all unneeded); ``says`` is its sentence and ``contradiction``
+    what a contradiction it finds says (default: the islands cannot get their numbers);
+    ``names_crossed`` whether its sentences name the certain bridge the pair would cross;
+    ``reason`` and ``example`` what the docs show."""
 
     name: str
     level: str
@@ -186,7 +69,78 @@ class Technique:
     says: Callable[[Words], str]
     example: str
     applies: Callable[[Counts], bool] | None = None
-    kind: str = ""
+    find: Callable[[Board], Found | None] | None = None
+    contradiction: Callable[[Words], str] | None = None
+    names_crossed: bool = False
+
+    @property
+    def finding(self) -> Finding:
+        """How its steps are found."""
+        if self.islands is None:
+            return Finding.BOARD
+        return Finding.RULES if self.islands == 0 else Finding.ISLANDS
+
+
+# ---------------------------------------------------------------------------- steps of the rules
+
+
+def _crossing_step(board: Board) -> Found | None:
+    """A bridge that would cross a certain bridge; two certain bridges that cross are a
+    contradiction."""
+    domain = board.domain
+    for p, crossed in enumerate(board.crossing):
+        if crossed and domain[p] > 1 and any(not domain[q] & 1 for q in crossed):
+            return Found((), False, p, 0 if board.present(p) else 1)
+    return None
+
+
+def _loop_step(board: Board) -> Found | None:
+    """Where loops are not allowed: a bridge that would join two islands already joined;
+    certain bridges round a loop are a contradiction."""
+    if not board.no_loops:
+        return None
+    group, _, _ = board.groups()
+    present = [board.present(p) for p in range(len(board.ends))]
+    if sum(present) > len(board.cells) - len(set(group)):  # more bridges than a forest has
+        return Found((), False, present.index(True), 0)
+    for p, (a, b) in enumerate(board.ends):
+        if board.domain[p] > 1 and not present[p] and group[a] == group[b]:
+            return Found((), False, p, 1)
+    return None
+
+
+def _only_link_step(board: Board) -> Found | None:
+    """With connectivity: a group of islands with no way out (a contradiction), or a pair that
+    is the only link left between two parts of the board (at least one bridge)."""
+    group, size, open_ends = board.groups()
+    n = len(board.cells)
+    for g in sorted(set(group)):
+        if open_ends[g] == 0 and size[g] < n:
+            members = tuple(i for i in range(n) if group[i] == g)
+            return Found((), True, board.first_pair(members), 0)
+    # Cut edges (bridges in the graph sense) of the groups joined by open pairs: each the only
+    # link left between two parts.
+    edges: dict[int, list[tuple[int, int]]] = {}
+    for p, (a, b) in enumerate(board.ends):
+        if board.domain[p] & 1 and board.domain[p] > 1 and group[a] != group[b]:
+            edges.setdefault(group[a], []).append((group[b], p))
+            edges.setdefault(group[b], []).append((group[a], p))
+    parts = sorted(set(group))
+    joined = connected_groups(parts, lambda g: (other for other, _ in edges.get(g, ())))
+    if len(joined) > 1:  # a part with nothing left to join it to the others
+        return Found((), True, board.first_pair((joined[1][0],)), 0)
+    cuts = cut_edges(parts, lambda g: edges.get(g, ()))
+    if cuts:
+        p = min(cuts)
+        return Found((), True, p, board.domain[p] & ~1)
+    return None
+
+
+# ---------------------------------------------------------------------------- the catalogue
+
+
+def _numbered(c: Counts) -> bool:
+    return c.at_island and c.number is not None
 
 
 def _one_neighbour_or_every_bridge(w: Words) -> str:
@@ -213,7 +167,7 @@ def _isolation(w: Words) -> str:
 CONNECTED = "(all islands must be connected)"
 CLOSED_OFF = "anything else closes a group off from the other islands"
 
-CATALOGUE: tuple[Technique, ...] = (
+CATALOGUE: list[Technique] = [
     # Stage 1 of Tatham's solver: what the rules and one island's arithmetic show at once.
     Technique(
         "crossing", "easy", 0, False, "none",
@@ -221,13 +175,15 @@ CATALOGUE: tuple[Technique, ...] = (
         f"{w.between(w.certain_crossing)}: {w.what} there",
         "a bridge between (4, 3) and (8, 3) would cross the certain bridge between (5, 2) and "
         "(5, 6): no bridge there",
-        kind="crossing",
+        find=_crossing_step,
+        contradiction=lambda w: f"the bridges {w.between()} and {w.between(w.certain_crossing)} "
+        "would cross: no solution from here",
+        names_crossed=True,
     ),
     Technique(
         "rules", "easy", 0, False, "none",
         lambda w: f"the bridges already certain leave {w.what} {w.between()}",
         "the bridges already certain leave no bridge between (r, c) and (r, c)",
-        kind="rules",
     ),
     Technique(
         "complete", "easy", 1, False, "1 island",
@@ -273,7 +229,9 @@ CATALOGUE: tuple[Technique, ...] = (
         lambda w: "{} and {} are already joined, and loops are not allowed: {} between "
         "them".format(*w.ends(), w.what),
         "(2, 4) and (2, 6) are already joined, and loops are not allowed: no bridge between them",
-        kind="loop",
+        find=_loop_step,
+        contradiction=lambda w: "the certain bridges close a loop, and loops are not allowed: no "
+        "solution from here",
     ),
     Technique(
         "at-least", "medium", 1, False, "1 island",
@@ -320,7 +278,9 @@ CATALOGUE: tuple[Technique, ...] = (
         "islands must be connected: {} between them".format(*w.ends(), w.what),
         "(5, 6) and (5, 11) are the only link left between two parts of the puzzle, and all "
         "islands must be connected: a single bridge between them",
-        kind="only-link",
+        find=_only_link_step,
+        contradiction=lambda w: "some islands form a group with no way left to the others, and "
+        "all islands must be connected: no solution from here",
     ),
     Technique(
         "connected", "hard", 0, True, "none, connectivity",
@@ -328,7 +288,6 @@ CATALOGUE: tuple[Technique, ...] = (
         f"{w.what} {w.between()} for that",
         "all islands must be connected, and the bridges already certain leave a single bridge "
         "between (1, 6) and (1, 8) for that",
-        kind="connected",
     ),
     Technique(
         "isolation", "hard", 1, True, "1 island, connectivity",
@@ -367,66 +326,140 @@ CATALOGUE: tuple[Technique, ...] = (
         "the 5 at (12, 19), the 4 at (12, 20), the 6 at (12, 26) and the 5 at (13, 19), taken "
         "together, force no bridge between (12, 19) and (12, 20): no solution has anything else "
         "there",
-        kind="deeper",
     ),
-)  # fmt: skip
+]  # fmt: skip
+
 
 CONTRADICTION = Technique(
     "contradiction", "", None, False, "any",
     lambda w: _contradiction(w),
     "the 2 at (0, 2) cannot get its number: no solution from here",
+    names_crossed=True,
 )  # fmt: skip
-"""A step that leaves a pair no count: found by any pass, at that pass's level."""
+"""A step that leaves a pair no count: found by any stage, at that stage's level (a crossing's
+names the two bridges)."""
 
-BY_NAME = {technique.name: technique for technique in (*CATALOGUE, CONTRADICTION)}
+
+def named(name: str) -> Technique:
+    """The technique of the catalogue (or the contradiction) called ``name``."""
+    if name == CONTRADICTION.name:
+        return CONTRADICTION
+    found = next((t for t in CATALOGUE if t.name == name), None)
+    if found is None:
+        raise LookupError(f"no technique {name}")
+    return found
+
+
+def _entry(name: str) -> Technique:
+    return next(t for t in CATALOGUE if t.name == name)
+
+
+# The techniques the code names: those a step whose islands clingo finds all unneeded becomes.
+_RULES, _LOOP, _CONNECTED = _entry("rules"), _entry("loop"), _entry("connected")
+
+
+def register(technique: Technique, *, before: str | None = None) -> Technique:
+    """Add ``technique`` to the catalogue, just before the one named ``before`` (default: at the
+    end), and return it: from now on the finder runs it in that place, and its steps have its
+    sentence and level.  Registering it again changes nothing; another technique of its name
+    is refused (LookupError)."""
+    taken = next((t for t in (*CATALOGUE, CONTRADICTION) if t.name == technique.name), None)
+    if taken is technique:
+        return technique
+    if taken is not None:
+        raise LookupError(f"a technique {technique.name} exists already")
+    at = len(CATALOGUE) if before is None else CATALOGUE.index(named(before))
+    CATALOGUE.insert(at, technique)
+    return technique
+
+
+def table() -> list[str]:
+    """The catalogue's rows in docs/walkthroughs.md (under Techniques), in its order, and the
+    contradiction's last."""
+    return [
+        *(f"| `{t.name}` | {t.level} | {t.reason} | {t.example} |" for t in CATALOGUE),
+        f"| `{CONTRADICTION.name}` | the level of the pass that finds it | {CONTRADICTION.reason} "
+        f"| {CONTRADICTION.example} |",
+    ]
+
+
+# ---------------------------------------------------------------------------- the stages
 
 
 @dataclass(frozen=True)
-class Pass:
-    """One pass of the finder: reasons of ``islands`` islands (None: clingo on the whole board),
-    with or without connectivity, keeping steps of the techniques ``names`` (all of one
-    ``level``; contradictions are always kept)."""
+class Stage:
+    """One stage of the finder: steps found one way (``finding``: reasons of ``islands``
+    islands, or the rules alone, or clingo on the whole board), with or without connectivity,
+    of the ``techniques`` it keeps (all of one ``level``; contradictions are always kept)."""
 
+    finding: Finding
     islands: int | None
     connectivity: bool
     level: str
-    names: frozenset[str]
+    techniques: tuple[Technique, ...]
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The names of its techniques."""
+        return frozenset(t.name for t in self.techniques)
+
+    @property
+    def name(self) -> str:
+        """The stage in words: its level and what it reads (``hard: 2 islands, connectivity``)."""
+        if self.finding is Finding.ISLANDS:
+            what = plural(self.islands or 0, "island")
+        else:
+            what = "the rules alone" if self.finding is Finding.RULES else "the whole board"
+        return f"{self.level}: {what}" + (", connectivity" if self.connectivity else "")
+
+
+def stages() -> tuple[Stage, ...]:
+    """The finder's stages, in the catalogue's order: consecutive techniques found the same way
+    and of the same level share a stage."""
+    return _stages(tuple(CATALOGUE))
 
 
 @cache
-def passes() -> tuple[Pass, ...]:
-    """The finder's passes, in the catalogue's order: consecutive techniques found the same way
-    and of the same level share a pass."""
-    found: list[Pass] = []
-    for t in CATALOGUE:
+def _stages(catalogue: tuple[Technique, ...]) -> tuple[Stage, ...]:
+    found: list[Stage] = []
+    for t in catalogue:
+        way = (t.finding, t.islands, t.connectivity, t.level)
         last = found[-1] if found else None
-        if last is not None and (last.islands, last.connectivity, last.level) == (
-            t.islands,
-            t.connectivity,
-            t.level,
-        ):
-            found[-1] = replace(last, names=last.names | {t.name})
+        if last is not None and (last.finding, last.islands, last.connectivity, last.level) == way:
+            found[-1] = replace(last, techniques=(*last.techniques, t))
         else:
-            found.append(Pass(t.islands, t.connectivity, t.level, frozenset({t.name})))
+            found.append(Stage(*way, (t,)))
     return tuple(found)
 
 
+def of_the_rules(connectivity: bool) -> list[Technique]:
+    """The techniques of the rules alone that find their own steps, with or without
+    connectivity, in the catalogue's order: a stage of the rules runs them all, as a
+    contradiction any of them shows is kept at the first such stage."""
+    return [
+        t
+        for t in CATALOGUE
+        if t.finding is Finding.RULES and t.connectivity == connectivity and t.find is not None
+    ]
+
+
 def at_level(found: Found, level: str) -> Found:
-    """The step as found by a pass of ``level``."""
+    """The step as found by a stage of ``level``."""
     return replace(found, level=level)
 
 
 def classify(board: Board, found: Found) -> Technique:
-    """The technique of a step: the first of the catalogue found the way the step was (its
-    kind, or the size of its reason and connectivity) that applies to it."""
+    """The technique of a step: its own (a step of the rules, or clingo's), else the first of
+    the catalogue found the way the step was (the size of its reason and connectivity) that
+    applies to it."""
     if not found.new:
         return CONTRADICTION
-    if found.kind:
-        return BY_NAME[found.kind]
+    if found.technique is not None:
+        return found.technique
     size = len(found.reason)
     reading = counts(board, found) if size == 1 and not found.connectivity else None
     for technique in CATALOGUE:
-        if technique.kind or technique.islands != size:
+        if technique.finding is not Finding.ISLANDS or technique.islands != size:
             continue
         if technique.connectivity != found.connectivity:
             continue
@@ -435,56 +468,27 @@ def classify(board: Board, found: Found) -> Technique:
     raise AssertionError(f"no technique for a step of {size} islands")  # pragma: no cover
 
 
+def without_islands(board: Board, found: Found) -> Technique:
+    """The technique of a step whose islands clingo finds all unneeded: the certain bridges
+    alone force it (with connectivity: all islands connected; where loops are not allowed, the
+    loop a bridge would close)."""
+    if found.connectivity:
+        return _CONNECTED
+    a, z = board.ends[found.pair]
+    group = board.groups()[0]
+    return _LOOP if board.no_loops and group[a] == group[z] else _RULES
+
+
 def sentence(board: Board, found: Found) -> tuple[str, str, str]:
     """The technique, level and sentence of a step, said to a player (before it is applied)."""
     technique = classify(board, found)
     return technique.name, technique.level or found.level, technique.says(Words(board, found))
 
 
-# ---------------------------------------------------------------------------- words
-
-
 def _contradiction(w: Words) -> str:
-    found, board = w.found, w.board
-    if found.kind == "crossing":
-        return (
-            f"the bridges {w.between()} and {w.between(w.certain_crossing)} would cross: "
-            "no solution from here"
-        )
-    if found.kind == "loop":
-        return "the certain bridges close a loop, and loops are not allowed: no solution from here"
-    if found.kind == "closed":
-        return (
-            "some islands form a group with no way left to the others, and all islands must be "
-            "connected: no solution from here"
-        )
-    del board
+    found = w.found
+    if found.technique is not None and found.technique.contradiction is not None:
+        return found.technique.contradiction(w)
     connected = ", with all islands connected," if found.connectivity else ""
     cannot = "cannot get its number" if len(found.reason) == 1 else "cannot all get their numbers"
     return f"{w.islands} {cannot}{connected}: no solution from here"
-
-
-def _say(mask: int, top: int) -> str:
-    """Bridge counts in words: "no bridge", "a double bridge", "at least one bridge"..."""
-    counted = values(mask)
-    words = {0: "no bridge", 1: "a single bridge", 2: "a double bridge"}
-    if len(counted) == 1:
-        return words.get(counted[0], f"{counted[0]} bridges")
-    low, high = counted[0], counted[-1]
-    if counted == tuple(range(low, high + 1)):
-        if low == 0:
-            return "at most one bridge" if high == 1 else f"at most {high} bridges"
-        if high == top:
-            return "at least one bridge" if low == 1 else f"at least {low} bridges"
-        return f"{low} to {high} bridges"
-    if counted == (0, 2):
-        return "no bridge or a double one"
-    *most, last = counted
-    return ", ".join(map(str, most)) + f" or {last} bridges"
-
-
-def _listing(items: list[str]) -> str:
-    if not items:
-        return "the rules alone"
-    *most, last = items
-    return f"{', '.join(most)} and {last}" if most else last
