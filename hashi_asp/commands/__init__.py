@@ -1,9 +1,9 @@
 """The commands, one unit each: one module per command, holding the declaration of its options,
 the function that runs it and the text and JSON documents it prints (:mod:`.declaration` says
 what a unit is, :mod:`.shared_options` holds the options several share, :mod:`.output` what
-several outputs share).  The registry, :data:`MODULES`, lists them in the order ``hashi-asp --help`` shows them;
-the command line, the JSON API (for those of its reviewed list), study tasks and study variants
-are all derived from it.
+several outputs share).  The registry, :data:`MODULES`, lists them in the order
+``hashi-asp --help`` shows them; the command line, the JSON API (for those of its reviewed
+list), study tasks and study variants are all derived from it.
 
 A command is added by one module that declares it (its ``COMMAND``) and its registration: a
 line of :data:`MODULES` for a command of hashi-asp, or :func:`register` in a program of one's

@@ -286,8 +286,8 @@ class Command:
     the values given into a :class:`Given` (the puzzle read, the program built:
     :mod:`.shared_options`).  A group of ``commands`` runs one of them.  ``asks``: what a
     command that gives a verdict asks of a puzzle (what its verdicts mean,
-    :class:`~hashi_asp.status.Question`); ``detail``, what a study's row of it keeps of its result, when the document's plain values
-    do not say it (:mod:`hashi_asp.study.runs`)."""
+    :class:`~hashi_asp.status.Question`); ``detail``, what a study's row of it keeps of its
+    result, when the document's plain values do not say it (:mod:`hashi_asp.study.runs`)."""
 
     name: str
     help: str
