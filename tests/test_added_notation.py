@@ -20,7 +20,7 @@ from conftest import PROLOG
 from serving import Server, post
 
 from hashi_asp import notations
-from hashi_asp.cli import main
+from hashi_asp.cli import command_of, main
 
 TESTS = Path(__file__).resolve().parent
 PROGRAM = [sys.executable, str(TESTS / "toy_notation.py")]  # hashi-asp, with the notation added
@@ -28,13 +28,17 @@ PROGRAM = [sys.executable, str(TESTS / "toy_notation.py")]  # hashi-asp, with th
 
 @pytest.fixture
 def toy():
-    """The notation registered in this process, and gone again after the test."""
+    """The notation registered in this process, and gone again after the test (the click
+    commands made before, whose choices click fixed then, made again: a program registers
+    its notations before it runs the command line)."""
     import toy_notation
 
     before, aliases = dict(notations.NOTATIONS), dict(notations.ALIASES)
+    command_of.cache_clear()
     try:
         yield notations.register(toy_notation.NOTATION)
     finally:
+        command_of.cache_clear()
         notations.NOTATIONS.clear()
         notations.NOTATIONS.update(before)
         notations.ALIASES.clear()
@@ -68,8 +72,8 @@ def test_a_registered_notation_is_in_the_catalogue(toy):
 
 
 def test_a_registered_notation_is_read_and_written_on_the_command_line(toy, tmp_path):
-    code, text, _ = run("convert", str(PROLOG), "--to", "toy")
-    assert code == 0 and text.startswith("toy:5x5:")
+    code, text, err = run("convert", str(PROLOG), "--to", "toy")
+    assert code == 0 and text.startswith("toy:5x5:"), err
     read, given = notations.parse(text), notations.read(PROLOG)
     assert (read.rows, read.cols, read.islands) == (given.rows, given.cols, given.islands)
     solved = json.loads(run("solve", str(PROLOG), "--format", "json", "-n", "0")[1])
