@@ -74,13 +74,27 @@ def check(
     million times: a report of them all would be hundreds of megabytes).  With ``deadline``,
     the walk over the bridges' cells looks at it, and raises
     :class:`~hashi_asp.stopping.Stopped` when it ends."""
-    max_bridges, no_loops = puzzle.rules.max_bridges, puzzle.rules.no_loops
-    islands = puzzle.islands
     violations = _Broken(most)
     walk = (lambda items: items) if deadline is None else _looking(deadline)
-    lines: list[Bridge] = []  # bridges well-formed enough to occupy cells
-    seen: set[tuple[Cell, Cell]] = set()
+    lines = _well_formed(puzzle, solution, violations)
+    horizontal_at = _over_water(puzzle, walk(lines), violations)
+    _crossings(horizontal_at, walk(lines), violations)
+    _island_counts(puzzle, solution, violations)
+    joined = [
+        b for b in solution.bridges if b.count > 0 and all(e in puzzle.islands for e in b.ends)
+    ]
+    _connected(puzzle, joined, violations)
+    if puzzle.rules.no_loops:
+        _no_cycle(joined, violations)
+    return violations.listed()
 
+
+def _well_formed(puzzle: Puzzle, solution: Solution, violations: _Broken) -> list[Bridge]:
+    """Each bridge listed once, between two islands, with a count the rules allow, straight
+    and not from an island to itself; the bridges well-formed enough to occupy cells."""
+    islands, max_bridges = puzzle.islands, puzzle.rules.max_bridges
+    lines: list[Bridge] = []
+    seen: set[tuple[Cell, Cell]] = set()
     for b in solution.bridges:
         a, z = sorted(b.ends)  # a pair is the same pair in either order
         if (a, z) in seen:
@@ -118,12 +132,15 @@ def check(
             )
         elif ends_ok:
             lines.append(b)
+    return lines
 
-    # Bridges run over water only.
+
+def _over_water(puzzle: Puzzle, lines: Iterable[Bridge], violations: _Broken) -> dict[Cell, Bridge]:
+    """Bridges run over water only; the horizontal bridge over each water cell that has one."""
     horizontal_at: dict[Cell, Bridge] = {}
-    for b in walk(lines):
+    for b in lines:
         for cell in b.cells_between():
-            if cell in islands:
+            if cell in puzzle.islands:
                 if violations.listing("over-island"):
                     violations.keep(
                         Violation(
@@ -135,8 +152,14 @@ def check(
                     )
             elif b.horizontal:
                 horizontal_at[cell] = b
-    # A horizontal and a vertical bridge may not share a water cell.
-    for b in walk(lines):
+    return horizontal_at
+
+
+def _crossings(
+    horizontal_at: dict[Cell, Bridge], lines: Iterable[Bridge], violations: _Broken
+) -> None:
+    """A horizontal and a vertical bridge may not share a water cell."""
+    for b in lines:
         if b.horizontal:
             continue
         for cell in b.cells_between():
@@ -151,12 +174,14 @@ def check(
                     )
                 )
 
-    # Each island has exactly its number of bridges.
+
+def _island_counts(puzzle: Puzzle, solution: Solution, violations: _Broken) -> None:
+    """Each island has exactly its number of bridges (one without a number, at least one)."""
     degree: Counter[Cell] = Counter()
     for b in solution.bridges:
         for end in b.ends:
             degree[end] += b.count
-    for cell, number in islands.items():
+    for cell, number in puzzle.islands.items():
         if number is None:
             if degree[cell] == 0:
                 violations.append(
@@ -177,9 +202,10 @@ def check(
                 )
             )
 
-    # All islands form one connected group.
-    joined = [b for b in solution.bridges if b.count > 0 and all(e in islands for e in b.ends)]
-    components = _components(islands, joined)
+
+def _connected(puzzle: Puzzle, joined: list[Bridge], violations: _Broken) -> None:
+    """All islands form one connected group by the bridges ``joined`` (those between islands)."""
+    components = _components(puzzle.islands, joined)
     if len(components) > 1:
         smallest = min(components, key=len)
         violations.append(
@@ -191,19 +217,19 @@ def check(
             )
         )
 
-    # Variant (Tatham's "L"): the bridges form no cycle, whatever their counts.
-    if no_loops:
-        cycle = _cycle(joined)
-        if cycle:
-            shown = ", ".join(map(cell_name, cycle[:6])) + (", ..." if len(cycle) > 6 else "")
-            violations.append(
-                Violation(
-                    "loop",
-                    f"loop: the bridges form a cycle through {len(cycle)} islands: {shown}",
-                    tuple(cycle),
-                )
+
+def _no_cycle(joined: list[Bridge], violations: _Broken) -> None:
+    """Variant (Tatham's "L"): the bridges form no cycle, whatever their counts."""
+    cycle = _cycle(joined)
+    if cycle:
+        shown = ", ".join(map(cell_name, cycle[:6])) + (", ..." if len(cycle) > 6 else "")
+        violations.append(
+            Violation(
+                "loop",
+                f"loop: the bridges form a cycle through {len(cycle)} islands: {shown}",
+                tuple(cycle),
             )
-    return violations.listed()
+        )
 
 
 def _looking(deadline: Deadline) -> Callable[[list[Bridge]], Iterable[Bridge]]:

@@ -68,13 +68,6 @@ def read_data(
         ) from None
 
 
-def read_stream(stream: BinaryIO, source: str) -> str:
-    """The UTF-8 text of a binary stream (standard input, or a file whose size the file system
-    does not tell, such as /dev/zero), refused beyond :data:`MAX_FILE_BYTES` without reading
-    more than that."""
-    return decode(read_stream_data(stream, source), source)
-
-
 def read_stream_data(stream: BinaryIO, source: str) -> bytes:
     """The bytes of a binary stream, refused beyond :data:`MAX_FILE_BYTES` without reading more
     than that."""

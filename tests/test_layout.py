@@ -36,6 +36,9 @@ COMMAND_MODULES = {
     for name in COMMANDS
     if commands.MODULES[name].startswith("hashi_asp.commands.")
 }
+# Every notation's module, on the notations' floor (one module per notation: adding one edits
+# nothing here).
+NOTATION_MODULES = {f"notations.{path.stem}" for path in (PACKAGE / "notations").glob("*.py")}
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ FLOORS = [
         ":mod:`.stopping` (deadlines, signals, work that cannot be interrupted), :mod:`.files`, "
         ":mod:`.graphs` (graph algorithms, each a function of its own), and :mod:`.workers` "
         "(where work is made: this process, runner processes, a Dask cluster)",
-        {"graphs", "version", "cores"},
+        {"graphs", "version", "cores", "catalogue"},
         {"status"},
         {"errors"},
         {"puzzle"},
@@ -83,13 +86,7 @@ FLOORS = [
         {"pictures"},
         {
             "notations",
-            "notations.picture",
-            "notations.lexing",
-            "notations.has",
-            "notations.grid",
-            "notations.json",
-            "notations.puzzlink",
-            "notations.tatham",
+            *(NOTATION_MODULES - {"notations.__init__"}),
             "drawing",
         },
         {"play"},
@@ -567,6 +564,7 @@ def test_start_up_loads_only_what_every_command_needs():
     package = {name.removeprefix("hashi_asp.") for name in loaded if name.startswith("hashi_asp.")}
     assert package == {
         "version",
+        "catalogue",
         "errors",
         "status",
         "stopping",
@@ -581,7 +579,7 @@ def test_start_up_loads_only_what_every_command_needs():
     assert not loaded & {"clingo", "tqdm", "json", "statistics", "csv", "html"}
     package = {name.removeprefix("hashi_asp.") for name in loaded if name.startswith("hashi_asp.")}
     assert package == {
-        *("version", "errors", "puzzle", "status", "stopping", "files"),
+        *("version", "catalogue", "errors", "puzzle", "status", "stopping", "files"),
         *("notations", "notations.lexing", "asp"),
         *(
             "commands",
@@ -598,11 +596,13 @@ def test_notations_is_a_package_of_one_module_per_notation():
     from hashi_asp import notations
 
     assert (PACKAGE / "notations" / "__init__.py").is_file()
-    assert set(notations.NOTATIONS) == {
-        "has", "grid", "json", "puzzlink", "pzprv3", "tatham", "picture"
-    }  # fmt: skip
-    for name in ("has", "grid", "json", "puzzlink", "tatham", "picture"):
-        assert (PACKAGE / "notations" / f"{name}.py").is_file()
+    assert {"has", "grid", "json", "puzzlink", "pzprv3", "tatham", "picture"} <= set(
+        notations.NOTATIONS
+    )
+    for notation in notations.NOTATIONS.values():  # its functions, each in its module
+        for function in (notation.detect, notation.validate, notation.parse, notation.write):
+            module = function.__name__.split(".")[0]
+            assert (PACKAGE / "notations" / f"{module}.py").is_file(), notation.name
 
 
 def test_python_m_hashi_asp_is_the_command_line():

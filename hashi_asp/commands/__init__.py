@@ -1,9 +1,9 @@
 """The commands, one unit each: one module per command, holding the declaration of its options,
-the function that runs it and the text and JSON documents it prints (:mod:`.unit` says what a
-unit is, :mod:`.common` holds the options several share, :mod:`.output` what several outputs
-share).  The registry, :data:`MODULES`, lists them in the order ``hashi-asp --help`` shows them;
-the command line, the JSON API (for those of its reviewed list), study tasks and study variants
-are all derived from it.
+the function that runs it and the text and JSON documents it prints (:mod:`.declaration` says
+what a unit is, :mod:`.shared_options` holds the options several share, :mod:`.output` what
+several outputs share).  The registry, :data:`MODULES`, lists them in the order
+``hashi-asp --help`` shows them; the command line, the JSON API (for those of its reviewed
+list), study tasks and study variants are all derived from it.
 
 A command is added by one module that declares it (its ``COMMAND``) and its registration: a
 line of :data:`MODULES` for a command of hashi-asp, or :func:`register` in a program of one's
@@ -14,8 +14,10 @@ start-up pays for its own declaration only.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, overload
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..catalogue import Names
 
 if TYPE_CHECKING:
     from .declaration import Command
@@ -75,51 +77,19 @@ def command(name: str, module: str = "") -> Command:
     return unit
 
 
-class _Names(Sequence[str]):
-    """Names read from the registry whenever they are looked at, so that a command registered
-    at run time is among them: every command's, or with ``tasks`` those a study may run."""
-
-    def __init__(self, *, tasks: bool = False):
-        self.tasks = tasks
-
-    def _names(self) -> list[str]:
-        if not self.tasks:
-            return list(MODULES)
-        return [name for name in MODULES if command(name).task]
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[str]: ...
-    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
-        return self._names()[index]
-
-    def __len__(self) -> int:
-        return len(self._names())
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names())
-
-    def __contains__(self, name: object) -> bool:
-        if not self.tasks:
-            return name in MODULES
-        return isinstance(name, str) and name in MODULES and command(name).task
-
-    def __eq__(self, other: object) -> bool:  # equal to any sequence of the same names
-        if isinstance(other, (_Names, list, tuple)):
-            return self._names() == list(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.tasks)
-
-    def __repr__(self) -> str:
-        return repr(self._names())
+def _tasks() -> list[str]:
+    """The names of the commands that give a verdict, in the registry's order."""
+    return [name for name in MODULES if command(name).task]
 
 
-NAMES: Sequence[str] = _Names()
+def _is_task(name: object) -> bool:
+    """Whether ``name`` is a task's, loading that one command's module only."""
+    return isinstance(name, str) and name in MODULES and command(name).task
+
+
+NAMES: Sequence[str] = Names(lambda: list(MODULES), MODULES.__contains__)
 """Every command's name, in the registry's order."""
 
-TASKS: Sequence[str] = _Names(tasks=True)
+TASKS: Sequence[str] = Names(_tasks, _is_task)
 """The commands a study may run, one per run (its task): those that read a puzzle and give a
-verdict (:attr:`.unit.Command.task`).  Looking at them loads every command's module."""
+verdict (:attr:`.declaration.Command.task`).  Looking at them loads every command's module."""

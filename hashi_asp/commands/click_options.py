@@ -115,7 +115,7 @@ def parse(
 
 
 def variant(text: str) -> tuple[Any, dict[str, Any]]:
-    """A study variant: the searching commands' own options (:data:`.common.VARIANT`) in
+    """A study variant: the searching commands' own options (:data:`.shared_options.VARIANT`) in
     ``text``, as the program clingo is given and the rules they set (``--max-bridges 3``,
     ``-c no_loops=1``)."""
     from .shared_options import VARIANT, program_of, rules_given

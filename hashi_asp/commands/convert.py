@@ -7,13 +7,6 @@ from ..status import Status
 from .declaration import CHOICE, Command, Given, Option, Outcome, Printed
 from .shared_options import FORCE, OUTPUT_FILE, READING, prepare_output, read_puzzle
 
-WRITABLE = tuple(
-    sorted(
-        [*(name for name, kind in notations.NOTATIONS.items() if not kind.readonly),
-         *notations.ALIASES]
-    )
-)  # fmt: skip
-
 
 def convert(given: Given) -> Outcome:
     from ..files import write_output
@@ -42,7 +35,7 @@ COMMAND = Command(
     change of the puzzle.""",
     (
         *READING,
-        Option("to", CHOICE, "txt: grid.", choices=WRITABLE, required=True),
+        Option("to", CHOICE, "txt: grid.", choices=notations.WRITABLE, required=True),
         OUTPUT_FILE,
         FORCE,
     ),

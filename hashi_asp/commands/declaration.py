@@ -284,10 +284,10 @@ class Command:
     """A command: its ``name``, ``help`` (the first sentence is its summary), ``options`` in the
     order the command line shows them, and the function that ``run``s it.  ``prepare`` turns
     the values given into a :class:`Given` (the puzzle read, the program built:
-    :mod:`.common`).  A group of ``commands`` runs one of them.  ``asks``: what a command that
-    gives a verdict asks of a puzzle (what its verdicts mean, :class:`~hashi_asp.status.Question`);
-    ``detail``, what a study's row of it keeps of its result, when the document's plain values
-    do not say it (:mod:`hashi_asp.study.runs`)."""
+    :mod:`.shared_options`).  A group of ``commands`` runs one of them.  ``asks``: what a
+    command that gives a verdict asks of a puzzle (what its verdicts mean,
+    :class:`~hashi_asp.status.Question`); ``detail``, what a study's row of it keeps of its
+    result, when the document's plain values do not say it (:mod:`hashi_asp.study.runs`)."""
 
     name: str
     help: str

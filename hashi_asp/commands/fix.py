@@ -11,7 +11,6 @@ from ..difficulty import BANDS
 from ..errors import HashiError
 from ..status import Question
 from .check import one_set
-from .convert import WRITABLE
 from .declaration import (
     BRIDGES,
     CHOICE,
@@ -277,7 +276,10 @@ COMMAND = Command(
         Option("keep", BRIDGES, "The solution to keep, as `check` reads it.", metavar="SOLUTION"),
         Option("free", FLAG, "Allow any edit; the solution may change.", default=False),
         Option(
-            "to", CHOICE, "Write the fixed puzzle in this notation [the input's].", choices=WRITABLE
+            "to",
+            CHOICE,
+            "Write the fixed puzzle in this notation [the input's].",
+            choices=notations.WRITABLE,
         ),
         Option(
             "alternatives",

@@ -27,8 +27,6 @@ from .shared_options import FORCE, JOBS, OUT_FOLDER, SCHEDULER, prepare_folder, 
 if TYPE_CHECKING:
     from ..generation import Generated
 
-WRITABLE = tuple(sorted([*notations.NOTATIONS, *notations.ALIASES]))
-
 
 def generate(given: Given) -> Outcome:
     from .. import generation
@@ -174,7 +172,14 @@ COMMAND = Command(
         Option("seed", INT, "Random seed [default: 1].", default=1, low=0),
         Option("count", INT, "Puzzles [default: 1].", default=1, low=1),
         OUT_FOLDER,
-        Option("format", CHOICE, "Notation.", default="has", choices=WRITABLE, dest="notation"),
+        Option(
+            "format",
+            CHOICE,
+            "Notation.",
+            default="has",
+            choices=notations.WRITABLE,
+            dest="notation",
+        ),
         replace(FORCE, help="Replace files that exist in --out."),
         Option(
             "solution",

@@ -38,7 +38,7 @@ NOTATION = Option(
     "notation",
     CHOICE,
     "How PUZZLE is written [default: recognised].",
-    choices=tuple(notations.NOTATIONS),
+    choices=notations.NAMES,  # the catalogue's names, read when they are looked at
 )
 MAX_BRIDGES = Option(
     "max-bridges", INT, "Most bridges between two islands [2].", low=1, high=MAX_BRIDGES_LIMIT

@@ -35,7 +35,7 @@ from ..checking import check
 from ..difficulty import BANDS
 from ..puzzle import Cell, Puzzle, Solution
 from ..solving import Result, unique
-from ..status import Verdict
+from ..status import Stop, Verdict
 from ..stopping import Deadline, Stopped
 from .alternatives import offered
 from .counterexamples import CounterexampleSearch
@@ -116,25 +116,17 @@ def _fix(
         broken = check(puzzle, keep)
         if broken:
             raise FixError(f"the solution to keep does not solve the puzzle: {broken[0].message}")
-    try:
-        if first is None:
-            first = unique(puzzle, time_limit=deadline)
-    except Stopped as stop:
-        seconds = time.perf_counter() - started
-        keeping = NOT_FOUND if keep is not None and not free else None
-        return Fix(Verdict.UNKNOWN, free=free, seconds=seconds, keeping=keeping, stopped=stop.why)
+    unkept = NOT_FOUND if keep is not None and not free else None  # said if it ends unknown
+    opened = _first(puzzle, first, deadline, started, free=free, keeping=unkept)
+    if isinstance(opened, Fix):
+        return opened
+    first = opened
     if first.status is Verdict.UNSOLVABLE:
         return Fix(Verdict.UNSOLVABLE, free=free, seconds=time.perf_counter() - started)
     if first.status is Verdict.UNIQUE and (keep is None or free or first.solutions[0] == keep):
-        solution = first.solutions[0]
-        seconds = time.perf_counter() - started
-        return Fix(Verdict.UNIQUE, (), True, 0, puzzle, solution, solution, free, 0, seconds)
+        return _nothing_to_fix(puzzle, first.solutions[0], free, started)
     if first.status not in (Verdict.UNIQUE, Verdict.MULTIPLE):
-        seconds = time.perf_counter() - started
-        keeping = NOT_FOUND if keep is not None and not free else None
-        return Fix(
-            Verdict.UNKNOWN, free=free, seconds=seconds, keeping=keeping, stopped=first.stopped
-        )
+        return _unknown(started, free=free, keeping=unkept, stopped=first.stopped)
     keeping, kept_fix = None, None
     work = deadline.part(1 - MARGIN)  # the rest: to confirm and return the last fix in time
     if not free:
@@ -155,6 +147,48 @@ def _fix(
     return _cut(found.fix(first.solutions[0], True, seconds, keeping), work)
 
 
+def _first(
+    puzzle: Puzzle,
+    first: Result | None,
+    deadline: Deadline,
+    started: float,
+    *,
+    free: bool,
+    keeping: str | None = None,
+) -> Result | Fix:
+    """The first search of ``puzzle`` (``first``, when the caller ran it already): whether it
+    has one solution, several or none; or, if it stopped short, the fix of status unknown that
+    says why (``keeping`` what keep mode is to say then)."""
+    try:
+        return first if first is not None else unique(puzzle, time_limit=deadline)
+    except Stopped as stop:
+        return _unknown(started, free=free, keeping=keeping, stopped=stop.why)
+
+
+def _unknown(
+    started: float, *, free: bool, keeping: str | None = None, stopped: Stop | None = None
+) -> Fix:
+    """No fix found, for the reason ``stopped`` says: the fix of status unknown."""
+    seconds = time.perf_counter() - started
+    return Fix(Verdict.UNKNOWN, free=free, seconds=seconds, keeping=keeping, stopped=stopped)
+
+
+def _nothing_to_fix(puzzle: Puzzle, solution: Solution, free: bool, started: float) -> Fix:
+    """``puzzle`` has one solution, ``solution``, already: a fix of no edits, proven fewest."""
+    return Fix(
+        Verdict.UNIQUE,
+        edits=(),
+        fewest=True,
+        lower_bound=0,
+        puzzle=puzzle,
+        solution=solution,
+        kept=solution,
+        free=free,
+        rounds=0,
+        seconds=time.perf_counter() - started,
+    )
+
+
 def _renumbered(
     puzzle: Puzzle,
     only: Mapping[Cell, Sequence[int | None]],
@@ -165,20 +199,14 @@ def _renumbered(
     """The fewest new numbers of the islands ``only`` names that leave ``puzzle`` with exactly
     one solution: every single one tried first, the first offered of each island first (the
     first that does is the fix), then the loop of free mode, allowed those edits alone."""
-    try:
-        if first is None:
-            first = unique(puzzle, time_limit=deadline)
-    except Stopped as stop:
-        return Fix(
-            Verdict.UNKNOWN, free=True, seconds=time.perf_counter() - started, stopped=stop.why
-        )
+    opened = _first(puzzle, first, deadline, started, free=True)
+    if isinstance(opened, Fix):
+        return opened
+    first = opened
     if first.status is Verdict.UNIQUE:
-        only_one = first.solutions[0]
-        seconds = time.perf_counter() - started
-        return Fix(Verdict.UNIQUE, (), True, 0, puzzle, only_one, only_one, True, 0, seconds)
+        return _nothing_to_fix(puzzle, first.solutions[0], True, started)
     if first.status not in (Verdict.MULTIPLE, Verdict.UNSOLVABLE):
-        seconds = time.perf_counter() - started
-        return Fix(Verdict.UNKNOWN, free=True, seconds=seconds, stopped=first.stopped)
+        return _unknown(started, free=True, stopped=first.stopped)
     # The first number offered of each island, then the second of each, and so on.
     ranked = [
         (rank, place, _offered(puzzle, cell, n))
@@ -192,9 +220,7 @@ def _renumbered(
     try:
         one = single_edit(puzzle, solutions, work, offered) if offered else None
     except Stopped:
-        return Fix(
-            Verdict.UNKNOWN, free=True, seconds=time.perf_counter() - started, stopped=work.stopped
-        )
+        return _unknown(started, free=True, stopped=work.stopped)
     if one is not None:
         found = Searched(Verdict.FIXED, one, True, 1)
     elif len({edit.cell for edit in offered}) < 2:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..checking import check
@@ -20,6 +20,7 @@ from .construction import (
     DEFAULT_ATTEMPTS,
     GenerationError,
     _build_layout,
+    _Layout,
     _validate,
     default_size,
     defaults,
@@ -92,56 +93,102 @@ def generate(
     wanted = _difficulty_test(difficulty)
     _validate(islands, rows, cols, alpha, beta, rules, attempts)
     rng = random.Random(seed)
-    stuck: list[int] = []  # islands placed by each layout that ran out of room
-    unrepaired = 0  # layouts whose uniqueness repair did not converge
-    scores: list[float] = []  # difficulty scores of the layouts outside the request
-    several = 0  # layouts with several solutions, which have no difficulty
+    missed = _Missed()
     for attempt in range(1, attempts + 1):
         deadline.check("building a layout")
         layout = _build_layout(islands, rows, cols, alpha, beta, rules, rng, deadline)
-        if len(layout.cells) < islands:
-            stuck.append(len(layout.cells))
+        made = _made(layout, islands, unique, wanted, rng, beta, deadline, missed)
+        if made is None:
             continue
-        rounds = repairs = None
-        if unique:
-            made = Repair(layout, rng, beta, deadline).run()
-            if made is None:
-                unrepaired += 1
-                continue
-            rounds, repairs = made
-        puzzle, solution = layout.puzzle(), layout.solution()
-        measured = None
-        if wanted is not None:
-            try:
-                measured = measure_difficulty(puzzle, deadline)
-            except SeveralSolutions:
-                several += 1
-                continue
-            if not wanted(measured):
-                scores.append(measured.score)
-                continue
-        violations = check(puzzle, solution)
-        if violations:  # the construction or a repair is wrong: never emit it
-            raise GenerationError(
-                f"internal error: the hidden solution breaks the rules: {violations[0].message}",
-                status=Status.FAULT,
-            )
+        puzzle, solution, rounds, repairs, measured = made
+        _check_hidden(puzzle, solution)
         if unique and verify:
             confirm_unique(puzzle, solution, deadline)
         return Generated(
-            puzzle,
-            solution,
-            seed,
-            alpha,
-            beta,
-            layout.extra_bridges,
-            attempt,
-            rounds,
-            repairs,
-            measured,
-            time.perf_counter() - started,
+            puzzle=puzzle,
+            solution=solution,
+            seed=seed,
+            alpha=alpha,
+            beta=beta,
+            extra_bridges=layout.extra_bridges,
+            attempts=attempt,
+            repair_rounds=rounds,
+            repairs=repairs,
+            difficulty=measured,
+            seconds=time.perf_counter() - started,
         )
-    raise _failure(islands, rows, cols, attempts, stuck, unrepaired, scores, difficulty, several)
+    raise _failure(
+        islands,
+        rows,
+        cols,
+        attempts,
+        missed.stuck,
+        missed.unrepaired,
+        missed.scores,
+        difficulty,
+        missed.several,
+    )
+
+
+@dataclass
+class _Missed:
+    """The layouts that gave no puzzle, by why, for the message if none does: the islands
+    placed by each that ran out of room (``stuck``), how many a uniqueness repair did not
+    converge for (``unrepaired``), the difficulty scores of those outside the request
+    (``scores``), and how many had several solutions, which have no difficulty (``several``)."""
+
+    stuck: list[int] = field(default_factory=list)
+    unrepaired: int = 0
+    scores: list[float] = field(default_factory=list)
+    several: int = 0
+
+
+def _made(
+    layout: _Layout,
+    islands: int,
+    unique: bool,
+    wanted: Callable[[Difficulty], bool] | None,
+    rng: random.Random,
+    beta: Fraction,
+    deadline: Deadline,
+    missed: _Missed,
+) -> tuple[Puzzle, Solution, int | None, int | None, Difficulty | None] | None:
+    """The puzzle of ``layout``, its solution, the repair's rounds and repairs (with
+    ``unique``) and its difficulty (when one is ``wanted``); None, said in ``missed``, for a
+    layout that ran out of room, whose repair did not converge or that misses the difficulty."""
+    if len(layout.cells) < islands:
+        missed.stuck.append(len(layout.cells))
+        return None
+    rounds = repairs = None
+    if unique:
+        repaired = Repair(layout, rng, beta, deadline).run()
+        if repaired is None:
+            missed.unrepaired += 1
+            return None
+        rounds, repairs = repaired
+    puzzle, solution = layout.puzzle(), layout.solution()
+    measured = None
+    if wanted is not None:
+        try:
+            measured = measure_difficulty(puzzle, deadline)
+        except SeveralSolutions:
+            missed.several += 1
+            return None
+        if not wanted(measured):
+            missed.scores.append(measured.score)
+            return None
+    return puzzle, solution, rounds, repairs, measured
+
+
+def _check_hidden(puzzle: Puzzle, solution: Solution) -> None:
+    """The hidden solution solves the puzzle: if the construction or a repair is wrong, the
+    puzzle is never handed out."""
+    violations = check(puzzle, solution)
+    if violations:
+        raise GenerationError(
+            f"internal error: the hidden solution breaks the rules: {violations[0].message}",
+            status=Status.FAULT,
+        )
 
 
 def _difficulty_test(

@@ -14,7 +14,8 @@ Every notation is a :class:`Notation` in :data:`NOTATIONS`: how to recognise it,
 that finds the first problem (message, line, column), a reader that trusts what the validator
 passed, a writer that refuses what the notation cannot hold (an island without a number, rules
 other than the standard ones, numbers out of its range), and whether it records rules.
-Detection, ``convert`` and every ``--notation`` choice read this one table.
+Detection, ``convert`` and every ``--notation`` choice read this one table, and :func:`register`
+adds a notation to it at run time.
 
 A file, or standard input, is read as bytes: a picture is known by its first bytes, anything
 else is UTF-8 text; as text, a picture is a data URL (``data:image/png;base64,...``).
@@ -26,11 +27,12 @@ import functools
 import importlib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..catalogue import Names
 from ..errors import PuzzleError
 from ..files import decode, read_data, read_stream_data, read_text
 from ..puzzle import Puzzle, Solution
@@ -43,7 +45,11 @@ class Notation:
     max_number)`` gives its first problem or None; ``parse(text, source, max_number)`` reads it
     (island numbers up to ``max_number``, by default what the notation's own rules allow);
     ``write(puzzle)`` writes it; ``rules``: it records rules other than the standard ones;
-    ``readonly``: no puzzle is written in it (``write`` refuses)."""
+    ``extensions``: the file suffixes it is known by before its content; ``readonly``: no
+    puzzle is written in it (``write`` refuses); ``inline``: a one-line argument it detects
+    is the puzzle itself, not a file name; ``aliases``: other names the command line takes for
+    it; ``detect_data(data)`` and ``read_data(data, source)``, for a notation of bytes rather
+    than text: whether a file's bytes are in it, and the puzzle they hold."""
 
     name: str
     detect: Callable[[str], bool]
@@ -53,6 +59,10 @@ class Notation:
     rules: bool
     extensions: tuple[str, ...] = ()
     readonly: bool = False
+    inline: bool = False
+    aliases: tuple[str, ...] = ()
+    detect_data: Callable[[bytes], bool] | None = None
+    read_data: Callable[[bytes, str], Puzzle] | None = None
 
 
 def _deferred(module: str, name: str) -> Callable:
@@ -68,9 +78,12 @@ def _deferred(module: str, name: str) -> Callable:
 
 
 def _notation(name: str, module: str, functions: str, **kind: Any) -> Notation:
-    """A notation whose detect, validate, parse and write functions (named in ``functions``)
-    live in ``module``."""
+    """A notation whose detect, validate, parse and write functions (named in ``functions``),
+    and ``detect_data`` and ``read_data`` when named in ``kind``, live in ``module``."""
     detect, validate, parse, write = (_deferred(module, function) for function in functions.split())
+    for field in ("detect_data", "read_data"):
+        if field in kind:
+            kind[field] = _deferred(module, kind[field])
     return Notation(name, detect, validate, parse, write, **kind)
 
 
@@ -80,7 +93,16 @@ NOTATIONS: dict[str, Notation] = {
     notation.name: notation
     for notation in (
         # (Known by its first bytes in a file, by "data:image/" in a text: never by a name.)
-        _notation("picture", "picture", _STANDARD, rules=False, readonly=True),
+        _notation(
+            "picture",
+            "picture",
+            _STANDARD,
+            rules=False,
+            readonly=True,
+            inline=True,
+            detect_data="is_picture",
+            read_data="read",
+        ),
         _notation("json", "json", _STANDARD, rules=True, extensions=(".json",)),
         _notation(
             "pzprv3",
@@ -88,20 +110,63 @@ NOTATIONS: dict[str, Notation] = {
             "is_pzprv3 validate_pzprv3 parse_pzprv3 format_pzprv3",
             rules=False,
         ),
-        _notation("puzzlink", "puzzlink", "is_url validate_url parse_url format_url", rules=False),
+        _notation(
+            "puzzlink",
+            "puzzlink",
+            "is_url validate_url parse_url format_url",
+            rules=False,
+            inline=True,
+        ),
         _notation(
             "tatham",
             "tatham",
             "is_game_id validate_game_id parse_game_id format_game_id",
             rules=True,
+            inline=True,  # (a parameter string too: its reader says why that is no puzzle)
         ),
         _notation("has", "has", _STANDARD, rules=False, extensions=(".has",)),
-        _notation("grid", "grid", _STANDARD, rules=False),  # .txt: detected by its content
+        # .txt: detected by its content
+        _notation("grid", "grid", _STANDARD, rules=False, aliases=("txt",)),
     )
 }
 
-ALIASES = {"txt": "grid"}
+ALIASES: dict[str, str] = {
+    alias: notation.name for notation in NOTATIONS.values() for alias in notation.aliases
+}
 """Other names the command line accepts for a notation (``txt`` is the dot grid)."""
+
+NAMES: Sequence[str] = Names(lambda: list(NOTATIONS))
+"""Every notation's name, in the order detection tries them: the ``--notation`` choices."""
+
+WRITABLE: Sequence[str] = Names(
+    lambda: sorted(
+        name
+        for notation in NOTATIONS.values()
+        if not notation.readonly
+        for name in (notation.name, *notation.aliases)
+    )
+)
+"""The notations a puzzle is written in, and their aliases, in alphabetical order: the choices
+of ``convert --to``, ``fix --to`` and ``generate --format``."""
+
+
+def register(notation: Notation) -> Notation:
+    """Add ``notation`` to :data:`NOTATIONS` and return it: from now on it is read (known by its
+    extensions, then its content, tried before the dot grid, which takes anything), written
+    (unless ``readonly``), and among the choices of every command that names notations, on the
+    command line and the JSON API alike.  Registering the same notation again changes nothing;
+    a name or an alias taken by another notation is refused."""
+    taken = NOTATIONS.get(notation.name)
+    if taken == notation:
+        return notation
+    for name in (notation.name, *notation.aliases):
+        if name in NOTATIONS or name in ALIASES:
+            raise LookupError(f"a notation {name} exists already")
+    *before, last = NOTATIONS.items()
+    NOTATIONS.clear()
+    NOTATIONS.update([*before, (notation.name, notation), last])
+    ALIASES.update(dict.fromkeys(notation.aliases, notation.name))
+    return notation
 
 
 def named(name: str) -> Notation:
@@ -143,13 +208,22 @@ def read(
         return given(source, source="<text>")
     name = "<stdin>" if source == "-" else str(source)
     data = _stdin() if source == "-" else read_data(source)
-    from ..pictures import is_picture
-
-    if notation == "picture" or (notation is None and is_picture(data)):
-        from .picture import read as read_picture
-
-        return read_picture(data, name).with_rules(max_bridges, no_loops)
+    of_bytes = _of_bytes(data, notation)
+    if of_bytes is not None:
+        return of_bytes(data, name).with_rules(max_bridges, no_loops)
     return given(decode(data, name), source=name)
+
+
+def _of_bytes(data: bytes, notation: str | None) -> Callable[[bytes, str], Puzzle] | None:
+    """The reader of the notation of bytes that ``data`` is to be read by (``notation``, or
+    the one its first bytes are in when none is named); None for a text."""
+    if notation is not None:
+        chosen = NOTATIONS.get(ALIASES.get(notation, notation))
+        return None if chosen is None else chosen.read_data
+    for candidate in NOTATIONS.values():
+        if candidate.detect_data is not None and candidate.detect_data(data):
+            return candidate.read_data
+    return None
 
 
 def parse(
@@ -191,9 +265,9 @@ def is_text(source: str) -> bool:
 
 
 def is_inline(argument: str) -> bool:
-    """Whether a one-line argument is a puzzle in itself: a puzz.link URL or a Tatham game ID
-    (or a Tatham parameter string, so that its reader can say why that is not a puzzle)."""
-    return any(NOTATIONS[name].detect(argument) for name in ("puzzlink", "tatham", "picture"))
+    """Whether a one-line argument is a puzzle in itself: in a notation given ``inline`` (a
+    puzz.link URL, a Tatham game ID or parameter string, a picture's data URL)."""
+    return any(notation.inline and notation.detect(argument) for notation in NOTATIONS.values())
 
 
 # ---------------------------------------------------------------------------- solutions
@@ -233,7 +307,9 @@ def parse_solutions(text: str, source: str = "<solution>") -> list[Solution]:
 
 __all__ = [
     "ALIASES",
+    "NAMES",
     "NOTATIONS",
+    "WRITABLE",
     "Notation",
     "Problem",
     "detect",
@@ -246,5 +322,6 @@ __all__ = [
     "read",
     "read_solutions",
     "read_source",
+    "register",
     "write",
 ]

@@ -43,7 +43,7 @@ from ..stopping import Deadline
 from . import digits
 from .glyphs import SMALLEST, Crowded, Glyph, candidates, cell_glyph, frames, ink, relative
 from .kinds import KINDS, MAX_PIXELS, SIGNATURES
-from .lattice import fit
+from .lattice import Lattice, fit
 
 LONGEST = 2400  # pixels: a larger picture is shrunk first (a phone's photo is 4000 or more)
 PITCH = 48  # pixels a cell in the rectified picture
@@ -601,6 +601,9 @@ def _turned(image: np.ndarray, orientation: int) -> np.ndarray:
     return image if flip is None else cv2.flip(image, flip)
 
 
+_DOING = "reading the picture"  # what a deadline that ends says was going on
+
+
 def islands(
     data: bytes, source: str, *, deadline: Deadline | None = None
 ) -> tuple[int, int, dict[Cell, int | None], Reading]:
@@ -608,9 +611,21 @@ def islands(
     ``deadline`` is looked at between the steps and in their long loops (raising
     :class:`~hashi_asp.stopping.Stopped` at its end)."""
     deadline = deadline or Deadline()
-    doing = "reading the picture"
     gray = grey(data, source, deadline)
-    deadline.check(doing)
+    deadline.check(_DOING)
+    flattened, found = _numbers_seen(gray, source, deadline)
+    lattice, seen = _lattice_of(found, source, deadline)
+    second, framed = _second_look(flattened, lattice, seen, deadline)
+    deadline.check(_DOING)
+    numbers, confidence, likely, missed = _numbers_read(seen, second, framed)
+    return _placed(numbers, confidence, likely, missed, source)
+
+
+def _numbers_seen(
+    gray: np.ndarray, source: str, deadline: Deadline
+) -> tuple[np.ndarray, list[Glyph]]:
+    """The first look's picture and island numbers (:func:`_first_look`), refused where they
+    are too many or too few to be a puzzle's."""
     try:
         flattened, found = _first_look(gray, deadline)
     except Crowded as crowded:
@@ -632,20 +647,37 @@ def islands(
             + " seen",
             source,
         )
+    return flattened, found
+
+
+def _lattice_of(
+    found: list[Glyph], source: str, deadline: Deadline
+) -> tuple[Lattice, dict[Cell, Glyph]]:
+    """The lattice through the numbers ``found``, and the number seen at each of its cells;
+    refused where no grid holds two of them, or the grid is none a puzzle has."""
     height = float(np.median([glyph.height for glyph in found]))
     points = np.array([glyph.centre for glyph in found], np.float64)
     enclosed = [glyph.frame for glyph in found if glyph.enclosed]
     frame = float(np.median(enclosed)) if len(enclosed) >= 0.6 * len(found) else 0.0
-    deadline.check(doing)
+    deadline.check(_DOING)
     lattice = fit(points, height, frame, deadline)
-    deadline.check(doing)
+    deadline.check(_DOING)
     seen = {cell: found[i] for i, cell in lattice.cells.items()}
     if len(seen) < 2:
         raise PuzzleError("no puzzle found in the picture: the numbers seen are on no grid", source)
-    rows, cols = lattice.rows, lattice.cols
     # Before the rectified picture is made (of a lattice through noise: 91 MB), twice as loose
     # as the read's: a number seen off the puzzle (a clock's) may stretch the lattice.
-    _grid_checked(len(seen), rows, cols, source, slack=2)
+    _grid_checked(len(seen), lattice.rows, lattice.cols, source, slack=2)
+    return lattice, seen
+
+
+def _second_look(
+    flattened: np.ndarray, lattice: Lattice, seen: dict[Cell, Glyph], deadline: Deadline
+) -> tuple[dict[Cell, Glyph], set[Cell]]:
+    """The glyph at each cell of the picture rectified by ``lattice`` (the lattice's cells,
+    and those of the ring around it with an island's frame), and the cells framed so that
+    were not ``seen``."""
+    rows, cols = lattice.rows, lattice.cols
     # The rectified picture: cell (r, c) centred at ((c + BORDER) * PITCH, (r + BORDER) *
     # PITCH), a ring of cells around the lattice (a frame there whose number was not read).
     to_lattice = np.array([[1 / PITCH, 0, -BORDER], [0, 1 / PITCH, -BORDER], [0, 0, 1.0]])
@@ -660,22 +692,33 @@ def islands(
     framed = _framed(rectified, rows, cols, set(seen))
     second: dict[Cell, Glyph] = {}
     around = itertools.product(range(-1, rows + 1), range(-1, cols + 1))
-    for r, c in deadline.looking(around, doing):
+    for r, c in deadline.looking(around, _DOING):
         if not (0 <= r < rows and 0 <= c < cols) and (r, c) not in framed:
             continue
         x, y = (c + BORDER) * PITCH, (r + BORDER) * PITCH
         glyph = cell_glyph(rectified, x, y, PITCH, touching=(r, c) in seen or (r, c) in framed)
         if glyph is not None:
             second[r, c] = glyph
-    deadline.check(doing)
+    return second, framed
+
+
+_Chances = dict[Cell, tuple[float, ...]]
+
+
+def _numbers_read(
+    seen: dict[Cell, Glyph], second: dict[Cell, Glyph], framed: set[Cell]
+) -> tuple[dict[Cell, int | None], dict[Cell, float], _Chances, _Chances]:
+    """The number of each island, how sure the reader is of it and the chances of 1 to 8 there,
+    from both looks (an island seen at the first, one framed, one new at the second); and the
+    cells of numbers probably there but left out, with their chances."""
     read = digits.chances([glyph.mask for glyph in second.values()])
     looked = dict(zip(second, read))
     seen_heights = [glyph.height for cell, glyph in second.items() if cell in seen]
     usual = float(np.median(seen_heights)) if seen_heights else 0.4 * PITCH
     numbers: dict[Cell, int | None] = {}
     confidence: dict[Cell, float] = {}
-    likely: dict[Cell, tuple[float, ...]] = {}
-    missed: dict[Cell, tuple[float, ...]] = {}
+    likely: _Chances = {}
+    missed: _Chances = {}
     for cell in sorted({*seen, *looked, *framed}):
         chances = looked.get(cell)
         if cell in seen:
@@ -701,6 +744,19 @@ def islands(
         numbers[cell] = number
         confidence[cell] = round(float(chances[number]), 3)
         likely[cell] = _rounded(chances)
+    return numbers, confidence, likely, missed
+
+
+def _placed(
+    numbers: dict[Cell, int | None],
+    confidence: dict[Cell, float],
+    likely: _Chances,
+    missed: _Chances,
+    source: str,
+) -> tuple[int, int, dict[Cell, int | None], Reading]:
+    """The puzzle's grid and islands, moved to its top left corner, and its reading: the
+    numbers each with another in its row or column (the others left out as missed); refused
+    where they are no puzzle's, or read too unsure."""
     kept = _seen_by_another(numbers)
     missed.update({cell: likely[cell] for cell in numbers if cell not in kept and likely[cell]})
     numbers = kept
