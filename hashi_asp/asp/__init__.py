@@ -27,9 +27,10 @@ choices without loading it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING
+
+from .. import catalogue
 
 if TYPE_CHECKING:
     from ..puzzle import Puzzle
@@ -146,44 +147,27 @@ def race_variants() -> list[str]:
     return [row[i] for i in range(max(map(len, lists), default=0)) for row in lists if i < len(row)]
 
 
-class Names(Sequence[str]):
+def _choices() -> list[str]:
+    return [AUTO, *FORMULATIONS, RACE]
+
+
+def _choices_without_the_race() -> list[str]:
+    return [AUTO, *FORMULATIONS]
+
+
+class Names(catalogue.Names):
     """The ``--connectivity`` choices, read from the catalogue whenever they are looked at (so
     that a formulation added at run time is among them): ``auto``, every formulation, and
     ``race`` unless ``race=False`` (the JSON API's: a request may not start a process per
     core)."""
 
     def __init__(self, *, race: bool = True):
-        self.with_race = race
-
-    def _names(self) -> list[str]:
-        return [AUTO, *FORMULATIONS, *([RACE] if self.with_race else [])]
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[str]: ...
-    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
-        return self._names()[index]
-
-    def __len__(self) -> int:
-        return len(self._names())
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names())
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._names()
-
-    def __eq__(self, other: object) -> bool:  # equal to any sequence of the same names
-        if isinstance(other, (Names, list, tuple)):
-            return self._names() == list(other)
-        return NotImplemented
+        super().__init__(_choices if race else _choices_without_the_race)
 
     def __hash__(self) -> int:
+        # By the names: a formulation added or gone makes other choices, and the command line
+        # makes its options again (it keeps them by their declarations).
         return hash(tuple(self._names()))
-
-    def __repr__(self) -> str:
-        return f"Names({self._names()})"
 
 
 CONNECTIVITY = Names()
