@@ -2,7 +2,7 @@
 clingo's Control, no ASP rule hides in a Python string, every command is one unit whose options
 are declared once and whose logic lives in its own module (the command line and the web API only
 derive from it), the package runs as ``python -m hashi_asp``, the text speaks of the product,
-and the linter and the type checker pass.
+no function is longer than 80 lines, and the linter and the type checker pass.
 
 ``python tests/test_layout.py`` prints the import graph: each module and the modules of the
 package it imports.
@@ -709,6 +709,20 @@ def test_the_lowest_releases_ci_installs_are_the_lower_bounds():
         for name in names:  # (dask[distributed]: dask and distributed at one release)
             assert bounds.setdefault(name, specifiers[">="]) == specifiers[">="], text
     assert lowest == bounds
+
+
+LONGEST_FUNCTION = 80  # lines, from ``def`` to its last line: a function a reader takes in whole
+
+
+def test_no_function_is_longer_than_a_reader_takes_in_whole():
+    long = [
+        f"{path.relative_to(REPO)}:{node.lineno} {node.name}: {node.end_lineno - node.lineno + 1}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and (node.end_lineno or node.lineno) - node.lineno + 1 > LONGEST_FUNCTION
+    ]
+    assert long == []
 
 
 if __name__ == "__main__":
