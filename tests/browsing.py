@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import tempfile
 import urllib.parse
 from pathlib import Path
 
@@ -64,10 +65,23 @@ def start_browser() -> webdriver.Chrome:
     ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
+    # Chromium leaves its singleton's folder in the temporary directory after it quits: it is
+    # given a folder of its own, removed by stop_browser.
+    folder = tempfile.mkdtemp(prefix="hashi-chromium-")
+    service = Service(DRIVER, env={**os.environ, "TMPDIR": folder})
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.hashi_folder = folder
     driver.set_page_load_timeout(WAIT)
     SHOTS.mkdir(parents=True, exist_ok=True)
     return driver
+
+
+def stop_browser(driver: webdriver.Chrome) -> None:
+    """Quit the browser and remove the temporary folder it was given."""
+    try:
+        driver.quit()
+    finally:
+        shutil.rmtree(driver.hashi_folder, ignore_errors=True)
 
 
 def screen(driver, size: tuple[int, int]) -> None:

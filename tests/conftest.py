@@ -123,13 +123,13 @@ def site(server) -> str:
 @pytest.fixture(scope="module")
 def chromium():
     """A module's headless Chromium (tests/browsing.py)."""
-    from browsing import start_browser
+    from browsing import start_browser, stop_browser
 
     driver = start_browser()
     try:
         yield driver
     finally:
-        driver.quit()
+        stop_browser(driver)
 
 
 @pytest.fixture

@@ -22,12 +22,14 @@ pytest.importorskip("distributed", reason="the cluster extra: pip install 'hashi
 DASK = Path(sys.executable).parent / "dask"
 
 
-def started(*args: str) -> subprocess.Popen:
+def started(*args: str, folder: Path) -> subprocess.Popen:
+    """A Dask process, its scratch space in ``folder`` (not left in the temporary directory)."""
     return subprocess.Popen(
         [str(DASK), *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
+        env={**os.environ, "DASK_TEMPORARY_DIRECTORY": str(folder)},
     )
 
 
@@ -38,13 +40,13 @@ def cluster(tmp_path_factory):
     address_file = folder / "scheduler.json"
     options = ["--no-dashboard"]
     scheduler = started("scheduler", "--host", "127.0.0.1", "--port", "0", *options,
-                        "--scheduler-file", str(address_file))  # fmt: skip
+                        "--scheduler-file", str(address_file), folder=folder)  # fmt: skip
     workers: list[subprocess.Popen] = []
     try:
         processes.wait_for(address_file.exists, "the scheduler's address", timeout=120)
         address = json.loads(address_file.read_text())["address"]
         for _ in range(2):
-            workers.append(started("worker", address, "--nthreads", "1", *options))
+            workers.append(started("worker", address, "--nthreads", "1", *options, folder=folder))
         from distributed import Client
 
         with Client(address, timeout="120s") as client:
