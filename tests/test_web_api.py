@@ -66,6 +66,20 @@ def untimed(document):
     return {key: value for key, value in document.items() if key not in TIMINGS}
 
 
+# Of two fixes with the same fewest edits, which one a proposal meets first depends on how far
+# each of its searches got within its time (on a loaded machine, another of the same size).
+WHICH_FIX = {"kind", "cell", "number", "old", "edits", "puzzle", "solution"}
+
+
+def as_proposed(document):
+    """``document`` with a fix of the fewest edits told by its size alone."""
+    fix = document.get("fix")
+    if not isinstance(fix, dict) or fix.get("fewest") is not True or fix.get("status") != "fixed":
+        return document
+    told = {key: value for key, value in fix.items() if key not in WHICH_FIX}
+    return {**document, "fix": {**told, "edits": len(fix["edits"])}}
+
+
 def same_as_the_cli(client, command, puzzle, options, args):
     status, document = post(client, command, {"puzzle": puzzle, **options})
     code, expected, err = cli(command, puzzle, *args)
@@ -76,7 +90,7 @@ def same_as_the_cli(client, command, puzzle, options, args):
         )
     else:  # the same document, with the HTTP status of the command line's exit code
         assert status in {s.http for s in Status if s.exit_code == code}, document
-        assert untimed(document) == untimed(expected)
+        assert as_proposed(untimed(document)) == as_proposed(untimed(expected))
     return document
 
 
