@@ -113,7 +113,7 @@ def main() -> None:
     """Solve, check, explain and generate Hashiwokakero ("Bridges") puzzles with answer set
     programming.
 
-    PUZZLE is a file (.has, dot grid, JSON, pzprv3, or a picture: PNG, JPEG, WebP), '-' for
+    PUZZLE is a file (.has, dot grid, JSON, pzprv3, or a picture: PNG, JPEG, WebP, BMP), '-' for
     standard input, or the puzzle itself: its text, a puzz.link URL or a Simon Tatham game ID.
     """
 

@@ -7,7 +7,7 @@
 ``puzzlink``   puzz.link / pzv.jp URLs (module :mod:`.puzzlink`)
 ``pzprv3``     the files pzprjs's editors save, with their bridges (module :mod:`.puzzlink`)
 ``tatham``     Simon Tatham's Bridges game IDs, ``WxH[mK][L]:DESC`` (module :mod:`.tatham`)
-``picture``    a screenshot or a photo (PNG, JPEG, WebP), read only (module :mod:`.picture`)
+``picture``    a screenshot or a photo (PNG, JPEG, WebP, BMP), read only (module :mod:`.picture`)
 =============  ==========================================================================
 
 Every notation is a :class:`Notation` in :data:`NOTATIONS`: how to recognise it, a validator
@@ -196,7 +196,7 @@ def read(
     """Read a puzzle from a file path, ``-`` for standard input, or from the puzzle itself: text
     (anything with a newline or starting with ``{`` or ``[``), a puzz.link URL, a Simon Tatham
     game ID or a picture's data URL (when no file of that name exists).  A file or standard
-    input that starts as a PNG, JPEG or WebP file does is a picture.  ``max_bridges`` and
+    input that starts as a PNG, JPEG, WebP or BMP file does is a picture.  ``max_bridges`` and
     ``no_loops``, when given, override the rules the puzzle's notation states (island numbers
     may then go up to ``4 * max_bridges``)."""
     given = functools.partial(parse, notation=notation, max_bridges=max_bridges, no_loops=no_loops)
