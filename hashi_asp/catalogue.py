@@ -45,8 +45,11 @@ class Names(Sequence[str]):
             return self._names() == list(other)
         return NotImplemented
 
-    def __hash__(self) -> int:  # (by the catalogue it reads: hashing loads nothing)
-        return hash(self._listed)
+    def __hash__(self) -> int:
+        # By the names, as equality goes: an option's choices are part of its command's
+        # declaration, by which the command line keeps the click command it made; an entry
+        # registered or gone makes another declaration, and the click command is made again.
+        return hash(tuple(self._names()))
 
     def __repr__(self) -> str:
         return repr(self._names())

@@ -28,17 +28,15 @@ PROGRAM = [sys.executable, str(TESTS / "toy_notation.py")]  # hashi-asp, with th
 
 @pytest.fixture
 def toy():
-    """The notation registered in this process, and gone again after the test (the click
-    commands made before, whose choices click fixed then, made again: a program registers
-    its notations before it runs the command line)."""
+    """The notation registered in this process, and gone again after the test.  The click
+    commands made before it stay as they were: a command whose choices it changes is another
+    declaration, whose click command is made afresh (tested below)."""
     import toy_notation
 
     before, aliases = dict(notations.NOTATIONS), dict(notations.ALIASES)
-    command_of.cache_clear()
     try:
         yield notations.register(toy_notation.NOTATION)
     finally:
-        command_of.cache_clear()
         notations.NOTATIONS.clear()
         notations.NOTATIONS.update(before)
         notations.ALIASES.clear()
@@ -91,6 +89,32 @@ def test_a_registered_notation_is_read_and_written_on_the_command_line(toy, tmp_
     made = run("generate", "-n", "6", "--seed", "3", "--format", "toy")
     assert made[0] == 0 and made[1].startswith("toy:")
     assert run("fix", str(PROLOG), "--to", "toy")[0] == 0
+
+
+def test_a_notation_registered_after_the_command_line_was_made_is_among_its_choices():
+    """The click commands made before stay right: one whose choices the notation changes is
+    made again, and the one made before is the one used once the notation is gone."""
+    import toy_notation
+
+    from hashi_asp import commands
+
+    def choices(name: str) -> list[str]:
+        made = command_of(commands.command(name))
+        return list(next(p for p in made.params if p.name == "to").type.choices)
+
+    made_before = command_of(commands.command("convert"))
+    assert "toy" not in choices("convert")
+    before, aliases = dict(notations.NOTATIONS), dict(notations.ALIASES)
+    try:
+        notations.register(toy_notation.NOTATION)
+        assert "toy" in choices("convert")
+        assert run("convert", str(PROLOG), "--to", "toy")[1].startswith("toy:5x5:")
+    finally:
+        notations.NOTATIONS.clear()
+        notations.NOTATIONS.update(before)
+        notations.ALIASES.clear()
+        notations.ALIASES.update(aliases)
+    assert command_of(commands.command("convert")) is made_before
 
 
 def test_a_registered_notation_is_listed_by_every_command_that_names_notations(toy):

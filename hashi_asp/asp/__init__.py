@@ -164,11 +164,6 @@ class Names(catalogue.Names):
     def __init__(self, *, race: bool = True):
         super().__init__(_choices if race else _choices_without_the_race)
 
-    def __hash__(self) -> int:
-        # By the names: a formulation added or gone makes other choices, and the command line
-        # makes its options again (it keeps them by their declarations).
-        return hash(tuple(self._names()))
-
 
 CONNECTIVITY = Names()
 """How connectivity may be stated: ``auto``, a formulation of :data:`FORMULATIONS`, or
