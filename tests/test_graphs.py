@@ -16,14 +16,20 @@ graphs = st.integers(1, 40).flatmap(
 )
 
 
-@settings(max_examples=300, deadline=None)
-@given(graphs)
-def test_groups_of_the_starts_are_the_connected_groups_they_lie_in(graph):
-    n, edges, starts = graph
+def neighbours(n: int, edges) -> dict[int, list[int]]:
+    """Each of the nodes 0 .. n-1 and the nodes an edge joins it to."""
     near: dict[int, list[int]] = {node: [] for node in range(n)}
     for a, b in edges:
         near[a].append(b)
         near[b].append(a)
+    return near
+
+
+@settings(max_examples=300, deadline=None)
+@given(graphs)
+def test_groups_of_the_starts_are_the_connected_groups_they_lie_in(graph):
+    n, edges, starts = graph
+    near = neighbours(n, edges)
     whole = connected_groups(range(n), near.__getitem__)
     where = {node: place for place, group in enumerate(whole) for node in group}
     numbers, members = groups_of(starts, near.__getitem__)
@@ -40,10 +46,7 @@ def test_groups_of_the_starts_are_the_connected_groups_they_lie_in(graph):
 @given(graphs)
 def test_joined_roots_are_the_least_nodes_of_the_connected_groups(graph):
     n, edges, _ = graph
-    near: dict[int, list[int]] = {node: [] for node in range(n)}
-    for a, b in edges:
-        near[a].append(b)
-        near[b].append(a)
+    near = neighbours(n, edges)
     whole = connected_groups(range(n), near.__getitem__)
     roots = joined_roots(edges)
     assert roots is not None

@@ -200,21 +200,17 @@ def floors_in_the_docs() -> str:
     the members of a package after it, in parentheses."""
     rows = ["| floor | modules, bottom up |", "|---|---|"]
     for number, each in enumerate(FLOORS, 1):
-        shown: list[str] = []
-        inside: dict[str, list[str]] = {}
-        for name in each.modules():
+        names = each.modules()
+        members: dict[str, list[str]] = {}  # each module shown, and its members on the floor
+        for name in names:
             package, _, member = name.partition(".")
-            if member and (package in each.modules() or package in inside):
-                inside.setdefault(package, []).append(member)
-            elif member:
-                inside[name] = []
-                shown.append(name)
+            if member and package in names:
+                members.setdefault(package, []).append(member)
             else:
-                inside.setdefault(name, [])
-                shown.append(name)
+                members.setdefault(name, [])
         cells = [
-            f"`hashi_asp.{name}`" + (f" ({', '.join(inside[name])})" if inside.get(name) else "")
-            for name in shown
+            f"`hashi_asp.{name}`" + (f" ({', '.join(inner)})" if inner else "")
+            for name, inner in members.items()
             if name not in ("__init__", "__main__")
         ]
         rows.append(f"| {number}. {each.title} | {', '.join(cells)} |")
