@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,16 +32,21 @@ def toy():
     """The notation registered in this process, and gone again after the test.  The click
     commands made before it stay as they were: a command whose choices it changes is another
     declaration, whose click command is made afresh (tested below)."""
+    with registered() as notation:
+        yield notation
+
+
+@contextmanager
+def registered():
+    """The toy notation, in the catalogue until the end of the block."""
     import toy_notation
 
-    before, aliases = dict(notations.NOTATIONS), dict(notations.ALIASES)
+    before = dict(notations.NOTATIONS)
     try:
         yield notations.register(toy_notation.NOTATION)
     finally:
         notations.NOTATIONS.clear()
         notations.NOTATIONS.update(before)
-        notations.ALIASES.clear()
-        notations.ALIASES.update(aliases)
 
 
 def program(*args) -> subprocess.CompletedProcess:
@@ -94,8 +100,6 @@ def test_a_registered_notation_is_read_and_written_on_the_command_line(toy, tmp_
 def test_a_notation_registered_after_the_command_line_was_made_is_among_its_choices():
     """The click commands made before stay right: one whose choices the notation changes is
     made again, and the one made before is the one used once the notation is gone."""
-    import toy_notation
-
     from hashi_asp import commands
 
     def choices(name: str) -> list[str]:
@@ -104,16 +108,9 @@ def test_a_notation_registered_after_the_command_line_was_made_is_among_its_choi
 
     made_before = command_of(commands.command("convert"))
     assert "toy" not in choices("convert")
-    before, aliases = dict(notations.NOTATIONS), dict(notations.ALIASES)
-    try:
-        notations.register(toy_notation.NOTATION)
+    with registered():
         assert "toy" in choices("convert")
         assert run("convert", str(PROLOG), "--to", "toy")[1].startswith("toy:5x5:")
-    finally:
-        notations.NOTATIONS.clear()
-        notations.NOTATIONS.update(before)
-        notations.ALIASES.clear()
-        notations.ALIASES.update(aliases)
     assert command_of(commands.command("convert")) is made_before
 
 

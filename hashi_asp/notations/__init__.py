@@ -130,10 +130,12 @@ NOTATIONS: dict[str, Notation] = {
     )
 }
 
-ALIASES: dict[str, str] = {
-    alias: notation.name for notation in NOTATIONS.values() for alias in notation.aliases
-}
-"""Other names the command line accepts for a notation (``txt`` is the dot grid)."""
+
+def standing_for(name: str) -> str:
+    """The name of the notation that ``name`` stands for: ``name`` itself, or the notation of
+    which it is one of the other names the command line accepts (``txt``: the dot grid)."""
+    return next((each.name for each in NOTATIONS.values() if name in each.aliases), name)
+
 
 NAMES: Sequence[str] = Names(lambda: list(NOTATIONS))
 """Every notation's name, in the order detection tries them: the ``--notation`` choices."""
@@ -160,18 +162,17 @@ def register(notation: Notation) -> Notation:
     if taken == notation:
         return notation
     for name in (notation.name, *notation.aliases):
-        if name in NOTATIONS or name in ALIASES:
+        if name in NOTATIONS or standing_for(name) != name:
             raise LookupError(f"a notation {name} exists already")
     *before, last = NOTATIONS.items()
     NOTATIONS.clear()
     NOTATIONS.update([*before, (notation.name, notation), last])
-    ALIASES.update(dict.fromkeys(notation.aliases, notation.name))
     return notation
 
 
 def named(name: str) -> Notation:
-    """The notation called ``name`` (or one of its :data:`ALIASES`)."""
-    found = NOTATIONS.get(ALIASES.get(name, name))
+    """The notation called ``name`` (or by one of its other names, :func:`standing_for`)."""
+    found = NOTATIONS.get(standing_for(name))
     if found is None:
         raise PuzzleError(f"unknown notation {name!r}; known: {', '.join(NOTATIONS)}")
     return found
@@ -218,7 +219,7 @@ def _of_bytes(data: bytes, notation: str | None) -> Callable[[bytes, str], Puzzl
     """The reader of the notation of bytes that ``data`` is to be read by (``notation``, or
     the one its first bytes are in when none is named); None for a text."""
     if notation is not None:
-        chosen = NOTATIONS.get(ALIASES.get(notation, notation))
+        chosen = NOTATIONS.get(standing_for(notation))
         return None if chosen is None else chosen.read_data
     for candidate in NOTATIONS.values():
         if candidate.detect_data is not None and candidate.detect_data(data):
@@ -306,7 +307,6 @@ def parse_solutions(text: str, source: str = "<solution>") -> list[Solution]:
 
 
 __all__ = [
-    "ALIASES",
     "NAMES",
     "NOTATIONS",
     "WRITABLE",
@@ -323,5 +323,6 @@ __all__ = [
     "read_solutions",
     "read_source",
     "register",
+    "standing_for",
     "write",
 ]
