@@ -46,6 +46,9 @@ GROWING_SLACK = 0.4  # the same while growing, when the lattice is known only ne
 CLOSE = 0.15  # of a cell: a lattice with every glyph this near its point is taken as found
 SEEDS = 8  # glyphs another lattice is grown from, when the first is not
 SHIFTS = 3  # rows or columns added or taken away across a gap, at most
+ON_A_LINE = 0.35  # of a glyph's height: how far a glyph may be from its row's or column's line
+LINE_CONE = 20  # degrees: how far a row's direction may be from the lattice's turn
+NEIGHBOURS = 8  # nearest glyphs each glyph draws a line to, in each direction
 
 
 @dataclass
@@ -58,11 +61,11 @@ class Lattice:
 
     @property
     def rows(self) -> int:
-        return 1 + max(r for r, _ in self.cells.values())
+        return 1 + max((r for r, _ in self.cells.values()), default=-1)
 
     @property
     def cols(self) -> int:
-        return 1 + max(c for _, c in self.cells.values())
+        return 1 + max((c for _, c in self.cells.values()), default=-1)
 
     def to_picture(self, row: float, col: float) -> tuple[float, float]:
         x, y, w = self.homography @ np.array([col, row, 1.0])
@@ -109,6 +112,10 @@ def fit(
                 -_misfit(best, points),
             ):
                 best = found
+    if _misfit(best, points) > CLOSE:
+        lined = _by_lines(points, height, turn, largest, deadline)
+        if lined is not None and _better(lined, best, points):
+            best = lined
     for _ in range(SHIFTS):
         if _misfit(best, points) <= CLOSE:
             break
@@ -120,6 +127,143 @@ def fit(
             break
         best = shifted
     return _tight(best, largest)
+
+
+def _better(found: Lattice, best: Lattice, points: np.ndarray) -> bool:
+    """Whether ``found`` places more glyphs than ``best``, or as many nearer their points."""
+    return (len(found.cells), -_misfit(found, points)) > (len(best.cells), -_misfit(best, points))
+
+
+def _by_lines(
+    points: np.ndarray, height: float, turn: float, largest: float, deadline: Deadline
+) -> Lattice | None:
+    """The lattice of the rows and columns seen as lines (step 6 of the module's): each the
+    line through three glyphs or more, along the turn or across it; the point where the rows
+    meet and the point where the columns meet (a page seen at an angle: its vanishing points)
+    give the horizon, which a homography sends to infinity; in that picture the rows are
+    parallel and evenly spaced, and so are the columns, and each glyph's row and column is its
+    distance from the first over the spacing.  Where the glyphs are far apart (a sparse
+    puzzle, a steep angle), a map grown from a few near the middle guesses wrong far from
+    them; the lines see the whole picture at once.  None if there are not two rows and two
+    columns of three glyphs to see."""
+    tolerance = ON_A_LINE * height
+    rows = _lines(points, turn, tolerance, deadline)
+    cols = _lines(points, turn + math.pi / 2, tolerance, deadline)
+    if len(rows) < 2 or len(cols) < 2:
+        return None
+    centre = points.mean(axis=0)
+    scale = float(np.std(points - centre)) or 1.0
+    unit = (points - centre) / scale  # (conditioned: the vanishing points from small numbers)
+    meeting = [_vanishing(unit, lines) for lines in (rows, cols)]
+    horizon = np.cross(*meeting)
+    if abs(horizon[2]) < 1e-12:
+        return None
+    flat = np.array([[1, 0, 0], [0, 1, 0], horizon / horizon[2]])
+    # Through ``flat`` the vanishing points go to infinity: the rows' and columns' directions.
+    along = [flat @ point for point in meeting]
+    axes = np.array([[along[0][0], along[1][0]], [along[0][1], along[1][1]]])
+    if abs(np.linalg.det(axes)) < 1e-12:
+        return None
+    seen = _to_lattice(np.linalg.inv(flat), unit)  # (the inverse of the inverse: flat's map)
+    u, v = (np.linalg.inv(axes) @ seen.T)
+    cols_at = _spacing(u, [u[line].mean() for line in cols])
+    rows_at = _spacing(v, [v[line].mean() for line in rows])
+    if cols_at is None or rows_at is None:
+        return None
+    cells = {
+        i: (round((v[i] - rows_at[0]) / rows_at[1]), round((u[i] - cols_at[0]) / cols_at[1]))
+        for i in range(len(points))
+    }
+    taken: dict[tuple[int, int], int] = {}
+    for i, cell in cells.items():
+        taken.setdefault(cell, i)
+    cells = {i: cell for cell, i in taken.items()}
+    model = _model(points, cells, np.eye(3), turn)
+    for _ in range(2):
+        deadline.check("reading the picture: fitting its grid")
+        cells = _placed(model, points)
+        if len(cells) < 2:
+            return None
+        model = _model(points, cells, model, turn)
+    return Lattice(model, _placed(model, points))
+
+
+def _lines(
+    points: np.ndarray, direction: float, tolerance: float, deadline: Deadline
+) -> list[np.ndarray]:
+    """The lines of three glyphs or more within :data:`LINE_CONE` of ``direction``, each as the
+    indices of its glyphs: of the lines through each glyph and its :data:`NEIGHBOURS` nearest
+    in that cone, the one through the most glyphs first, then the next of the glyphs left."""
+    n = len(points)
+    apart = points[None, :, :] - points[:, None, :]
+    distance = np.hypot(apart[..., 0], apart[..., 1])
+    angle = np.arctan2(apart[..., 1], apart[..., 0]) - direction
+    off = np.abs((angle + math.pi / 2) % math.pi - math.pi / 2)
+    inside = (off <= math.radians(LINE_CONE)) & (distance > 0)
+    near = np.where(inside, distance, np.inf)
+    k = min(NEIGHBOURS, n - 1)
+    if k < 2:
+        return []
+    partner = np.argsort(near, axis=1)[:, :k]
+    first = np.repeat(np.arange(n), k)
+    second = partner.ravel()
+    keep = np.isfinite(near[first, second])
+    first, second = first[keep], second[keep]
+    if len(first) == 0:
+        return []
+    # Each line as a normal and an offset: a glyph is on it if within the tolerance.
+    d = points[second] - points[first]
+    normal = np.c_[-d[:, 1], d[:, 0]] / np.hypot(d[:, 0], d[:, 1])[:, None]
+    offset = (normal * points[first]).sum(axis=1)
+    on = np.abs(normal @ points.T - offset[:, None]) <= tolerance
+    found = []
+    left = np.ones(n, bool)
+    while True:
+        deadline.check("reading the picture: fitting its grid")
+        support = (on & left).sum(axis=1)
+        best = int(support.argmax())
+        if support[best] < 3:
+            return found
+        members = np.flatnonzero(on[best] & left)
+        found.append(members)
+        left[members] = False
+
+
+def _vanishing(unit: np.ndarray, lines: list[np.ndarray]) -> np.ndarray:
+    """Where the lines through the glyphs of ``lines`` meet, in homogeneous coordinates (a
+    point at infinity when they are parallel): the point nearest to all of them, each line
+    fitted to its glyphs (their principal direction)."""
+    fitted = []
+    for members in lines:
+        at = unit[members]
+        middle = at.mean(axis=0)
+        _, _, directions = np.linalg.svd(at - middle)
+        normal = np.array([-directions[0, 1], directions[0, 0]])
+        fitted.append(np.r_[normal, -normal @ middle] * math.sqrt(len(members)))
+    _, _, found = np.linalg.svd(np.array(fitted))
+    return found[-1]
+
+
+def _spacing(values: np.ndarray, lines: list[float]) -> tuple[float, float] | None:
+    """The first line's place and the spacing of evenly spaced lines through ``values`` (each
+    glyph's distance across the rows, or the columns, once they are parallel): the least gap
+    between two lines seen, divided by the least whole number that puts every glyph within
+    :data:`SLACK` of a line; fitted to them by least squares."""
+    lines = sorted(lines)
+    gaps = [b - a for a, b in itertools.pairwise(lines)]
+    span = float(values.max() - values.min())
+    gaps = [gap for gap in gaps if gap > 0.02 * span]
+    if not gaps:
+        return None
+    least = min(gaps)
+    for parts in range(1, 5):
+        pitch = least / parts
+        index = np.round((values - lines[0]) / pitch)
+        if np.abs((values - lines[0]) / pitch - index).max() <= SLACK:
+            design = np.c_[np.ones(len(values)), index]
+            (start, pitch), *_ = np.linalg.lstsq(design, values, rcond=None)
+            return float(start), float(pitch)
+    return None
 
 
 def _shifted(lattice: Lattice, points: np.ndarray) -> list[Lattice]:
@@ -153,7 +297,8 @@ def _misfit(lattice: Lattice, points: np.ndarray) -> float:
     index = list(lattice.cells)
     where = _to_lattice(lattice.homography, points[index])
     placed = np.array([[lattice.cells[i][1], lattice.cells[i][0]] for i in index], np.float64)
-    return float(np.abs(where - placed).max())
+    off = np.abs(where - placed)
+    return float(off.max()) if np.isfinite(off).all() else 1.0
 
 
 def _turn(points: np.ndarray) -> float:
@@ -168,8 +313,10 @@ def _turn(points: np.ndarray) -> float:
     vectors = apart[rows, nearest]
     angles = np.degrees(np.arctan2(vectors[..., 1], vectors[..., 0])).ravel()
     folded = (angles + 45) % 90 - 45
-    weights = 1 / distance[rows, nearest].ravel()
-    within = np.abs(folded) <= 15
+    length = distance[rows, nearest].ravel()
+    # Two glyphs at one place (a number read twice) point nowhere: they count for nothing.
+    weights = np.where(length > 0, 1 / np.maximum(length, 1e-9), 0.0)
+    within = (np.abs(folded) <= 15) & (weights > 0)
     if not within.any():
         return 0.0
     counts, edges = np.histogram(folded[within], bins=60, range=(-15, 15), weights=weights[within])
@@ -231,6 +378,9 @@ def _grown(
                 break
             j = min(open_, key=lambda i: nearest_placed[i])
             where = _to_lattice(model, points[j : j + 1])[0]
+            if not np.isfinite(where).all() or np.abs(where).max() > 1e6:
+                left_out.add(j)  # (a map that sends it to infinity: no cell)
+                continue
             cell = (round(float(where[1])), round(float(where[0])))
             off = np.abs(where - np.round(where)).max()
             if off > GROWING_SLACK or cell in taken:
@@ -249,9 +399,13 @@ def _grown(
 
 def _to_lattice(model: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Lattice coordinates (column, row) of picture points."""
-    inverse = np.linalg.inv(model)
+    try:
+        inverse = np.linalg.inv(model)
+    except np.linalg.LinAlgError:  # (a map that folds the lattice flat: no point placed)
+        return np.full((len(points), 2), np.nan)
     at = np.c_[points, np.ones(len(points))] @ inverse.T
-    return at[:, :2] / at[:, 2:3]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return at[:, :2] / at[:, 2:3]
 
 
 def _model(
@@ -297,6 +451,8 @@ def _placed(model: np.ndarray, points: np.ndarray) -> dict[int, tuple[int, int]]
     where = _to_lattice(model, points)
     best: dict[tuple[int, int], tuple[float, int]] = {}
     for i, (col, row) in enumerate(where):
+        if not (math.isfinite(col) and math.isfinite(row)) or max(abs(col), abs(row)) > 1e6:
+            continue
         cell = (round(float(row)), round(float(col)))
         off = float(max(abs(row - cell[0]), abs(col - cell[1])))
         if off <= SLACK and (cell not in best or off < best[cell][0]):
@@ -309,6 +465,8 @@ def _tight(lattice: Lattice, largest: float) -> Lattice:
     g-th row and column, cells g times larger if a cell stays within ``largest`` pixels
     (:data:`CELL_OVER_GLYPH` glyph heights, :data:`CELL_OVER_FRAME` frames)."""
     cells = lattice.cells
+    if not cells:
+        return lattice
     top = min(r for r, _ in cells.values())
     left = min(c for _, c in cells.values())
     step = 0

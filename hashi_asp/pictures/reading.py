@@ -58,6 +58,8 @@ CLUTTERED = 0.1  # share of ink around a glyph beyond which it is taken for no n
 NEW_ISLAND = 0.9  # the least chance of a digit the second look alone finds
 FAINT = 0.3  # of the usual contrast of a glyph with its paper, the least a number has
 UNREADABLE = 0.3  # of a number in a frame the second look alone finds, less: not read
+READABLE = 20  # pixels: numbers at least this tall are read as the picture is
+ENLARGED = (2, 3, 4)  # times a picture of smaller numbers is enlarged, in turn
 MISSED = 0.1  # the least chance of a number, of a glyph not taken for one, to be offered
 MAX_SIDE = 50
 """The most rows or columns of a puzzle read from a picture: in :data:`LONGEST` pixels, cells
@@ -627,7 +629,7 @@ def _numbers_seen(
     """The first look's picture and island numbers (:func:`_first_look`), refused where they
     are too many or too few to be a puzzle's."""
     try:
-        flattened, found = _first_look(gray, deadline)
+        flattened, found = _first_look_sized(gray, deadline)
     except Crowded as crowded:
         raise PuzzleError(
             f"no puzzle found in the picture: {crowded.count} marks shaped like numbers, far "
@@ -850,6 +852,30 @@ def _seen_by_another(numbers: dict[Cell, int | None]) -> dict[Cell, int | None]:
         if len(kept) == len(numbers):
             return kept
         numbers = kept
+
+
+def _first_look_sized(gray: np.ndarray, deadline: Deadline) -> tuple[np.ndarray, list[Glyph]]:
+    """The first look (:func:`_first_look`) at the size the numbers read best at: as the
+    picture is, and, where its numbers are smaller than :data:`READABLE` pixels (or none are
+    found: too small to be seen as numbers at all), enlarged by :data:`ENLARGED` in turn, as
+    long as the picture stays within :data:`LONGEST` pixels; the look whose numbers read with
+    the most confidence is kept, the smaller picture where they tie.  A small print or a
+    puzzle of many cells in a small picture (12 pixels a cell, numbers 5 to 8 pixels tall)
+    is read as a large one is: its strokes apart, its holes open."""
+    best = (*_first_look(gray, deadline), 1)
+    heights = [glyph.height for glyph in best[1]]
+    if heights and float(np.median(heights)) >= READABLE:
+        return best[0], best[1]
+    score = sum(glyph.certainty for glyph in best[1])
+    for factor in ENLARGED:
+        if max(gray.shape) * factor > LONGEST:
+            break
+        deadline.check(_DOING)
+        enlarged = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+        flattened, found = _first_look(enlarged, deadline)
+        if sum(glyph.certainty for glyph in found) > score:
+            best, score = (flattened, found, factor), sum(glyph.certainty for glyph in found)
+    return best[0], best[1]
 
 
 def _first_look(gray: np.ndarray, deadline: Deadline) -> tuple[np.ndarray, list[Glyph]]:
