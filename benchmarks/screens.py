@@ -558,7 +558,8 @@ window.opened = false;
 window.openPuzzle = function (url, cell) {
   window.opened = false;
   pz.setCanvasSizeByCellSize(cell);
-  pz.open(url, function () { window.opened = true; });
+  // A puzzle opened from its URL is played: puzz.link's page opens it so (no grid drawn).
+  pz.open(url, function () { pz.setMode("play"); pz.redraw(); window.opened = true; });
 };
 // The lines of a bridge lie on the borders between the cells it passes, each set to k.
 window.setPlay = function (bridges, marks) {
@@ -569,11 +570,20 @@ window.setPlay = function (bridges, marks) {
     return found;
   };
   for (const [r1, c1, r2, c2, k] of bridges) for (const b of borders(r1, c1, r2, c2)) b.setLineVal(k);
-  for (const [r1, c1, r2, c2] of marks) borders(r1, c1, r2, c2)[0].setQsub(2);
+  // A mark (a cross) on the middle border of the pair, where a right click between them lands.
+  for (const [r1, c1, r2, c2] of marks) {
+    const found = borders(r1, c1, r2, c2);
+    found[Math.floor(found.length / 2)].setQsub(2);
+  }
   pz.redraw();
 };
 window.lines = function () {
-  return pz.board.border.filter((b) => b.line > 0).map((b) => [b.bx, b.by, b.line]);
+  const found = [];
+  for (let i = 0; i < pz.board.border.length; i++) {
+    const b = pz.board.border[i];
+    if (b.line > 0) found.push([b.bx, b.by, b.line]);
+  }
+  return found;
 };
 </script></body></html>
 """
