@@ -50,7 +50,9 @@ from hashi_asp.solving import solve
 ROOT = Path(__file__).resolve().parent.parent
 TATHAM = "/usr/games/sgt-bridges"
 CHROMIUM = os.environ.get("HASHI_CHROMIUM", "/usr/lib/chromium/chromium")
-DRIVER = os.environ.get("HASHI_CHROMEDRIVER", shutil.which("chromedriver") or "/usr/bin/chromedriver")
+DRIVER = os.environ.get(
+    "HASHI_CHROMEDRIVER", shutil.which("chromedriver") or "/usr/bin/chromedriver"
+)
 FAMILIES = ("workbench", "tatham", "puzzlink")
 SIZES = {"workbench": (7, 10, 15, 20), "tatham": (7, 10, 15, 20), "puzzlink": (7, 10, 15)}
 WAIT = 60  # seconds at most for anything an app shows (a busy machine is slow, never this slow)
@@ -137,7 +139,9 @@ def mid_game(puzzle: Puzzle, rng: random.Random, wrong: int, marks: int) -> Play
     for pair in free:
         if placed == wrong:
             break
-        if between(pair) & used or any(_load(puzzle, bridges, end) >= _number(puzzle, end) for end in pair):
+        if between(pair) & used or any(
+            _load(puzzle, bridges, end) >= _number(puzzle, end) for end in pair
+        ):
             continue
         bridges[pair] = 1
         used |= between(pair)
@@ -241,7 +245,16 @@ class Apps:
         if self._display is None:
             read, write = os.pipe()
             xvfb = subprocess.Popen(
-                ["Xvfb", "-displayfd", str(write), "-screen", "0", "1920x1400x24", "-nolisten", "tcp"],
+                [
+                    "Xvfb",
+                    "-displayfd",
+                    str(write),
+                    "-screen",
+                    "0",
+                    "1920x1400x24",
+                    "-nolisten",
+                    "tcp",
+                ],
                 pass_fds=(write,),
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -300,7 +313,9 @@ class Apps:
 PAGE_SIZES = ((1280, 900), (390, 844))
 
 
-def workbench_shot(apps: Apps, game_id: str, puzzle: Puzzle, play: Play | None, rng: random.Random) -> Shot | None:
+def workbench_shot(
+    apps: Apps, game_id: str, puzzle: Puzzle, play: Play | None, rng: random.Random
+) -> Shot | None:
     """The workbench at a laptop's or a phone's size on ``game_id``, ``play`` drawn (through
     the board's keyboard: an island selected by the page's hook, Ctrl+arrow for a line, Shift+
     arrow for a mark), an island selected last; the page or the board alone."""
@@ -332,7 +347,9 @@ def workbench_shot(apps: Apps, game_id: str, puzzle: Puzzle, play: Play | None, 
     else:
         picture = driver.find_element(By.ID, crop).screenshot_as_png
     settings = {"screen": f"{width}x{height}", "crop": crop, "cursor": list(cursor)}
-    return Shot("workbench", puzzle, play.drawn() if play else (), picture, _with_play(settings, play))
+    return Shot(
+        "workbench", puzzle, play.drawn() if play else (), picture, _with_play(settings, play)
+    )
 
 
 def _play_on_page(driver, play: Play) -> None:
@@ -372,7 +389,12 @@ def _page_marks(driver) -> set[Pair]:
 def _with_play(settings: dict, play: Play | None) -> dict:
     if play is None:
         return {**settings, "game": "fresh"}
-    return {**settings, "game": "mid-game", "wrong": play.wrong, "marks": [list(a + b) for a, b in play.marks]}
+    return {
+        **settings,
+        "game": "mid-game",
+        "wrong": play.wrong,
+        "marks": [list(a + b) for a, b in play.marks],
+    }
 
 
 # ---------------------------------------------------------------------------- Tatham's window
@@ -388,16 +410,33 @@ SCHEMES: dict[str, dict[str, str]] = {
 }
 
 
-def tatham_shot(apps: Apps, game_id: str, puzzle: Puzzle, play: Play | None, rng: random.Random) -> Shot | None:
+def tatham_shot(
+    apps: Apps, game_id: str, puzzle: Puzzle, play: Play | None, rng: random.Random
+) -> Shot | None:
     """Simon Tatham's Bridges on ``game_id`` in a window at a tile size and in a colour scheme,
     ``play`` drawn by mouse drags (the left button for a line, the right for a mark); the
     window with its frame.  None when the window does not show the bridges meant."""
     tile = rng.choice([t for t in TILE_SIZES if t * (puzzle.rows + 1) + 60 < 1400])
     scheme = rng.choice(sorted(SCHEMES))
     env = apps.x_env(BRIDGES_TILESIZE=str(tile), **SCHEMES[scheme])
-    process = subprocess.Popen([TATHAM, game_id], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [TATHAM, game_id], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
-        window = apps.x("xdotool", "search", "--sync", "--onlyvisible", "--pid", str(process.pid), "--name", "Bridges").split()[0].decode()
+        window = (
+            apps.x(
+                "xdotool",
+                "search",
+                "--sync",
+                "--onlyvisible",
+                "--pid",
+                str(process.pid),
+                "--name",
+                "Bridges",
+            )
+            .split()[0]
+            .decode()
+        )
         board = TathamBoard(apps, window, puzzle, tile)
         if play is not None:
             board.drag(play)
@@ -410,7 +449,9 @@ def tatham_shot(apps: Apps, game_id: str, puzzle: Puzzle, play: Play | None, rng
         process.terminate()
         process.wait(WAIT)
     settings = {"tile": tile, "scheme": scheme, "window": f"{frame.shape[1]}x{frame.shape[0]}"}
-    return Shot("tatham", puzzle, play.drawn() if play else (), _png(frame), _with_play(settings, play))
+    return Shot(
+        "tatham", puzzle, play.drawn() if play else (), _png(frame), _with_play(settings, play)
+    )
 
 
 def _png(image: np.ndarray) -> bytes:
@@ -463,7 +504,10 @@ class TathamBoard:
         data = self.apps.x("import", "-window", "root", "png:-")
         screen = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         left, right, top, bottom = self.frame
-        framed = screen[self.y - top : self.y + self.height + bottom, self.x - left : self.x + self.width + right]
+        framed = screen[
+            self.y - top : self.y + self.height + bottom,
+            self.x - left : self.x + self.width + right,
+        ]
         inner = screen[self.y : self.y + self.height, self.x : self.x + self.width]
         return framed.copy(), inner
 
@@ -549,7 +593,8 @@ body { font-family: sans-serif; margin: 0; background: #eeeeee; }
 </style>
 <script src="PZPR"></script></head>
 <body><div id="top">Hashikake (Bridges)</div>
-<div id="menu"><span>File</span><span>Edit</span><span>Display</span><span>Setting</span><span>Other</span>
+<div id="menu"><span>File</span><span>Edit</span><span>Display</span><span>Setting</span>
+<span>Other</span>
 <span>Mode: Answer</span><span>Check</span><span>Undo</span><span>Redo</span></div>
 <div id="board"><div id="canvas"></div></div>
 <script>
@@ -569,7 +614,9 @@ window.setPlay = function (bridges, marks) {
     else for (let r = r1; r < r2; r++) found.push(pz.board.getb(2 * c1 + 1, 2 * r + 2));
     return found;
   };
-  for (const [r1, c1, r2, c2, k] of bridges) for (const b of borders(r1, c1, r2, c2)) b.setLineVal(k);
+  for (const [r1, c1, r2, c2, k] of bridges) {
+    for (const b of borders(r1, c1, r2, c2)) b.setLineVal(k);
+  }
   // A mark (a cross) on the middle border of the pair, where a right click between them lands.
   for (const [r1, c1, r2, c2] of marks) {
     const found = borders(r1, c1, r2, c2);
@@ -598,7 +645,9 @@ def pzpr_modules(folder: Path | None = None) -> Path | None:
     return None
 
 
-def puzzlink_shot(apps: Apps, game_id: str, puzzle: Puzzle, play: Play | None, rng: random.Random) -> Shot | None:
+def puzzlink_shot(
+    apps: Apps, game_id: str, puzzle: Puzzle, play: Play | None, rng: random.Random
+) -> Shot | None:
     """pzpr's drawing of the puzzle's puzz.link URL on a canvas, at a cell size, in a page
     laid out as puzz.link's (a title, a menu, the board), ``play`` set on its board; the board
     or the page."""
@@ -621,7 +670,9 @@ def puzzlink_shot(apps: Apps, game_id: str, puzzle: Puzzle, play: Play | None, r
     meant: set[tuple[int, int, int]] = set()
     if play is not None:
         driver.execute_script(
-            "setPlay(arguments[0], arguments[1])", [list(d) for d in play.drawn()], [list(a + b) for a, b in play.marks]
+            "setPlay(arguments[0], arguments[1])",
+            [list(d) for d in play.drawn()],
+            [list(a + b) for a, b in play.marks],
         )
         meant = _pzpr_lines(play)
     if {tuple(v) for v in driver.execute_script("return lines()")} != meant:
@@ -632,7 +683,9 @@ def puzzlink_shot(apps: Apps, game_id: str, puzzle: Puzzle, play: Play | None, r
     else:
         picture = driver.find_element(By.ID, "board").screenshot_as_png
     settings = {"cell": cell, "crop": crop, "url": url}
-    return Shot("puzzlink", puzzle, play.drawn() if play else (), picture, _with_play(settings, play))
+    return Shot(
+        "puzzlink", puzzle, play.drawn() if play else (), picture, _with_play(settings, play)
+    )
 
 
 def _pzpr_lines(play: Play) -> set[tuple[int, int, int]]:
@@ -673,10 +726,12 @@ def shots(
     pzpr: Path | None = None,
     apps: Apps | None = None,
 ) -> Iterator[Shot]:
-    """``count`` puzzles of each size for each family (its sizes: SIZES), each shot fresh or
-    mid-game in turn (of every three puzzles, the first fresh, the second mid-game with one wrong
-    bridge, the third with two; each mid-game one with one to three pairs marked "no bridge"); a shot whose bridges did not come out as meant is made once more, then left
-    out.  The apps are started once (``apps``: ones already started, left running)."""
+    """``count`` puzzles of each size for each family (its sizes: SIZES), fresh or mid-game in
+    turn: of every three puzzles of a family, the first fresh, the second mid-game with two
+    bridges no solution has, the third mid-game with none; each mid-game one with one to three
+    pairs marked "no bridge".  A shot whose bridges did not come out as meant is made once more
+    (with another play), then left out.  The apps are started once (``apps``: ones already
+    started, left running by this)."""
     rng = random.Random(seed)
     own = apps is None
     apps = apps or Apps(pzpr_modules(pzpr))
@@ -690,8 +745,15 @@ def shots(
                     puzzle = notations.parse(game_id)
                     made += 1
                     for _ in range(2):
-                        play = None if made % 3 == 1 else mid_game(
-                            puzzle, rng, wrong=(0, 1, 2)[made % 3], marks=rng.randrange(1, 4)
+                        play = (
+                            None
+                            if made % 3 == 1
+                            else mid_game(
+                                puzzle,
+                                rng,
+                                wrong=2 if made % 3 == 2 else 0,
+                                marks=rng.randrange(1, 4),
+                            )
                         )
                         shot = MAKERS[family](apps, game_id, puzzle, play, rng)
                         if shot is not None:

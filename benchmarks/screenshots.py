@@ -65,7 +65,9 @@ def main() -> None:
         options.keep.mkdir(parents=True, exist_ok=True)
     rows: dict[tuple[str, str], list[tuple]] = defaultdict(list)
     started = time.perf_counter()
-    for n, shot in enumerate(screens.shots(options.count, options.seed, families, pzpr=options.pzpr)):
+    for n, shot in enumerate(
+        screens.shots(options.count, options.seed, families, pzpr=options.pzpr)
+    ):
         game = shot.settings["game"]
         try:
             read = read_picture(shot.picture, f"{shot.family}-{n}")
@@ -77,15 +79,26 @@ def main() -> None:
         except Exception:
             exact, bridges, outcome, said = False, None, "traceback", traceback.format_exc()
         rows[shot.family, game].append((outcome, bridges, bool(shot.drawn)))
-        print(f"{shot.family} {shot.settings['size']}x{shot.settings['size']} {game}: {outcome}", file=sys.stderr, flush=True)
+        print(
+            f"{shot.family} {shot.settings['size']}x{shot.settings['size']} {game}: {outcome}",
+            file=sys.stderr,
+            flush=True,
+        )
         if options.keep:
             name = f"{n:03d}-{shot.family}-{shot.settings['size']}-{game}"
             (options.keep / f"{name}.png").write_bytes(shot.picture)
-            truth = {"puzzle": shot.puzzle.to_json(), "drawn": shot.drawn, "settings": shot.settings}
+            truth = {
+                "puzzle": shot.puzzle.to_json(),
+                "drawn": shot.drawn,
+                "settings": shot.settings,
+            }
             (options.keep / f"{name}.json").write_text(json.dumps(truth) + "\n")
             (options.keep / f"{name}.read.txt").write_text(f"{outcome}\n{said}\n")
     _report(rows)
-    print(f"\n{sum(map(len, rows.values()))} shots made and read in {time.perf_counter() - started:.0f} s")
+    print(
+        f"\n{sum(map(len, rows.values()))} shots made and read in "
+        f"{time.perf_counter() - started:.0f} s"
+    )
 
 
 def _report(rows: dict) -> None:
@@ -102,7 +115,10 @@ def _report(rows: dict) -> None:
             broken = sum(1 for outcome, _, _ in found if outcome == "traceback")
             judged = [b for outcome, b, _ in found if outcome == "exact" and b is not None]
             bridges = f"{sum(judged)}/{len(judged)}" if judged else "not read"
-            print(f"  {game:9} {len(found):6} {exact:8}/{len(found):<5} {refused:7} {broken:11}  {bridges}")
+            print(
+                f"  {game:9} {len(found):6} {exact:8}/{len(found):<5} {refused:7} {broken:11}"
+                f"  {bridges}"
+            )
 
 
 if __name__ == "__main__":
