@@ -171,11 +171,11 @@ class Apps:
     """What the shots are made in, each started when first needed and kept for the run: the
     workbench's server, a headless Chromium (for the workbench and puzz.link's page) and an
     Xvfb with a window manager (for Tatham's window).  :meth:`close` stops them all and removes
-    their folders."""
+    their folders (all in one, made in ``folder``, else in the temporary directory)."""
 
-    def __init__(self, pzpr: Path | None = None):
+    def __init__(self, pzpr: Path | None = None, folder: Path | None = None):
         self.pzpr = pzpr
-        self.folder = Path(tempfile.mkdtemp(prefix="hashi-screens-"))
+        self.folder = Path(tempfile.mkdtemp(prefix="hashi-screens-", dir=folder))
         self._server: subprocess.Popen | None = None
         self.base = ""
         self._driver = None
@@ -448,7 +448,15 @@ def tatham_shot(
     finally:
         process.terminate()
         process.wait(WAIT)
-    settings = {"tile": tile, "scheme": scheme, "window": f"{frame.shape[1]}x{frame.shape[0]}"}
+    # Where the canvas's top left corner is in the picture: island (r, c) is centred a tile
+    # times (c + 1, r + 1) from there.
+    canvas = [board.frame[0] + board.left, board.frame[2] + board.top]
+    settings = {
+        "tile": tile,
+        "scheme": scheme,
+        "window": f"{frame.shape[1]}x{frame.shape[0]}",
+        "canvas": canvas,
+    }
     return Shot(
         "tatham", puzzle, play.drawn() if play else (), _png(frame), _with_play(settings, play)
     )
