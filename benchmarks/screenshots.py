@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 import traceback
@@ -57,13 +58,15 @@ def main() -> None:
     parser.add_argument("--family", action="append", choices=screens.FAMILIES)
     options = parser.parse_args()
     families = options.family or list(screens.FAMILIES)
+    left_out = set()
     for family in families:
         why = screens.available(family, options.pzpr)
         if why:
             print(f"{family}: left out, {why}", file=sys.stderr)
+            left_out.add(family)
     if options.keep:
         options.keep.mkdir(parents=True, exist_ok=True)
-    rows: dict[tuple[str, str], list[tuple]] = defaultdict(list)
+    rows: dict[str, list[dict]] = defaultdict(list)
     started = time.perf_counter()
     for n, shot in enumerate(
         screens.shots(options.count, options.seed, families, pzpr=options.pzpr)
@@ -72,13 +75,16 @@ def main() -> None:
         try:
             read = read_picture(shot.picture, f"{shot.family}-{n}")
             exact = material.same_puzzle(read, shot.puzzle)
-            bridges = shifted_bridges(read, shot.puzzle, shot.drawn) if exact else False
+            bridges = shifted_bridges(read, shot.puzzle, shot.drawn) if exact else None
             outcome, said = ("exact" if exact else "misread"), material.dumps(read)
         except PuzzleError as error:
-            exact, bridges, outcome, said = False, None, "refused", str(error)
+            bridges, outcome, said = None, "refused", str(error)
         except Exception:
-            exact, bridges, outcome, said = False, None, "traceback", traceback.format_exc()
-        rows[shot.family, game].append((outcome, bridges, bool(shot.drawn)))
+            bridges, outcome, said = None, "traceback", traceback.format_exc()
+        rows[shot.family].append(
+            {"game": game, "size": f"{shot.settings['size']}x{shot.settings['size']}",
+             "look": look(shot), "outcome": outcome, "bridges": bridges}
+        )  # fmt: skip
         print(
             f"{shot.family} {shot.settings['size']}x{shot.settings['size']} {game}: {outcome}",
             file=sys.stderr,
@@ -94,31 +100,56 @@ def main() -> None:
             }
             (options.keep / f"{name}.json").write_text(json.dumps(truth) + "\n")
             (options.keep / f"{name}.read.txt").write_text(f"{outcome}\n{said}\n")
-    _report(rows)
+    asked = {f: options.count * len(screens.SIZES[f]) for f in families if f not in left_out}
+    _report(rows, asked)
     print(
         f"\n{sum(map(len, rows.values()))} shots made and read in "
         f"{time.perf_counter() - started:.0f} s"
     )
 
 
-def _report(rows: dict) -> None:
+def look(shot: screens.Shot) -> str:
+    """What a shot looks like besides its puzzle: the screen and crop, the tile size and colour
+    scheme, the cell size and crop."""
+    s = shot.settings
+    if shot.family == "workbench":
+        return f"{s['screen']} {s['crop']}"
+    if shot.family == "tatham":
+        return f"tile {s['tile']} {s['scheme']}"
+    return f"cell {s['cell']} {s['crop']}"
+
+
+def _report(rows: dict[str, list[dict]], asked: dict[str, int]) -> None:
     for family in screens.FAMILIES:
-        mine = {game: found for (f, game), found in rows.items() if f == family}
-        if not mine:
+        if family not in asked:
             continue
-        print(f"\n{family}")
-        print("  game       shots  islands exact  refused  tracebacks  bridges as drawn")
-        for game in sorted(mine):
-            found = mine[game]
-            exact = sum(1 for outcome, _, _ in found if outcome == "exact")
-            refused = sum(1 for outcome, _, _ in found if outcome == "refused")
-            broken = sum(1 for outcome, _, _ in found if outcome == "traceback")
-            judged = [b for outcome, b, _ in found if outcome == "exact" and b is not None]
-            bridges = f"{sum(judged)}/{len(judged)}" if judged else "not read"
-            print(
-                f"  {game:9} {len(found):6} {exact:8}/{len(found):<5} {refused:7} {broken:11}"
-                f"  {bridges}"
-            )
+        mine = rows.get(family, [])
+        dropped = asked[family] - len(mine)
+        print(f"\n{family}: {len(mine)} shots ({dropped} dropped: the bridges not as meant)")
+        print("  by                 shots  islands exact  refused  tracebacks  bridges as drawn")
+        for by in ("game", "size", "look"):
+            for value in sorted({row[by] for row in mine}, key=_in_order):
+                print("  " + _line(value, [row for row in mine if row[by] == value]))
+        if mine:
+            print("  " + _line("all", mine))
+
+
+def _in_order(value: str) -> tuple:
+    number = re.match(r"(\d+)x", value)
+    return (int(number.group(1)) if number else 0, value)
+
+
+def _line(name: str, found: list[dict]) -> str:
+    count = {kind: sum(1 for row in found if row["outcome"] == kind) for kind in OUTCOMES}
+    judged = [row["bridges"] for row in found if row["bridges"] is not None]
+    bridges = f"{sum(judged)}/{len(judged)}" if judged else "not read"
+    return (
+        f"{name:20} {len(found):4} {count['exact']:8}/{len(found):<5} {count['refused']:7}"
+        f" {count['traceback']:11}  {bridges}"
+    )
+
+
+OUTCOMES = ("exact", "misread", "refused", "traceback")
 
 
 if __name__ == "__main__":
