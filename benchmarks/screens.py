@@ -509,8 +509,9 @@ class TathamBoard:
 
     def grab(self) -> tuple[np.ndarray, np.ndarray]:
         """The window with its frame, and the window's own pixels."""
-        data = self.apps.x("import", "-window", "root", "png:-")
-        screen = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        path = self.apps.folder / "screen.png"
+        self.apps.x("import", "-window", "root", str(path))
+        screen = cv2.imread(str(path), cv2.IMREAD_COLOR)
         left, right, top, bottom = self.frame
         framed = screen[
             self.y - top : self.y + self.height + bottom,
@@ -567,7 +568,7 @@ class TathamBoard:
             else:
                 profile = inner[y, x - half : x + half + 1]
             far = _ink(profile, background)
-            counts.append(int(np.count_nonzero(far[1:] & ~far[:-1]) + far[0]))
+            counts.append(int(np.count_nonzero(np.diff(far.astype(int)) == 1) + far[0]))
         return counts
 
     def marked(self, inner: np.ndarray, pair: Pair, background: np.ndarray) -> bool:

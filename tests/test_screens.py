@@ -36,7 +36,7 @@ def lines_at_middle(image: np.ndarray, pair: screens.Pair, tile: int, canvas: li
     cut = image[y - half : y + half + 1, x] if r1 == r2 else image[y, x - half : x + half + 1]
     background = image[canvas[1] + 2, canvas[0] + 2].astype(int)
     ink = np.abs(cut.astype(int) - background).sum(axis=1) > 120
-    return int(np.count_nonzero(ink[1:] & ~ink[:-1]) + ink[0])
+    return int(np.count_nonzero(np.diff(ink.astype(int)) == 1) + ink[0])
 
 
 def test_a_tatham_shot_shows_the_bridges_it_says_are_drawn(tmp_path):
