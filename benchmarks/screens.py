@@ -26,7 +26,6 @@ end, their temporary folders removed.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
@@ -772,7 +771,3 @@ def shots(
     finally:
         if own:
             apps.close()
-
-
-def settings_text(shot: Shot) -> str:
-    return json.dumps(shot.settings, sort_keys=True)
