@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 from collections.abc import Iterable, Iterator
@@ -197,6 +198,9 @@ class Apps:
             found = re.search(r"serving (http://\S+/)", line)
             if not found:
                 raise RuntimeError(f"the workbench's server did not start: {line!r}")
+            # What it says later (warnings) is read and let go, so that a full pipe never
+            # stops it.
+            threading.Thread(target=self._server.stderr.read, daemon=True).start()
             port = found.group(1).rsplit(":", 1)[1].strip("/")
             self.base = f"http://127.0.0.1:{port}/"
         return self.base
@@ -313,16 +317,23 @@ PAGE_SIZES = ((1280, 900), (390, 844))
 
 
 def workbench_shot(
-    apps: Apps, game_id: str, puzzle: Puzzle, play: Play | None, rng: random.Random
+    apps: Apps,
+    game_id: str,
+    puzzle: Puzzle,
+    play: Play | None,
+    rng: random.Random,
+    turn: int = 0,
 ) -> Shot | None:
     """The workbench at a laptop's or a phone's size on ``game_id``, ``play`` drawn (through
     the board's keyboard: an island selected by the page's hook, Ctrl+arrow for a line, Shift+
-    arrow for a mark), an island selected last; the page or the board alone."""
+    arrow for a mark), an island selected last; the page, the board, or the board with its
+    controls.  ``turn`` picks the screen and the crop in turn (``rng`` the rest); None when the
+    board does not show the bridges and marks meant."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     driver, base = apps.browser(), apps.server()
-    width, height = rng.choice(PAGE_SIZES)
+    width, height = PAGE_SIZES[turn % 2]
     apps.screen(width, height)
     driver.get(f"{base}api")
     driver.execute_script("localStorage.clear()")
@@ -340,7 +351,7 @@ def workbench_shot(
     meant = play.bridges if play else {}
     if shown != meant or (play and marked != set(play.marks)):
         return None
-    crop = rng.choice(("page", "board", "board-area"))
+    crop = ("page", "board", "board-area")[turn % 3]
     if crop == "page":
         picture = driver.get_screenshot_as_png()
     else:
@@ -410,13 +421,19 @@ SCHEMES: dict[str, dict[str, str]] = {
 
 
 def tatham_shot(
-    apps: Apps, game_id: str, puzzle: Puzzle, play: Play | None, rng: random.Random
+    apps: Apps,
+    game_id: str,
+    puzzle: Puzzle,
+    play: Play | None,
+    rng: random.Random,
+    turn: int = 0,
 ) -> Shot | None:
     """Simon Tatham's Bridges on ``game_id`` in a window at a tile size and in a colour scheme,
     ``play`` drawn by mouse drags (the left button for a line, the right for a mark); the
-    window with its frame.  None when the window does not show the bridges meant."""
-    tile = rng.choice([t for t in TILE_SIZES if t * (puzzle.rows + 1) + 60 < 1400])
-    scheme = rng.choice(sorted(SCHEMES))
+    window with its frame.  ``turn`` picks the tile size and the scheme in turn; None when the
+    window does not show the bridges meant."""
+    fits = [t for t in TILE_SIZES if t * (puzzle.rows + 1) + 60 < 1400]
+    tile, scheme = fits[turn % len(fits)], list(SCHEMES)[turn % len(SCHEMES)]
     env = apps.x_env(BRIDGES_TILESIZE=str(tile), **SCHEMES[scheme])
     process = subprocess.Popen(
         [TATHAM, game_id], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -654,11 +671,17 @@ def pzpr_modules(folder: Path | None = None) -> Path | None:
 
 
 def puzzlink_shot(
-    apps: Apps, game_id: str, puzzle: Puzzle, play: Play | None, rng: random.Random
+    apps: Apps,
+    game_id: str,
+    puzzle: Puzzle,
+    play: Play | None,
+    rng: random.Random,
+    turn: int = 0,
 ) -> Shot | None:
     """pzpr's drawing of the puzzle's puzz.link URL on a canvas, at a cell size, in a page
     laid out as puzz.link's (a title, a menu, the board), ``play`` set on its board; the board
-    or the page."""
+    or the page.  ``turn`` picks the cell size and the crop in turn; None when pzpr's board does
+    not hold the lines meant."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -669,7 +692,7 @@ def puzzlink_shot(
     if not page.exists():
         script = (apps.pzpr / "pzpr" / "dist" / "pzpr.js").resolve().as_uri()
         page.write_text(PZPR_PAGE.replace("PZPR", script))
-    cell = rng.choice(CELL_SIZES)
+    cell = CELL_SIZES[turn % 3]
     apps.screen(1280, 900)
     driver.get(page.as_uri())
     url = notations.write(puzzle, "puzzlink")
@@ -685,7 +708,7 @@ def puzzlink_shot(
         meant = _pzpr_lines(play)
     if {tuple(v) for v in driver.execute_script("return lines()")} != meant:
         return None
-    crop = rng.choice(("page", "board"))
+    crop = ("board", "page")[turn % 2]
     if crop == "page":
         picture = driver.get_screenshot_as_png()
     else:
@@ -763,7 +786,7 @@ def shots(
                                 marks=rng.randrange(1, 4),
                             )
                         )
-                        shot = MAKERS[family](apps, game_id, puzzle, play, rng)
+                        shot = MAKERS[family](apps, game_id, puzzle, play, rng, made - 1)
                         if shot is not None:
                             yield Shot(shot.family, shot.puzzle, shot.drawn, shot.picture,
                                        {**shot.settings, "size": size, "id": game_id})  # fmt: skip
