@@ -286,7 +286,9 @@ def test_words_in_any_font_are_no_puzzle():
         except PuzzleError as refused:
             said.append(str(refused).split("picture: ")[-1])
     assert said.count("a puzzle") <= 0.02 * len(said)
-    assert said.count("no island numbers seen") >= 0.93 * len(said)
+    # (refused before a lattice is fitted; small letters enlarged may show one "number")
+    too_few = said.count("no island numbers seen") + said.count("only one island number seen")
+    assert too_few >= 0.93 * len(said)
 
 
 def test_without_the_image_extra_one_line_says_how_to_install_it(tmp_path):

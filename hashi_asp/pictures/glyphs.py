@@ -220,14 +220,22 @@ def _mark_enclosed(mask: np.ndarray, glyphs: list[Glyph]) -> None:
 
 
 def cell_glyph(
-    relative: np.ndarray, cx: float, cy: float, pitch: float, *, touching: bool = False
+    relative: np.ndarray,
+    cx: float,
+    cy: float,
+    pitch: float,
+    *,
+    touching: bool = False,
+    disc: bool = False,
 ) -> Glyph | None:
     """The glyph at a cell of the rectified picture whose centre is (``cx``, ``cy``): the ink
     in a window of 0.64 cells around it, without the pieces that reach the window's edge
     (circles, squares, bridges, grid lines, the neighbours' numbers).  If nothing else is
     there, the ink within 0.3 cells of the centre is taken (a number that touches its circle):
     with ``touching`` (a cell where a glyph was seen before) whatever it is, else only if it
-    keeps off the edge of that disc (a line through the cell crosses it)."""
+    keeps off the edge of that disc (a line through the cell crosses it).  With ``disc``, the
+    ink within that disc whatever else is there: a number touching its circle, which a bridge
+    drawn to the circle joins to the window's edge, is cut from it so."""
     half = round(float(0.32 * pitch))
     x0, y0 = round(float(cx)) - half, round(float(cy)) - half
     window = relative[max(0, y0) : y0 + 2 * half + 1, max(0, x0) : x0 + 2 * half + 1]
@@ -242,7 +250,7 @@ def cell_glyph(
         if x == 0 or y == 0 or x + w >= size or y + h >= size or area < 3:
             continue
         keep.append(i)
-    if keep:
+    if keep and not disc:
         tallest = max(stats[i, cv2.CC_STAT_HEIGHT] for i in keep)
         keep = [i for i in keep if stats[i, cv2.CC_STAT_AREA] >= 4 and (
             stats[i, cv2.CC_STAT_HEIGHT] >= 0.3 * tallest)]  # fmt: skip
@@ -253,6 +261,12 @@ def cell_glyph(
         glyph = mask * (apart <= 0.3 * pitch)
         if not touching and np.count_nonzero(glyph[apart > 0.3 * pitch - 2]) > 2:
             return None
+    return _cut(glyph, x0, y0, pitch)
+
+
+def _cut(glyph: np.ndarray, x0: int, y0: int, pitch: float) -> Glyph | None:
+    """The glyph of the ink ``glyph`` of a cell's window (its corner at ``x0``, ``y0``), cut to
+    its ink; None if it is too little, too small or too large for a number."""
     ys, xs = np.nonzero(glyph)
     if len(ys) < 6:
         return None

@@ -155,7 +155,7 @@ def _by_lines(
     scale = float(np.std(points - centre)) or 1.0
     unit = (points - centre) / scale  # (conditioned: the vanishing points from small numbers)
     meeting = [_vanishing(unit, lines) for lines in (rows, cols)]
-    horizon = np.cross(*meeting)
+    horizon = np.cross(meeting[0], meeting[1])
     if abs(horizon[2]) < 1e-12:
         return None
     flat = np.array([[1, 0, 0], [0, 1, 0], horizon / horizon[2]])
@@ -165,7 +165,7 @@ def _by_lines(
     if abs(np.linalg.det(axes)) < 1e-12:
         return None
     seen = _to_lattice(np.linalg.inv(flat), unit)  # (the inverse of the inverse: flat's map)
-    u, v = (np.linalg.inv(axes) @ seen.T)
+    u, v = np.linalg.inv(axes) @ seen.T
     cols_at = _spacing(u, [u[line].mean() for line in cols])
     rows_at = _spacing(v, [v[line].mean() for line in rows])
     if cols_at is None or rows_at is None:
@@ -216,7 +216,7 @@ def _lines(
     normal = np.c_[-d[:, 1], d[:, 0]] / np.hypot(d[:, 0], d[:, 1])[:, None]
     offset = (normal * points[first]).sum(axis=1)
     on = np.abs(normal @ points.T - offset[:, None]) <= tolerance
-    found = []
+    found: list[np.ndarray] = []
     left = np.ones(n, bool)
     while True:
         deadline.check("reading the picture: fitting its grid")
