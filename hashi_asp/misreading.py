@@ -74,12 +74,41 @@ def suspects(puzzle: Puzzle, *, time_limit: float | Deadline | None = None) -> t
 
 def checked(puzzle: Puzzle, *, time_limit: float | Deadline | None = None) -> Puzzle:
     """``puzzle`` with its reading's suspects looked for (:func:`suspects`), if it was read
-    from a picture and they were not looked for yet."""
-    reading = puzzle.reading
-    if reading is None or reading.suspects is not None:
+    from a picture and they were not looked for yet; first, where the reader offers the puzzle
+    read on neighbouring grids (:attr:`~hashi_asp.puzzle.Reading.alternatives`: a row or a
+    column more or fewer), the first of them all with exactly one solution
+    (:func:`on_its_grid`)."""
+    if puzzle.reading is None or puzzle.reading.suspects is not None:
         return puzzle
-    found = suspects(puzzle, time_limit=time_limit)
-    return replace(puzzle, reading=replace(reading, suspects=found))
+    deadline = Deadline.of(time_limit)
+    puzzle = on_its_grid(puzzle, time_limit=deadline)
+    assert puzzle.reading is not None
+    found = suspects(puzzle, time_limit=deadline)
+    return replace(puzzle, reading=replace(puzzle.reading, suspects=found))
+
+
+def on_its_grid(puzzle: Puzzle, *, time_limit: float | Deadline | None = None) -> Puzzle:
+    """Of ``puzzle`` (read from a picture) and the puzzles read on the neighbouring grids its
+    numbers also fit, the first with exactly one solution, its reading saying which grid was
+    read first (:attr:`~hashi_asp.puzzle.Reading.first_grid`); ``puzzle`` itself if it has one,
+    or if none has (within ``time_limit``, :data:`SECONDS` at most).  A published puzzle has
+    one solution: of two grids the numbers fit about as well, that says which is the page's."""
+    reading = puzzle.reading
+    if reading is None or not reading.alternatives:
+        return puzzle
+    from .solving import unique
+
+    deadline = Deadline.of(time_limit).at_most(SECONDS)
+    for candidate in (puzzle, *reading.alternatives):
+        if deadline.expired():
+            break
+        if unique(candidate, time_limit=deadline).status is Verdict.UNIQUE:
+            if candidate is puzzle:
+                break
+            assert candidate.reading is not None
+            first = (puzzle.rows, puzzle.cols)
+            return replace(candidate, reading=replace(candidate.reading, first_grid=first))
+    return replace(puzzle, reading=replace(reading, alternatives=()))
 
 
 def _counts(solution: Solution) -> dict[Cell, int]:

@@ -203,6 +203,14 @@ class Reading:
     """Cells where the reader saw something it did not take for an island (a faint or
     damaged number, a mark), the likeliest first, each with the chance of each number from 1
     to 8 it would be: islands the suspects may add."""
+    alternatives: tuple[Puzzle, ...] = ()
+    """The puzzle read on the neighbouring grids the picture's numbers also fit, a row or a
+    column more or fewer where the reader was unsure, the likelier first: of these and the
+    puzzle read, the one with exactly one solution is the picture's
+    (:func:`hashi_asp.misreading.checked`)."""
+    first_grid: tuple[int, int] | None = None
+    """The rows and columns of the grid first read, where the puzzle is the one read on a
+    neighbouring grid instead (the first had no single solution, this one has)."""
 
     def to_json(self, puzzle: Puzzle) -> dict:
         """The ``"read"`` member of a picture's JSON: ``islands`` as ``[r, c, n, confidence]``,

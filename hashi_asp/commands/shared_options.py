@@ -228,6 +228,13 @@ def read_from_picture(given: Given) -> None:
     from ..misreading import checked
 
     given.puzzle = checked(given.puzzle, time_limit=given.deadline)
+    first = given.puzzle.reading.first_grid
+    if first is not None:
+        given.hooks.note(
+            f"hashi-asp: {given.puzzle.source}: read on a grid of {given.puzzle.rows} x "
+            f"{given.puzzle.cols}: the puzzle on the grid first read, {first[0]} x {first[1]}, "
+            "has no single solution\n"
+        )
     for suspect in given.puzzle.reading.suspects or ():
         given.hooks.note(f"hashi-asp: {given.puzzle.source}: {suspect.words()}\n")
 

@@ -49,6 +49,8 @@ SHIFTS = 3  # rows or columns added or taken away across a gap, at most
 ON_A_LINE = 0.35  # of a glyph's height: how far a glyph may be from its row's or column's line
 LINE_CONE = 20  # degrees: how far a row's direction may be from the lattice's turn
 NEIGHBOURS = 8  # nearest glyphs each glyph draws a line to, in each direction
+NEIGHBOURING = 3  # lattices next to the one found offered, at most
+ALTERNATIVE = 1.5  # times as far from their points as on the lattice found, glyphs may be
 
 
 @dataclass
@@ -266,6 +268,62 @@ def _spacing(values: np.ndarray, lines: list[float]) -> tuple[float, float] | No
     return None
 
 
+def neighbours(lattice: Lattice, points: np.ndarray, most: int = NEIGHBOURING) -> list[Lattice]:
+    """The lattices next to ``lattice``: over the same stretch of the picture, a row or a
+    column more or fewer, each glyph placed on its nearest point again and the lattice fitted
+    to them once more; those that place as many glyphs, each within :data:`CLOSE` of its point
+    or at most :data:`ALTERNATIVE` times as far as ``lattice`` does, the nearest first, at most
+    ``most``.  A page at a steep angle, or islands far apart, may fit a grid of a row too many
+    or too few nearly as well as the right one, the glyphs on it placed differently here and
+    there (a band shifted as a whole would be the same puzzle): which it is, the puzzle says,
+    the one with exactly one solution."""
+    rows, cols = lattice.rows, lattice.cols
+    own = _misfit_of_placed(lattice, points)
+    tried = []
+    for more_rows, more_cols in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        if min(rows + more_rows, cols + more_cols) < 2:
+            continue
+        # Lattice point (c, r) of the neighbour is where the lattice found has (c * sx, r * sy).
+        sx = (cols - 1) / max(cols + more_cols - 1, 1)
+        sy = (rows - 1) / max(rows + more_rows - 1, 1)
+        model = lattice.homography @ np.diag([sx, sy, 1.0])
+        cells = _placed(model, points)
+        for _ in range(2):
+            if len(cells) < len(lattice.cells):
+                break
+            model = _model(points, cells, model, 0.0)
+            cells = _placed(model, points)
+        found = Lattice(model, cells)
+        if len(cells) < len(lattice.cells) or _same_places(found, lattice):
+            continue
+        misfit = _misfit_of_placed(found, points)
+        if misfit <= max(CLOSE, ALTERNATIVE * own):
+            tried.append((misfit, found))
+    tried.sort(key=lambda pair: pair[0])
+    return [_tight(found, 0.0) for _, found in tried[:most]]
+
+
+def _same_places(one: Lattice, other: Lattice) -> bool:
+    """Whether two lattices place the same glyphs on the same cells, but for a shift."""
+    if one.cells.keys() != other.cells.keys() or not one.cells:
+        return False
+    first = next(iter(one.cells))
+    (r1, c1), (r2, c2) = one.cells[first], other.cells[first]
+    return all(
+        (r - r1, c - c1) == (other.cells[i][0] - r2, other.cells[i][1] - c2)
+        for i, (r, c) in one.cells.items()
+    )
+
+
+def _misfit_of_placed(lattice: Lattice, points: np.ndarray) -> float:
+    """How far the glyphs placed are from their lattice points, in cells: the farthest."""
+    index = list(lattice.cells)
+    where = _to_lattice(lattice.homography, points[index])
+    placed = np.array([[lattice.cells[i][1], lattice.cells[i][0]] for i in index], np.float64)
+    off = np.abs(where - placed)
+    return float(off.max()) if np.isfinite(off).all() else math.inf
+
+
 def _shifted(lattice: Lattice, points: np.ndarray) -> list[Lattice]:
     """The lattice with a row or a column more or fewer across each gap of empty rows or
     columns (where a lattice grown across it may have counted wrong), each fitted again."""
@@ -287,6 +345,12 @@ def _shifted(lattice: Lattice, points: np.ndarray) -> list[Lattice]:
                 model = _model(points, moved, lattice.homography, 0.0)
                 found.append(Lattice(model, moved))
     return found
+
+
+def misfit(lattice: Lattice, points: np.ndarray) -> float:
+    """How far the glyphs at ``points`` are from the lattice points they are placed on, in
+    cells: the farthest, or 1 when a glyph is left out."""
+    return _misfit(lattice, points)
 
 
 def _misfit(lattice: Lattice, points: np.ndarray) -> float:

@@ -32,18 +32,18 @@ import struct
 import threading
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from ..errors import PuzzleError
-from ..puzzle import Cell, Reading
+from ..puzzle import Cell, Puzzle, Reading
 from ..stopping import Deadline
 from . import digits
 from .glyphs import SMALLEST, Crowded, Glyph, candidates, cell_glyph, frames, ink, relative
 from .kinds import KINDS, MAX_PIXELS, SIGNATURES
-from .lattice import Lattice, fit
+from .lattice import CLOSE, Lattice, fit, misfit, neighbours
 
 LONGEST = 2400  # pixels: a larger picture is shrunk first (a phone's photo is 4000 or more)
 PITCH = 48  # pixels a cell in the rectified picture
@@ -620,10 +620,48 @@ def islands(
     deadline.check(_DOING)
     flattened, found = _numbers_seen(gray, source, deadline)
     lattice, seen = _lattice_of(found, source, deadline)
+    rows, cols, numbers, reading = _read_on(flattened, lattice, seen, source, deadline)
+    others = _on_neighbours(flattened, lattice, found, source, deadline)
+    return rows, cols, numbers, replace(reading, alternatives=others) if others else reading
+
+
+def _read_on(
+    flattened: np.ndarray,
+    lattice: Lattice,
+    seen: dict[Cell, Glyph],
+    source: str,
+    deadline: Deadline,
+) -> tuple[int, int, dict[Cell, int | None], Reading]:
+    """The puzzle read on ``lattice``: the second look at every cell, the numbers read from
+    both looks, moved to the grid's top left corner."""
     second, framed = _second_look(flattened, lattice, seen, deadline)
     deadline.check(_DOING)
     numbers, confidence, likely, missed = _numbers_read(seen, second, framed)
     return _placed(numbers, confidence, likely, missed, source)
+
+
+def _on_neighbours(
+    flattened: np.ndarray, lattice: Lattice, found: list[Glyph], source: str, deadline: Deadline
+) -> tuple[Puzzle, ...]:
+    """The puzzles read on the lattices next to ``lattice`` (:func:`.lattice.neighbours`),
+    where it may be a row or a column off: a row or a column within it holds no number (the
+    extra line a steep angle or a shadow makes a lattice grow), or some number is farther from
+    its point than :data:`.lattice.CLOSE`.  Each is read as the first is; none where the
+    lattice is sure."""
+    points = np.array([glyph.centre for glyph in found], np.float64)
+    used = [{cell[axis] for cell in lattice.cells.values()} for axis in (0, 1)]
+    gaps = any(len(lines) <= max(lines) - min(lines) for lines in used)
+    if not gaps and misfit(lattice, points) <= CLOSE:
+        return ()
+    made = []
+    for other in neighbours(lattice, points):
+        seen = {cell: found[i] for i, cell in other.cells.items()}
+        try:
+            rows, cols, numbers, reading = _read_on(flattened, other, seen, source, deadline)
+        except PuzzleError:  # (no puzzle on that grid)
+            continue
+        made.append(Puzzle(rows, cols, numbers, source, reading=reading))
+    return tuple(made)
 
 
 def _numbers_seen(
