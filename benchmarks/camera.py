@@ -56,7 +56,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import cv2
 import numpy as np
@@ -228,8 +229,9 @@ def _camera(
     turn = math.radians(draw.uniform("turn", -15, 15))
     tilt = math.radians(draw.uniform("tilt", 0, 25))
     axis = math.radians(draw.uniform("axis", 0, 360))
-    rotation = cv2.Rodrigues(np.array([math.cos(axis), math.sin(axis), 0.0]) * tilt)[0] @ (
-        cv2.Rodrigues(np.array([0.0, 0.0, turn]))[0]
+    rotation = (
+        cv2.Rodrigues(np.array([math.cos(axis), math.sin(axis), 0.0]) * tilt)[0]
+        @ (cv2.Rodrigues(np.array([0.0, 0.0, turn]))[0])
     )
     free_x, free_y = max(0.0, width - bw * scale), max(0.0, height - bh * scale)
     sx, sy = draw.uniform("shift_x", -0.35, 0.35), draw.uniform("shift_y", -0.35, 0.35)
@@ -487,9 +489,10 @@ def _screen_radiance(
     green, blue) with dark gaps, each photo pixel the mean of 2 x 2 points of it, the
     screen's glow, its dimming off axis, a reflection on its glass and a dark bezel."""
     zoom = float(draw.used["zoom"])
-    shown = picture if abs(zoom - 1) < 1e-6 else cv2.resize(
-        picture, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR
-    )  # fmt: skip
+    shown = picture
+    if abs(zoom - 1) > 1e-6:
+        how = cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR
+        shown = cv2.resize(picture, None, fx=zoom, fy=zoom, interpolation=how)
     emitted = _to_linear(shown)
     sh, sw = emitted.shape[:2]
     su, sv = pu * zoom, pv * zoom  # screen pixels
@@ -498,7 +501,7 @@ def _screen_radiance(
     # The local step of the screen's coordinates per photo pixel, for the 2 x 2 points.
     du_dx, du_dy = np.gradient(su, axis=1), np.gradient(su, axis=0)
     dv_dx, dv_dy = np.gradient(sv, axis=1), np.gradient(sv, axis=0)
-    total = np.zeros(su.shape + (3,), np.float32)
+    total = np.zeros((*su.shape, 3), np.float32)
     for ox in (-1 / 4, 1 / 4):
         for oy in (-1 / 4, 1 / 4):
             u = su + ox * du_dx + oy * du_dy
@@ -551,7 +554,7 @@ def _kernel(draw: _Draw) -> np.ndarray:
     if kind == "motion":
         length = draw.uniform("blur_length", 1, 6)
         angle = math.radians(draw.uniform("blur_angle", 0, 180))
-        n = int(math.ceil(length)) * 2 + 3
+        n = math.ceil(length) * 2 + 3
         kernel = np.zeros((n * 4, n * 4), np.float32)
         c = n * 2
         dx, dy = 2 * length * math.cos(angle), 2 * length * math.sin(angle)
@@ -559,7 +562,7 @@ def _kernel(draw: _Draw) -> np.ndarray:
         kernel = cv2.resize(kernel, (n, n), interpolation=cv2.INTER_AREA)
     else:
         radius = draw.uniform("blur_radius", 0.7, 2.5)
-        n = int(math.ceil(radius)) * 2 + 3
+        n = math.ceil(radius) * 2 + 3
         kernel = np.zeros((n * 4, n * 4), np.float32)
         cv2.circle(kernel, (n * 2, n * 2), int(radius * 4), 1, -1, cv2.LINE_AA)
         kernel = cv2.resize(kernel, (n, n), interpolation=cv2.INTER_AREA)
