@@ -98,7 +98,7 @@ def photographed(
     box = _drawn_part(picture)
     scale = _scale(draw, cell, page_cell, screen)
     camera = _camera(draw, picture.shape[:2], box, scale, 1800 if screen else 2400)
-    width, height = camera["size"]
+    width, height = camera["photo_size"]
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     rays = _rays(camera, xs, ys)
     pu, pv, depth, inside = _plane_points(camera, rays)
@@ -241,7 +241,7 @@ def _camera(
     p1, p2 = draw.uniform("p1", -0.003, 0.003), draw.uniform("p2", -0.003, 0.003)
     distortion = [k1, k2, p1, p2]
     camera = {
-        "size": [width, height],
+        "photo_size": [width, height],
         "matrix": [[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1]],
         "distortion": distortion,  # OpenCV's order: k1, k2, p1, p2
         "rvec": cv2.Rodrigues(rotation)[0].ravel().tolist(),
@@ -464,7 +464,7 @@ def _paper_radiance(
     table = _table(draw, pu, pv)
     reflectance = seen * coverage[..., None] + table * (1 - coverage[..., None])
     diffuse, specular = _lights(draw, camera, pu, pv, depth)
-    blocked = 1 - _shadow(draw, tuple(camera["size"]))
+    blocked = 1 - _shadow(draw, tuple(camera["photo_size"]))
     ambient = draw.uniform("ambient", 0.15, 0.45)
     glare = draw.uniform("glare", 0.0, 0.7) * (0.3 + 0.7 * coverage)  # paper shines more
     light = ambient + (1 - ambient) * diffuse * blocked

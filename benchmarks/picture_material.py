@@ -337,6 +337,8 @@ def wide_photo(
         factor = draw("digit", lambda: rng.uniform(6.5, 28)) / digit if digit else 1.0
     factor = min(factor, 1800 / max(paper.shape[:2]))
     used["factor"] = factor
+    if page_cell:
+        used["cell"] = factor * page_cell
     how = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
     paper = cv2.resize(paper, None, fx=factor, fy=factor, interpolation=how).astype(np.float32)
     h, w = paper.shape[:2]
