@@ -3,8 +3,11 @@ clean and photographed by both simulators.
 
     python benchmarks/held_out.py [--seed 1] [--count 2] [--pzpr DIR] [--keep DIR]
 
-Puzzles come from Simon Tatham's generator, 7x7 to 25x25, sparse (islands on 8 % of the
-cells) and dense (30 %, the generator's most, spread little).  Their pages:
+Puzzles come from Simon Tatham's generator, 7x7 to 25x25, sparse (the generator asked for
+islands on 6 % of the cells, 12 % at 7x7) and dense (30 %, its most; see :func:`params`).
+A puzzle whose islands' rows (or columns) are all a multiple of some step above 1 apart is
+marked ``spacing_seen: False``: a picture without a grid shows its cells only by the size
+of what is drawn.  Their pages:
 
 - ``Tatham print 72 dpi`` (and 96, 120, 150): the page sgt-bridges prints, through
   Ghostscript at that resolution;
@@ -26,6 +29,8 @@ fewer islands than the puzzle, otherwise wrong, refused (a PuzzleError), or fail
 from __future__ import annotations
 
 import argparse
+import itertools
+import math
 import random
 import subprocess
 import sys
@@ -44,19 +49,43 @@ from hashi_asp import notations
 from hashi_asp.puzzle import Puzzle
 
 SIZES = (7, 10, 15, 20, 25)
-DENSITIES = {"sparse": "i8e10m2d0", "dense": "i30e5m2d0"}
+DENSITIES = ("sparse", "dense")
+
+
+def params(size: int, density: str) -> str:
+    """The generator's parameters for a puzzle ``size`` x ``size`` of that density: sparse
+    islands on 6 % of the cells (12 % at 7x7, which would have 3 islands), dense on 30 %
+    (the generator's most, spread as little as it can; it makes about 12 to 15 % of the
+    cells islands on the larger sizes)."""
+    if density == "sparse":
+        return f"{size}x{size}i{6 if size >= 10 else 12}e10m2d0"
+    return f"{size}x{size}i30e0m2d0"
+
+
 PRINT_DPI = (72, 96, 120, 150)
 
 
 def generated(size: int, density: str, count: int, seed: int) -> list[Puzzle]:
     """``count`` puzzles of Tatham's generator, ``size`` x ``size``, of that density."""
     ids = subprocess.run(
-        [material.TATHAM, "--generate", str(count), f"{size}x{size}{DENSITIES[density]}#{seed}"],
+        [material.TATHAM, "--generate", str(count), f"{params(size, density)}#{seed}"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout.split()
     return [notations.parse(game_id) for game_id in ids]
+
+
+def spacing_seen(puzzle: Puzzle) -> bool:
+    """Whether the islands' rows and columns, each, are one apart somewhere in steps (the
+    greatest common divisor of their differences is 1), so that a picture's spacing of the
+    islands shows the cell."""
+    rows = sorted({r for r, _ in puzzle.islands})
+    columns = sorted({c for _, c in puzzle.islands})
+    return all(
+        len(line) < 2 or math.gcd(*(b - a for a, b in itertools.pairwise(line))) == 1
+        for line in (rows, columns)
+    )
 
 
 def pages(
@@ -66,14 +95,14 @@ def pages(
     cell)."""
     base = seed * 100_000 + size * 100 + (density == "dense") * 50
     for i, puzzle in enumerate(generated(size, density, count, base)):
-        params = f"{size}x{size}{DENSITIES[density]}"
+        chosen = params(size, density)
         if material.printing_available():
             dpi = PRINT_DPI[(i + size) % len(PRINT_DPI)]
-            printed, page = material.tatham_print(size, base + 10 + i, dpi, params)
+            printed, page = material.tatham_print(size, base + 10 + i, dpi, chosen)
             yield f"Tatham print {dpi} dpi", printed, page, material.print_cell(size, dpi)
             small = rng.uniform(12, 16)
             dpi_small = round(small * 72 / material.print_cell(size, 72))
-            printed, page = material.tatham_print(size, base + 20 + i, dpi_small, params)
+            printed, page = material.tatham_print(size, base + 20 + i, dpi_small, chosen)
             yield "small print", printed, page, material.print_cell(size, dpi_small)
         if modules is not None:
             cell = (24, 32, 40)[(i + size) % 3]
@@ -100,7 +129,8 @@ def held_out(
             for source, puzzle, page, page_cell in pages(size, density, count, seed, rng, modules):
                 small = source.startswith("small")
                 base = {"size": size, "density": density, "source": source}
-                base["page_cell"] = page_cell
+                base.update(page_cell=page_cell, spacing_seen=spacing_seen(puzzle))
+                base["islands"] = len(puzzle.islands)
                 yield f"{source} / clean", puzzle, page, {**base, "treatment": "clean"}
                 cell = rng.uniform(12, 16) if small else rng.uniform(14, 36)
                 photo_seed = rng.randrange(1 << 30)
@@ -154,6 +184,7 @@ def main() -> None:
     modules = material.pzpr_modules(options.pzpr)
     counts: dict[str, Counter] = defaultdict(Counter)
     by_density: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    by_cell: dict[tuple[str, str], Counter] = defaultdict(Counter)
     if options.keep:
         options.keep.mkdir(parents=True, exist_ok=True)
     pictures = held_out(options.seed, options.count, tuple(options.sizes), modules)
@@ -161,6 +192,11 @@ def main() -> None:
         outcome, said = verdict(data, puzzle, family)
         counts[family][outcome] += 1
         by_density[settings["treatment"], settings["density"]][outcome] += 1
+        cell = settings.get("cell", settings["page_cell"])
+        band = "cells < 16" if cell < 16 else "cells 16-24" if cell < 24 else "cells >= 24"
+        by_cell[settings["treatment"], band][outcome] += 1
+        if not settings["spacing_seen"]:
+            by_cell[settings["treatment"], "spacing not seen"][outcome] += 1
         if outcome != "exact" and options.keep:
             name = f"{n:04d}-{family.replace(' / ', '-').replace(' ', '-')}"
             kind = "png" if settings["treatment"] == "clean" else "jpg"
@@ -173,10 +209,12 @@ def main() -> None:
     for family in sorted(counts):
         row = counts[family]
         print(f"{family:36} {sum(row.values()):5} " + " ".join(f"{row[o]:13}" for o in outcomes))
-    print()
-    for (treatment, density), row in sorted(by_density.items()):
-        name = f"all {treatment}, {density}"
-        print(f"{name:36} {sum(row.values()):5} " + " ".join(f"{row[o]:13}" for o in outcomes))
+    for groups in (by_density, by_cell):
+        print()
+        for (treatment, group), row in sorted(groups.items()):
+            name = f"all {treatment}, {group}"
+            shown = " ".join(f"{row[o]:13}" for o in outcomes)
+            print(f"{name:36} {sum(row.values()):5} {shown}")
 
 
 if __name__ == "__main__":
