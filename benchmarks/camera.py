@@ -40,12 +40,12 @@ The model and its ranges:
   No paper, no Lambert light on it.
 - **Blur**: ``motion`` (a line kernel of ``blur_length`` 1 to 6 pixels at ``blur_angle``) or
   ``defocus`` (a disk of ``blur_radius`` 0.7 to 2.5 pixels), after the lens's own blur.
-- **Sensor**: auto exposure puts the page's bright paper at ``exposure`` (0.7 to 0.92 of full
-  scale); shot noise (Poisson, ``full_well`` 300 to 3000 electrons at full scale, so that it
-  grows with brightness) and read noise (``read_noise`` 1 to 6 electrons); a Bayer (RGGB)
-  mosaic demosaiced by OpenCV; the sRGB curve; the camera's sharpening (unsharp mask of
-  ``sharpening`` 0.3 to 1.5 at ``sharpening_radius`` 0.8 to 2 pixels); JPEG of ``quality``
-  30 to 70.
+- **Sensor**: auto exposure puts the page's bright paper (a screen's brightest) at
+  ``exposure`` (0.7 to 0.92 of full scale); shot noise (Poisson, ``full_well`` 300 to 3000
+  electrons at full scale, so that it grows with brightness) and read noise (``read_noise``
+  1 to 6 electrons); a Bayer (RGGB) mosaic demosaiced by OpenCV; the sRGB curve; the
+  camera's sharpening (unsharp mask of ``sharpening`` 0.3 to 1.5 at ``sharpening_radius``
+  0.8 to 2 pixels); JPEG of ``quality`` 30 to 70.
 
 :func:`projected` tells where points of the page are in the photo, by OpenCV's
 ``projectPoints`` from the settings: the forward model, independent of the per-pixel inverse
@@ -542,7 +542,10 @@ def _screen_radiance(
         -((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * spread**2)
     )
     radiance += (reflection * (screen_area | on_bezel))[..., None]
-    return radiance.astype(np.float32), 1.0
+    # Metered on the screen's brightest: a dark page's light ink is exposed as white paper is.
+    bright = radiance.max(axis=2)[screen_area]
+    lit = float(np.percentile(bright, 99.5)) if bright.size else 1.0
+    return radiance.astype(np.float32), lit
 
 
 # ---------------------------------------------------------------------------- the sensor
