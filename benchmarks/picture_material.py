@@ -10,7 +10,11 @@
 - :func:`screenshot`: a picture placed in a window with a title, buttons and a clock;
 - :func:`photo`: a photo-like version of a picture: on a background, turned by up to 8 degrees,
   seen at an angle, in uneven light with a shadow, blurred, with noise, saved as JPEG of
-  quality 50 to 70.
+  quality 50 to 70;
+- :func:`wide_photo`: the same kind of image warps over wider ranges (turned by up to 15
+  degrees, narrowed as a page tilted by up to 25 degrees, a lens's barrel or pincushion,
+  glare, motion blur, JPEG of quality 30 to 70, cells down to 12 pixels), with the settings
+  drawn; benchmarks/camera.py makes photos by a camera model instead.
 
 Every function takes a ``random.Random`` where it chooses, so that a seed makes the same
 pictures again.  Needs numpy, OpenCV and cairosvg; Ghostscript and sgt-bridges for prints,
@@ -231,15 +235,7 @@ def photo(data: bytes, rng: random.Random, *, quality: int | None = None) -> byt
     h, w = paper.shape[:2]
     margin = int(0.25 * max(h, w))
     H, W = h + 2 * margin, w + 2 * margin
-    tone = np.array([rng.uniform(60, 160) for _ in range(3)], np.float32)
-    ground = np.empty((H, W, 3), np.float32)
-    ground[:] = tone
-    grain = np.random.default_rng(rng.randrange(1 << 30)).normal(0, 12, (H // 8 + 1, W // 8 + 1))
-    ground += cv2.resize(grain.astype(np.float32), (W, H))[..., None]
-    for _ in range(6):  # things on the table
-        x, y = rng.randrange(W), rng.randrange(H)
-        colour = [rng.uniform(0, 255) for _ in range(3)]
-        cv2.line(ground, (x, y), (rng.randrange(W), rng.randrange(H)), colour, rng.randrange(2, 9))
+    ground = _ground(H, W, rng)
     angle = np.radians(rng.uniform(-8, 8))
     corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     centre = np.float32([w / 2, h / 2])
