@@ -249,6 +249,13 @@ def _camera(
         "centre": [x0 + bw / 2, y0 + bh / 2],
         "page_size": [shape[1], shape[0]],
     }
+    # A photographer keeps the whole drawn part in the frame: the frame made larger where
+    # the turn, the tilt or the lens would cut it (the lens's pixels as they were).
+    corners = np.array([[x0, y0], [x0 + bw, y0], [x0 + bw, y0 + bh], [x0, y0 + bh]])
+    reach = np.abs(projected(camera, corners) - [width / 2, height / 2]).max(axis=0) * 1.03 + 4
+    width, height = max(width, int(2 * reach[0]) + 1), max(height, int(2 * reach[1]) + 1)
+    camera["photo_size"] = [width, height]
+    camera["matrix"] = [[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1]]
     draw.used.update(camera)
     return camera
 

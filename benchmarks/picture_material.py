@@ -316,7 +316,7 @@ def wide_photo(
     28 pixels tall; on a textured background; turned by up to 15 degrees; made narrower to
     one side as a page tilted by up to 25 degrees is (``keystone`` up to 0.13 of its width, a
     page twice its width away), each corner moved by up to 3 % more; bent by a lens
-    (``curvature`` -0.08 to 0.08: barrel below 0, pincushion above, by ``cv2.remap``); light
+    (``curvature`` -0.08 to 0.08: barrel above 0, pincushion below, by ``cv2.remap``); light
     falling off to one side, a soft shadow and a glare spot; blurred by a line (the camera
     moved, 1 to 6 pixels) or a Gaussian; noise; a JPEG of quality 30 to 70."""
     used: dict = {}
@@ -404,8 +404,9 @@ def _keystoned(draw, rng: random.Random, w: int, h: int, margin: int) -> np.ndar
 
 
 def _curved(image: np.ndarray, curvature: float) -> np.ndarray:
-    """The image bent as by a lens: each point moved from the middle by ``1 + curvature * r^2``
-    of its distance (r 1 at a corner): barrel below 0, pincushion above."""
+    """The image bent as by a lens: each pixel takes what was ``1 + curvature * r^2`` times
+    as far from the middle (r 1 at a corner), so that lines bow out (barrel) above 0 and in
+    (pincushion) below."""
     H, W = image.shape[:2]
     ys, xs = np.mgrid[0:H, 0:W].astype(np.float32)
     cx, cy, half = W / 2, H / 2, float(np.hypot(W, H)) / 2
