@@ -1,7 +1,7 @@
 """Held-out pictures for the picture reader: families made apart from its own benchmark, each
 clean and photographed by both simulators.
 
-    python benchmarks/held_out.py [--seed 1] [--count 2] [--pzpr DIR] [--keep DIR]
+    python benchmarks/held_out.py [--seed 1] [--count 2] [--pzpr DIR] [--keep DIR] [--still]
 
 Puzzles come from Simon Tatham's generator, 7x7 to 25x25, sparse (the generator asked for
 islands on 6 % of the cells, 12 % at 7x7) and dense (30 %, its most; see :func:`params`).
@@ -23,7 +23,10 @@ screenshot also as a ``screen`` photo (camera.photographed with ``screen=True``)
 
 Run as a script, each picture is read (hashi_asp.pictures.read_picture) and counted per
 family: read exactly (islands as the puzzle's, empty edge rows and columns left out), with
-fewer islands than the puzzle, otherwise wrong, refused (a PuzzleError), or failed otherwise.
+fewer islands than the puzzle, otherwise wrong, refused (a PuzzleError), or failed otherwise;
+then by density and by the photo's cell.  ``--still`` instead photographs the pages that are
+not small at 28 pixels a cell by the camera, once with every setting drawn and once with
+each group of STILL held still (the same seed), to see which costs the reads most.
 """
 
 from __future__ import annotations
@@ -154,6 +157,39 @@ def held_out(
                     yield f"{source} / screen", puzzle, data, settings
 
 
+STILL = {  # groups of the camera's settings held still, to see what costs the reads most
+    "all drawn": {},
+    "sharp (a defocus of 0.7)": {"blur": "defocus", "blur_radius": 0.7},
+    "no glare, no shadow": {"glare": 0.0, "shadow": "none"},
+    "flat (no tilt, turn, lens)": {
+        "tilt": 0.0, "turn": 0.0, "k1": 0.0, "k2": 0.0, "p1": 0.0, "p2": 0.0,
+    },
+    "clean sensor (JPEG 95, less noise)": {"quality": 95, "full_well": 1e5, "read_noise": 0.5},
+}  # fmt: skip
+STILL["all these held still"] = {k: v for group in STILL.values() for k, v in group.items()}
+
+
+def held_still(
+    seed: int, count: int, sizes: tuple[int, ...] = (10, 15), modules: Path | None = None
+) -> Iterator[tuple[str, Puzzle, bytes, dict]]:
+    """Camera photos at 28 pixels a cell of the pages that are not small, each made once per
+    entry of STILL with the same seed: (the entry's name, the puzzle, the photo, the
+    settings)."""
+    rng = random.Random(seed)
+    for size in sizes:
+        for density in DENSITIES:
+            for source, puzzle, page, page_cell in pages(size, density, count, seed, rng, modules):
+                if source.startswith("small"):
+                    continue
+                photo_seed = rng.randrange(1 << 30)
+                for name, fixed in STILL.items():
+                    data, drawn = camera.photographed(
+                        page, random.Random(photo_seed), cell=28, page_cell=page_cell, **fixed
+                    )
+                    settings = {"size": size, "density": density, "source": source, **drawn}
+                    yield name, puzzle, data, {**settings, "seed": photo_seed}
+
+
 def verdict(data: bytes, puzzle: Puzzle, name: str) -> tuple[str, str]:
     """How a picture is read: ``exact``, ``fewer islands``, ``wrong``, ``refused`` (a
     PuzzleError) or ``failed`` (any other exception), and a line saying more."""
@@ -180,8 +216,14 @@ def main() -> None:
     parser.add_argument("--pzpr", type=Path, help="a node_modules folder with pzpr")
     parser.add_argument("--keep", type=Path, help="folder for the pictures read wrong")
     parser.add_argument("--sizes", type=int, nargs="*", default=list(SIZES))
+    parser.add_argument(
+        "--still", action="store_true", help="camera photos with groups of settings held still"
+    )
     options = parser.parse_args()
     modules = material.pzpr_modules(options.pzpr)
+    if options.still:
+        _still(options.seed, options.count, tuple(options.sizes), modules)
+        return
     counts: dict[str, Counter] = defaultdict(Counter)
     by_density: dict[tuple[str, str], Counter] = defaultdict(Counter)
     by_cell: dict[tuple[str, str], Counter] = defaultdict(Counter)
@@ -215,6 +257,17 @@ def main() -> None:
             name = f"all {treatment}, {group}"
             shown = " ".join(f"{row[o]:13}" for o in outcomes)
             print(f"{name:36} {sum(row.values()):5} {shown}")
+
+
+def _still(seed: int, count: int, sizes: tuple[int, ...], modules: Path | None) -> None:
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for name, puzzle, data, _ in held_still(seed, count, sizes, modules):
+        counts[name][verdict(data, puzzle, name)[0]] += 1
+    outcomes = ("exact", "fewer islands", "wrong", "refused", "failed")
+    print(f"{'camera, 28 px a cell':36} {'count':>5} " + " ".join(f"{o:>13}" for o in outcomes))
+    for name in STILL:
+        row = counts[name]
+        print(f"{name:36} {sum(row.values()):5} " + " ".join(f"{row[o]:13}" for o in outcomes))
 
 
 if __name__ == "__main__":
