@@ -91,7 +91,10 @@ def photographed(
 ) -> tuple[bytes, Settings]:
     """A JPEG photo of ``page`` (a picture's bytes) by the camera model of this module, and
     the settings used (JSON-able).  ``cell``: the pixels a cell of the page is to take at the
-    page's middle in the photo, where the page's own is ``page_cell`` pixels."""
+    page's middle in the photo, where the page's own is ``page_cell`` pixels (without them,
+    the page's drawn part fills ``fill`` of the frame).  A setting named as a keyword is used
+    as given instead of drawn, so ``photographed(page, rng, **settings)`` makes the same photo
+    again whatever ``rng``."""
     draw = _Draw(rng, settings)
     draw.used.update(screen=screen, page_cell=page_cell)
     picture = _decoded(page)
