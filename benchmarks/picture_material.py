@@ -10,7 +10,11 @@
 - :func:`screenshot`: a picture placed in a window with a title, buttons and a clock;
 - :func:`photo`: a photo-like version of a picture: on a background, turned by up to 8 degrees,
   seen at an angle, in uneven light with a shadow, blurred, with noise, saved as JPEG of
-  quality 50 to 70.
+  quality 50 to 70;
+- :func:`wide_photo`: the same kind of image warps over wider ranges (turned by up to 15
+  degrees, narrowed as a page tilted by up to 25 degrees, a lens's barrel or pincushion,
+  glare, motion blur, JPEG of quality 30 to 70, cells down to 12 pixels), with the settings
+  drawn; benchmarks/camera.py makes photos by a camera model instead.
 
 Every function takes a ``random.Random`` where it chooses, so that a seed makes the same
 pictures again.  Needs numpy, OpenCV and cairosvg; Ghostscript and sgt-bridges for prints,
@@ -94,15 +98,19 @@ def damaged(puzzle: Puzzle, cell: tuple[int, int], part: str = "top", size: int 
     return png_of_svg(str(svg(puzzle, cell=size)).replace("</svg>", patch + "</svg>"))
 
 
-def tatham_print(size: int, seed: int, dpi: int = 100) -> tuple[Puzzle, bytes]:
+def tatham_print(
+    size: int, seed: int, dpi: int = 100, params: str | None = None
+) -> tuple[Puzzle, bytes]:
     """A puzzle ``size`` x ``size`` of Simon Tatham's Bridges as its printed page (PostScript,
-    turned into a PNG of the whole page by Ghostscript at ``dpi``), with the puzzle printed."""
+    turned into a PNG of the whole page by Ghostscript at ``dpi``), with the puzzle printed;
+    ``params``, the generator's parameters (as ``10x10i10e10m2d0``), when not the default's.
+    A cell is :func:`print_cell` pixels."""
     with tempfile.TemporaryDirectory() as folder:
         where = Path(folder)
         printed = subprocess.run(
             [
                 TATHAM, "--generate", "1", "--print", "1x1", "--save", str(where / "game"),
-                "--save-suffix", ".sav", f"{size}x{size}#{seed}",
+                "--save-suffix", ".sav", f"{params or f'{size}x{size}'}#{seed}",
             ],
             capture_output=True,
             check=True,
@@ -129,6 +137,11 @@ def tatham_print(size: int, seed: int, dpi: int = 100) -> tuple[Puzzle, bytes]:
             check=True,
         )  # fmt: skip
         return puzzle, (where / "page.png").read_bytes()
+
+
+def print_cell(size: int, dpi: float) -> float:
+    """The pixels a cell of :func:`tatham_print`'s page takes at ``dpi``."""
+    return 28 * min(1.0, 540 / (28 * (size + 1))) * dpi / 72
 
 
 def printing_available() -> bool:
@@ -222,15 +235,7 @@ def photo(data: bytes, rng: random.Random, *, quality: int | None = None) -> byt
     h, w = paper.shape[:2]
     margin = int(0.25 * max(h, w))
     H, W = h + 2 * margin, w + 2 * margin
-    tone = np.array([rng.uniform(60, 160) for _ in range(3)], np.float32)
-    ground = np.empty((H, W, 3), np.float32)
-    ground[:] = tone
-    grain = np.random.default_rng(rng.randrange(1 << 30)).normal(0, 12, (H // 8 + 1, W // 8 + 1))
-    ground += cv2.resize(grain.astype(np.float32), (W, H))[..., None]
-    for _ in range(6):  # things on the table
-        x, y = rng.randrange(W), rng.randrange(H)
-        colour = [rng.uniform(0, 255) for _ in range(3)]
-        cv2.line(ground, (x, y), (rng.randrange(W), rng.randrange(H)), colour, rng.randrange(2, 9))
+    ground = _ground(H, W, rng)
     angle = np.radians(rng.uniform(-8, 8))
     corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     centre = np.float32([w / 2, h / 2])
@@ -291,3 +296,157 @@ def normalised(puzzle: Puzzle) -> dict:
 
 def dumps(puzzle: Puzzle) -> str:
     return json.dumps(puzzle.to_json())
+
+
+# ---------------------------------------------------------------------------- wider photo-like
+
+
+def wide_photo(
+    data: bytes,
+    rng: random.Random,
+    *,
+    cell: float | None = None,
+    page_cell: float | None = None,
+    **given: object,
+) -> tuple[bytes, dict]:
+    """A photo-like version of the picture over the wider ranges a reader must meet, by warps
+    of the image (not a camera model: see camera.py for that), and the settings drawn (any
+    named as a keyword is taken as given).  Made ``cell`` pixels a cell when the picture's own
+    is ``page_cell`` (smaller or larger; 12 pixels and up are meant), else its numbers 6.5 to
+    28 pixels tall; on a textured background; turned by up to 15 degrees; made narrower to
+    one side as a page tilted by up to 25 degrees is (``keystone`` up to 0.13 of its width, a
+    page twice its width away), each corner moved by up to 3 % more; bent by a lens
+    (``curvature`` -0.08 to 0.08: barrel above 0, pincushion below, by ``cv2.remap``); light
+    falling off to one side, a soft shadow and a glare spot; blurred by a line (the camera
+    moved, 1 to 6 pixels) or a Gaussian; noise; a JPEG of quality 30 to 70."""
+    used: dict = {}
+
+    def draw(name: str, choose):  # type: ignore[no-untyped-def]
+        used[name] = given[name] if name in given else choose()
+        return used[name]
+
+    paper = decoded(data)
+    if cell is not None and page_cell:
+        factor = cell / page_cell
+    else:
+        digit = _digit_height(paper)
+        factor = draw("digit", lambda: rng.uniform(6.5, 28)) / digit if digit else 1.0
+    factor = min(factor, 1800 / max(paper.shape[:2]))
+    used["factor"] = factor
+    if page_cell:
+        used["cell"] = factor * page_cell
+    how = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
+    paper = cv2.resize(paper, None, fx=factor, fy=factor, interpolation=how).astype(np.float32)
+    h, w = paper.shape[:2]
+    margin = int(0.3 * max(h, w)) + 20
+    H, W = h + 2 * margin, w + 2 * margin
+    ground = _ground(H, W, rng)
+    matrix = _keystoned(draw, rng, w, h, margin)
+    warped = cv2.warpPerspective(paper, matrix, (W, H), flags=cv2.INTER_LINEAR)
+    inside = cv2.warpPerspective(np.ones((h, w), np.float32), matrix, (W, H))[..., None]
+    image = warped * inside + ground * (1 - inside)
+    image = _curved(image, draw("curvature", lambda: rng.uniform(-0.08, 0.08)))
+    image = _lit(image, draw, rng)
+    if draw("blur", lambda: rng.choice(["motion", "gaussian"])) == "motion":
+        length = draw("blur_length", lambda: rng.uniform(1, 6))
+        image = cv2.filter2D(
+            image, -1, _line_kernel(length, draw("blur_angle", lambda: rng.uniform(0, 180)))
+        )
+    else:
+        image = cv2.GaussianBlur(image, (0, 0), draw("blur_sigma", lambda: rng.uniform(0.5, 1.8)))
+    seed = draw("noise_seed", lambda: rng.randrange(1 << 30))
+    sigma = draw("noise", lambda: rng.uniform(3, 10))
+    image += np.random.default_rng(seed).normal(0, sigma, image.shape)
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    quality = int(draw("quality", lambda: rng.randrange(30, 71)))
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return encoded.tobytes(), used
+
+
+def _ground(H: int, W: int, rng: random.Random) -> np.ndarray:
+    """A table: one tone, coarse grain and a few things lying on it."""
+    tone = np.array([rng.uniform(60, 160) for _ in range(3)], np.float32)
+    ground = np.empty((H, W, 3), np.float32)
+    ground[:] = tone
+    grain = np.random.default_rng(rng.randrange(1 << 30)).normal(0, 12, (H // 8 + 1, W // 8 + 1))
+    ground += cv2.resize(grain.astype(np.float32), (W, H))[..., None]
+    for _ in range(6):
+        x, y = rng.randrange(W), rng.randrange(H)
+        colour = [rng.uniform(0, 255) for _ in range(3)]
+        cv2.line(ground, (x, y), (rng.randrange(W), rng.randrange(H)), colour, rng.randrange(2, 9))
+    return ground
+
+
+def _keystoned(draw, rng: random.Random, w: int, h: int, margin: int) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """The homography placing the picture: narrower on the side turned away (the far side
+    shorter by ``2 * keystone``, the picture shorter across it), turned, corners moved."""
+    direction = np.radians(draw("keystone_direction", lambda: rng.uniform(0, 360)))
+    keystone = draw("keystone", lambda: rng.uniform(0, 0.13))
+    turn = np.radians(draw("turn", lambda: rng.uniform(-15, 15)))
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    centre = np.float32([w / 2, h / 2])
+    away = np.array([np.cos(direction), np.sin(direction)])
+    across = np.array([-away[1], away[0]])
+    offsets = corners - centre
+    along = offsets @ away
+    reach = np.abs(along).max()
+    side = offsets @ across
+    placed = centre + np.outer(along * (1 - keystone), away)
+    placed += np.outer(side * (1 - keystone * along / reach), across)
+    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    placed = (placed - centre) @ rotation.T + centre + margin
+    jitter = draw(
+        "jitter",
+        lambda: [[rng.uniform(-0.03, 0.03) * w, rng.uniform(-0.03, 0.03) * h] for _ in range(4)],
+    )
+    return cv2.getPerspectiveTransform(corners, np.float32(placed + np.array(jitter)))
+
+
+def _curved(image: np.ndarray, curvature: float) -> np.ndarray:
+    """The image bent as by a lens: each pixel takes what was ``1 + curvature * r^2`` times
+    as far from the middle (r 1 at a corner), so that lines bow out (barrel) above 0 and in
+    (pincushion) below."""
+    H, W = image.shape[:2]
+    ys, xs = np.mgrid[0:H, 0:W].astype(np.float32)
+    cx, cy, half = W / 2, H / 2, float(np.hypot(W, H)) / 2
+    dx, dy = (xs - cx) / half, (ys - cy) / half
+    stretch = 1 + np.float32(curvature) * (dx * dx + dy * dy)
+    return cv2.remap(
+        image, (cx + dx * stretch * half).astype(np.float32),
+        (cy + dy * stretch * half).astype(np.float32), cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REFLECT,
+    )  # fmt: skip
+
+
+def _lit(image: np.ndarray, draw, rng: random.Random) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """Light falling off to one side (to 45 % at worst), a soft shadow and a glare spot."""
+    H, W = image.shape[:2]
+    direction = draw("light_direction", lambda: rng.uniform(0, 2 * np.pi))
+    ys, xs = np.mgrid[0:H, 0:W].astype(np.float32)
+    ramp = (np.cos(direction) * xs / W + np.sin(direction) * ys / H + 1) / 2
+    darkest = draw("darkest", lambda: rng.uniform(0.45, 0.8))
+    light = darkest + (1 - darkest) * ramp
+    shadow = np.zeros((H, W), np.float32)
+    where = draw("shadow_at", lambda: [rng.randrange(W), rng.randrange(H)])
+    angle = draw("shadow_angle", lambda: rng.uniform(0, 180))
+    cv2.ellipse(shadow, tuple(where), (W // 3, H // 5), angle, 0, 360, 1.0, -1)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), max(H, W) / 25)
+    light *= 1 - draw("shadow_depth", lambda: rng.uniform(0.15, 0.45)) * shadow
+    gx, gy = draw("glare_at", lambda: [rng.uniform(0.2, 0.8) * W, rng.uniform(0.2, 0.8) * H])
+    radius = draw("glare_radius", lambda: rng.uniform(0.04, 0.15)) * max(H, W)
+    glare = draw("glare", lambda: rng.uniform(0, 140)) * np.exp(
+        -((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * radius**2)
+    )
+    return image * light[..., None] + glare[..., None]
+
+
+def _line_kernel(length: float, angle: float) -> np.ndarray:
+    """A blur along a line ``length`` pixels long at ``angle`` degrees (a camera moved)."""
+    n = int(np.ceil(length)) * 2 + 3
+    kernel = np.zeros((4 * n, 4 * n), np.float32)
+    c, a = 2 * n, np.radians(angle)
+    dx, dy = 2 * length * np.cos(a), 2 * length * np.sin(a)
+    cv2.line(kernel, (int(c - dx), int(c - dy)), (int(c + dx), int(c + dy)), 1.0, 2, cv2.LINE_AA)
+    kernel = cv2.resize(kernel, (n, n), interpolation=cv2.INTER_AREA)
+    return kernel / kernel.sum()
