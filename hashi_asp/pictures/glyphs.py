@@ -26,6 +26,7 @@ CONTRAST = 24  # grey levels ink and paper must at least differ by
 RATIO = 1.6  # times the darker of ink and paper the lighter must at least be
 SHARE = 0.3  # of the clearest contrast of ink on paper in the picture, at least
 SMALLEST = 6  # pixels: the least height of a glyph
+LARGE = 4  # glyphs' heights: a piece of ink longer than this is no clutter
 WORD_GAP = 0.6  # of a glyph's height: nearer than this beside another, it is part of a word
 
 
@@ -142,12 +143,20 @@ def candidates(mask: np.ndarray, most: int | None = None) -> list[Glyph]:
         for glyph, row in zip(found, chances):
             glyph.chances = row
     _mark_enclosed(mask, found)
-    _measure_clutter(mask, found)
+    if found:
+        # Clutter is grain and pattern: small pieces of ink.  A large piece (the edge of a
+        # table past the page, a shadow, a line drawn) is no clutter, even beside a number.
+        usual = float(np.median([glyph.height for glyph in found]))
+        large = np.flatnonzero(np.maximum(w, h) > LARGE * usual) + 1
+        small = (mask > 0) & ~np.isin(labels, large)
+        _measure_clutter(small, found)
     return found
 
 
 def _measure_clutter(mask: np.ndarray, glyphs: list[Glyph]) -> None:
-    summed = cv2.integral((mask > 0).astype(np.uint8))
+    """Each glyph's share of ink around it, within two heights, its own left out: of the ink
+    in ``mask`` (the small pieces)."""
+    summed = cv2.integral(mask.astype(np.uint8))
     height, width = mask.shape
     for glyph in glyphs:
         cx, cy = glyph.centre
