@@ -203,16 +203,24 @@ class Reading:
     """Cells where the reader saw something it did not take for an island (a faint or
     damaged number, a mark), the likeliest first, each with the chance of each number from 1
     to 8 it would be: islands the suspects may add."""
+    bridges: tuple[Bridge, ...] = ()
+    """The bridges drawn in the picture between neighbouring islands (a game going on), in
+    reading order; empty when none are drawn.  As they were seen: a count may be more than
+    the rules allow, two may cross."""
 
     def to_json(self, puzzle: Puzzle) -> dict:
         """The ``"read"`` member of a picture's JSON: ``islands`` as ``[r, c, n, confidence]``,
-        ``suspects`` as ``[r, c, n_read, n_suggested]`` (``null``: no island there)."""
-        return {
+        ``suspects`` as ``[r, c, n_read, n_suggested]`` (``null``: no island there), and, only
+        when some are drawn, ``bridges`` as ``[r1, c1, r2, c2, k]``."""
+        document: dict = {
             "islands": [
                 [r, c, n, self.confidence.get((r, c), 1.0)] for (r, c), n in puzzle.islands.items()
             ],
             "suspects": [[*s.cell, s.read, s.suggested] for s in self.suspects or ()],
         }
+        if self.bridges:
+            document["bridges"] = [list(b) for b in self.bridges]
+        return document
 
 
 # ---------------------------------------------------------------------------- the puzzle
