@@ -22,7 +22,7 @@ darker by :data:`ABOVE_GRID`, is the grid's and no bridge.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 import numpy as np
 
@@ -37,8 +37,9 @@ DARK = 0.3  # the least darkness (1 - the rectified picture) of a line, along a 
 DIP = 0.2  # how much lighter than both lines the paper between two lines is, at least
 WIDEST = 0.22  # of a cell: the widest line (its width at half its darkness)
 DRIFT = 0.07  # of a cell: how far a line may move across from one piece to the next
-ABOVE_GRID = 0.3  # how much darker than the grid's a line must be somewhere, to be a bridge
+ABOVE_GRID = 1.3  # times the ink of the grid's line at its place, the least of a bridge's line
 LEAST_STRETCHES = 4  # stretches where no bridge can be, the fewest to take the grid's profile
+GRID = 0.25  # of those stretches, the least share that shows a line where a grid's line is
 
 
 def drawn(
@@ -49,10 +50,9 @@ def drawn(
     * pitch) in ``rectified``), each pair in reading order."""
     cells = sorted(set(islands))
     found: dict[Pair, int] = {}
+    grid = _grid_profile(rectified, cells, pitch, border)
     for across in (True, False):
-        pairs = _neighbours(cells, across)
-        grid = _grid_profile(rectified, cells, pairs, across, pitch, border)
-        for a, b in pairs:
+        for a, b in _neighbours(cells, across):
             pieces = _pieces(rectified, a, b, across, pitch, border)
             found[a, b] = _lines_through(pieces, grid, pitch)
     return dict(sorted(found.items()))
@@ -122,32 +122,41 @@ def _profile(piece: np.ndarray) -> np.ndarray:
 
 
 def _grid_profile(
-    rectified: np.ndarray, cells: list[Cell], pairs: list[Pair], across: bool,
-    pitch: float, border: int,
-) -> np.ndarray | None:  # fmt: skip
-    """The profile of what is drawn between two cells of a row (``across``) or a column where
-    no bridge can be (no pair spans them, no island is at either): a grid's lines, if one is
-    drawn; None where there are too few such stretches to tell."""
-    islands = set(cells)
-    lines = [cell[0] if across else cell[1] for cell in cells]
-    spots = [cell[1] if across else cell[0] for cell in cells]
-    spanned = set()
-    for a, b in pairs:
-        line = a[0] if across else a[1]
-        low, high = (a[1], b[1]) if across else (a[0], b[0])
-        spanned.update((line, spot) for spot in range(low, high))
-    profiles = []
-    for line in range(min(lines), max(lines) + 1):
-        for spot in range(min(spots), max(spots)):
-            here, there = ((line, spot), (line, spot + 1)) if across else ((spot, line), (spot + 1, line))
-            if (line, spot) in spanned or here in islands or there in islands:
-                continue
-            strip = _strip(rectified, here, (0.25, 0.75), across, pitch, border)
-            if len(strip):
-                profiles.append(_profile(strip))
+    rectified: np.ndarray, cells: list[Cell], pitch: float, border: int
+) -> np.ndarray | None:
+    """The profile of what is drawn beside islands where no bridge can be: from an island
+    towards the next cell of its row or column, where no island is that way.  A grid's lines,
+    if one is drawn along every row and column (:data:`GRID` of those stretches show a line
+    where its lines are; the picture relative to its paper shows a faint line only near other
+    ink, as it is beside an island); None where there are too few such stretches to tell."""
+    profiles = [
+        _profile(strip)
+        for across in (True, False)
+        for strip in _island_sides(rectified, cells, across, pitch, border)
+        if len(strip)
+    ]
     if len(profiles) < LEAST_STRETCHES:
         return None
-    return np.median(np.array(profiles), axis=0)
+    return np.percentile(np.array(profiles), 100 * (1 - GRID), axis=0)
+
+
+def _island_sides(
+    rectified: np.ndarray, cells: list[Cell], across: bool, pitch: float, border: int
+) -> Iterator[np.ndarray]:
+    """The darkness (:func:`_strip`) from each island to the next cell of its row (``across``)
+    or column, both ways, where no island is that way: within the islands' lattice."""
+    first = min(cell[1] if across else cell[0] for cell in cells)
+    last = max(cell[1] if across else cell[0] for cell in cells)
+    ordered = sorted(cells, key=lambda cell: cell if across else (cell[1], cell[0]))
+    for i, cell in enumerate(ordered):
+        spot = cell[1] if across else cell[0]
+        line = cell[0] if across else cell[1]
+        before = i > 0 and (ordered[i - 1][0] if across else ordered[i - 1][1]) == line
+        after = i + 1 < len(ordered) and (ordered[i + 1][0] if across else ordered[i + 1][1]) == line
+        if not before and spot > first:
+            yield _strip(rectified, cell, (-1.0, -ISLAND), across, pitch, border)
+        if not after and spot < last:
+            yield _strip(rectified, cell, (ISLAND, 1.0), across, pitch, border)
 
 
 def _lines_through(pieces: list[np.ndarray], grid: np.ndarray | None, pitch: float) -> int:
@@ -187,10 +196,19 @@ def _lines(profile: np.ndarray, grid: np.ndarray | None, pitch: float) -> list[f
             high += 1
         if low == 0 or high == len(profile) - 1 or high - low + 1 > WIDEST * pitch:
             continue  # (no paper on one side, or no line: a shadow's edge, a blot)
-        if grid is not None and np.max(profile[low : high + 1] - grid[low : high + 1]) < ABOVE_GRID:
+        if grid is not None and _the_grids(profile, grid, low, high):
             continue
         lines.append(float(at))
     return lines
+
+
+def _the_grids(profile: np.ndarray, grid: np.ndarray, low: int, high: int) -> bool:
+    """Whether the line from ``low`` to ``high`` across a piece is no more than the grid's line
+    there: not :data:`ABOVE_GRID` times as much ink (its darkness summed across it: what a blur
+    keeps), a pixel more each side for the grid's (a line a pixel off, where the lattice is)."""
+    ink = float(profile[low : high + 1].sum())
+    grids = float(grid[max(0, low - 1) : high + 2].sum())
+    return ink < ABOVE_GRID * grids
 
 
 def _peaks(profile: np.ndarray) -> list[int]:
