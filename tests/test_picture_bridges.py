@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hashi_asp import notations
+from hashi_asp.drawing import svg
 from hashi_asp.pictures import read_picture
 from hashi_asp.play import Play
-from hashi_asp.drawing import svg
 from hashi_asp.puzzle import Bridge, Puzzle, Solution, bridge, pair_name
 from hashi_asp.solving import solve
 
@@ -110,7 +110,10 @@ def with_grid(puzzle: Puzzle, bridges: list[Bridge], cell: int, through: str) ->
     text = str(svg(puzzle, Solution.of(bridges), cell=cell))
     off = 0.0 if through == "centres" else 0.5
     extra = 0 if through == "centres" else 1
-    ends = (cell * (1 - off), cell * (puzzle.cols - off)), (cell * (1 - off), cell * (puzzle.rows - off))
+    ends = (
+        (cell * (1 - off), cell * (puzzle.cols - off)),
+        (cell * (1 - off), cell * (puzzle.rows - off)),
+    )
     lines = [
         *(f'<line x1="{ends[0][0]}" x2="{ends[0][1]}" y1="{y}" y2="{y}"/>'
           for y in (cell * (r + 1 - off) for r in range(puzzle.rows + extra))),
@@ -150,7 +153,9 @@ def test_lines_that_join_no_two_islands_are_no_bridges():
         (x1, y1), (x2, y2) = at(start, end, low), at(start, end, high)
         marks.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" {ink}/>')
     x, y = at(e, f, 0.5)
-    marks.append(f'<path d="M{x - 5},{y - 5} L{x + 5},{y + 5} M{x - 5},{y + 5} L{x + 5},{y - 5}" {ink}/>')
+    marks.append(
+        f'<path d="M{x - 5},{y - 5} L{x + 5},{y + 5} M{x - 5},{y + 5} L{x + 5},{y - 5}" {ink}/>'
+    )
     x, y = at(g, h, 0.5)
     marks.append(f'<text x="{x}" y="{y + 4}" font-size="12" text-anchor="middle">ab</text>')
     drawn = [bridge(*long[4], 2)]
@@ -209,7 +214,9 @@ def test_steps_continue_the_game_drawn_in_the_picture(tmp_path):
         f"continuing from the {lines} bridges drawn in the picture, between {len(drawn)} "
         "pairs of islands"
     )
-    empty = json.loads(processes.run("steps", path, "-n", "1", "--given", "{}", "--format", "json").stdout)
+    empty = json.loads(
+        processes.run("steps", path, "-n", "1", "--given", "{}", "--format", "json").stdout
+    )
     assert empty["given"]["bridges"] == []  # --given wins
 
 
@@ -221,7 +228,9 @@ def test_hint_says_a_wrong_bridge_drawn_agrees_with_no_solution(tmp_path):
     done = processes.run("hint", path)
     assert done.returncode == 1, done.stderr
     first, *rest = done.stdout.splitlines()
-    assert re.fullmatch(r"checking the \d+ bridges? drawn in the picture, between \d+ pairs? of islands", first)
+    assert re.fullmatch(
+        r"checking the \d+ bridges? drawn in the picture, between \d+ pairs? of islands", first
+    )
     mistakes = next(line for line in rest if line.startswith("mistakes:"))
     assert f"no solution has {pair_name(*wrong.ends)} with 1 or more" in mistakes
     assert rest[-1] == "unsolvable: no solution extending the drawn bridges"

@@ -60,8 +60,9 @@ def drawn_in_picture(given: Given, doing: str) -> object:
     """The bridges drawn in the picture the puzzle was read from, as the player's state (None:
     not a picture, or none drawn), judged against the puzzle; ``given.values["pictured"]``
     says it in one line for the text report (``checking the 7 bridges drawn in the picture,
-    between 5 pairs of islands``, with the word ``doing``).  A drawing that is no player's state (more lines
-    between two islands than the rules allow) is refused, naming the pair."""
+    between 5 pairs of islands``, with the word ``doing``).  A drawing that is no player's
+    state (more lines between two islands than the rules allow) is refused, naming the
+    pair."""
     from ..errors import PuzzleError
     from ..play import Play
     from ..puzzle import plural

@@ -1,27 +1,31 @@
 """The bridges drawn in a picture of a game going on: for each pair of neighbouring islands,
-how many parallel lines join them.
+how many parallel lines join them (:func:`drawn`).
 
 Read from the rectified picture (:mod:`.reading`: each cell ``pitch`` pixels, ``border`` cells
 before the lattice's first row and column, every pixel between the ink, 0, and the paper, 1,
 whatever the polarity).  Between two islands of a row (or a column) with no island between,
-the stretch clear of both islands' frames and numbers is cut into pieces about half a cell
-long; across each piece, the profile of its darkness (at each distance from the line of the
-islands' centres, the median along the piece: a bridge crossing it, or a speck, is less than
-half of it) has a peak for each line drawn along it.  A line is a peak :data:`DARK` or darker,
-with paper on both sides, at most :data:`WIDEST` of a cell wide; two peaks are two lines when
-the paper between them is clearly lighter (:data:`DIP`).  A bridge is a line found in every
-piece of the stretch, at about the same place from one piece to the next
-(:data:`DRIFT`): it joins both islands, where a line crossing the stretch partway, a mark of
-"no bridge", a label or the edge of a shadow does not.
+the stretch clear of both islands' frames and numbers (:data:`ISLAND`) is cut into pieces
+about half a cell long.  Across each piece, the profile of its darkness (at each distance from
+the line of the islands' centres, the darkness :data:`ALONG` of the piece has at least: a
+bridge crossing it, or a speck, is less of it) has a peak for each line drawn along it.  A line
+is a peak :data:`DARK` or darker with paper on both sides, at most :data:`WIDEST` of a cell
+wide; two peaks are two lines when the paper between them is clearly lighter (:data:`DIP`).
+A bridge is a line found in every piece of the stretch, at about the same place from one piece
+to the next (:data:`DRIFT`): it joins both islands, where a line crossing the stretch partway,
+a mark of "no bridge", a label or the edge of a shadow does not.  Up to :data:`MOST` lines are
+counted; a line that stands out from the paper less than the numbers' reader needs (a line
+thinner than a pixel, or faint) is not seen.
 
 A grid drawn along every row and column (as some apps draw it) is a line between every two
-cells: the profile at the stretches between two cells that no pair of islands spans (where no
-bridge can be) is the grid's, and a line seen where that profile has as dark a line, no
-darker by :data:`ABOVE_GRID`, is the grid's and no bridge.
+cells.  Beside an island, towards a cell where no island is in that row or column, no bridge
+can be: what is drawn there is the grid's, and a line with no more ink than the grid's line at
+its place (:data:`ABOVE_GRID`) is the grid's, no bridge.  A bridge drawn over a grid's line is
+seen where it is darker or wider than that line.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator, Mapping
 
 import numpy as np
@@ -58,7 +62,9 @@ def drawn(
     return dict(sorted(found.items()))
 
 
-def moved_bridges(found: Mapping[Pair, int], islands: Iterable[Cell], by: Cell) -> tuple[Bridge, ...]:
+def moved_bridges(
+    found: Mapping[Pair, int], islands: Iterable[Cell], by: Cell
+) -> tuple[Bridge, ...]:
     """The bridges ``found`` (counts of 1 or more) between two of ``islands``, moved back by
     ``by`` (the puzzle's top left corner in the lattice), in reading order."""
     kept = set(islands)
@@ -76,9 +82,9 @@ def _neighbours(cells: list[Cell], across: bool) -> list[Pair]:
     """The pairs of islands next to each other in a row (``across``) or a column."""
     if across:
         ordered = sorted(cells)
-        return [(a, b) for a, b in zip(ordered, ordered[1:]) if a[0] == b[0]]
+        return [(a, b) for a, b in itertools.pairwise(ordered) if a[0] == b[0]]
     ordered = sorted(cells, key=lambda cell: (cell[1], cell[0]))
-    return [(a, b) for a, b in zip(ordered, ordered[1:]) if a[1] == b[1]]
+    return [(a, b) for a, b in itertools.pairwise(ordered) if a[1] == b[1]]
 
 
 def _strip(
@@ -152,7 +158,9 @@ def _island_sides(
         spot = cell[1] if across else cell[0]
         line = cell[0] if across else cell[1]
         before = i > 0 and (ordered[i - 1][0] if across else ordered[i - 1][1]) == line
-        after = i + 1 < len(ordered) and (ordered[i + 1][0] if across else ordered[i + 1][1]) == line
+        after = (
+            i + 1 < len(ordered) and (ordered[i + 1][0] if across else ordered[i + 1][1]) == line
+        )
         if not before and spot > first:
             yield _strip(rectified, cell, (-1.0, -ISLAND), across, pitch, border)
         if not after and spot < last:
@@ -184,7 +192,7 @@ def _lines(profile: np.ndarray, grid: np.ndarray | None, pitch: float) -> list[f
     darker than a grid's line there, two of them only with lighter paper between."""
     peaks = _peaks(profile)
     # Each peak reaches at most to the lightest paper between it and the next.
-    splits = [0, *(at + int(profile[at:after].argmin()) for at, after in zip(peaks, peaks[1:]))]
+    splits = [0, *(at + int(profile[at:after].argmin()) for at, after in itertools.pairwise(peaks))]
     splits.append(len(profile) - 1)
     lines = []
     for i, at in enumerate(peaks):
