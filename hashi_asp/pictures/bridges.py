@@ -206,7 +206,7 @@ def _lines(profile: np.ndarray, grid: np.ndarray | None, pitch: float) -> list[f
             continue  # (no paper on one side, or no line: a shadow's edge, a blot)
         if grid is not None and _the_grids(profile, grid, low, high):
             continue
-        lines.append(float(at))
+        lines.append((low + high) / 2)  # (its middle: a thick line's top is flat)
     return lines
 
 
