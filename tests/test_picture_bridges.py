@@ -170,6 +170,15 @@ def _length(pair) -> int:
     return abs(r2 - r1) + abs(c2 - c1)
 
 
+@pytest.mark.parametrize("count", [1, 2])
+def test_two_bridges_that_cross_are_read_as_drawn(count):
+    """No valid state has them, but a player may draw them: what is there is read."""
+    pairs = FIFTEEN.geometry.pairs
+    p, q = next((p, q) for p, crossed in enumerate(FIFTEEN.geometry.crossing) for q in crossed)
+    drawn = [bridge(*pairs[p], count), bridge(*pairs[q], count)]
+    assert read_picture(shot(FIFTEEN, drawn, 40)).reading.bridges == tuple(sorted(drawn))
+
+
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_any_part_of_a_solution_is_read_back_exactly(data):
