@@ -5,6 +5,7 @@ the player's state where no ``--given`` is (the installed command, in a process 
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import re
@@ -16,6 +17,7 @@ import pytest
 from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from serving import post
 
 from hashi_asp import notations
 from hashi_asp.drawing import svg
@@ -267,3 +269,15 @@ def test_solve_is_unchanged_by_the_bridges_drawn(tmp_path):
     path = picture(tmp_path, shot(TEN, some_of(TEN, 61), 32))
     document = json.loads(processes.run("solve", path, "--format", "json").stdout)
     assert document["solutions"] == [SOLUTIONS[TEN].to_json()]
+
+
+def test_the_api_takes_a_pictures_bridges_where_no_given_is(server):
+    drawn = some_of(SEVEN, 71)
+    url = "data:image/png;base64," + base64.b64encode(shot(SEVEN, drawn, 32)).decode()
+    status, document = post(server.local, "steps", {"puzzle": url, "steps": 1})
+    assert status == 200, document
+    assert document["given"]["bridges"] == [list(b) for b in sorted(drawn)]
+    assert document["puzzle"]["read"]["bridges"] == [list(b) for b in sorted(drawn)]
+    status, document = post(server.local, "hint", {"puzzle": url, "given": "{}"})
+    assert status == 200, document
+    assert document["given"]["bridges"] == []
