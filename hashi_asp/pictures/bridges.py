@@ -109,13 +109,15 @@ def _strip(
 
 def _pieces(
     rectified: np.ndarray, a: Cell, b: Cell, across: bool, pitch: float, border: int
-) -> list[np.ndarray]:
+) -> Iterator[np.ndarray]:
     """The profiles across the stretch between islands ``a`` and ``b`` (clear of both by
     :data:`ISLAND`), one for each piece about :data:`PIECE` of a cell long."""
     span = (b[1] - a[1]) if across else (b[0] - a[0])
     strip = _strip(rectified, a, (ISLAND, span - ISLAND), across, pitch, border)
     count = max(1, round(len(strip) / (PIECE * pitch)))
-    return [_profile(part) for part in np.array_split(strip, count) if len(part)]
+    for part in np.array_split(strip, count):
+        if len(part):
+            yield _profile(part)
 
 
 def _profile(piece: np.ndarray) -> np.ndarray:
@@ -167,22 +169,25 @@ def _island_sides(
             yield _strip(rectified, cell, (ISLAND, 1.0), across, pitch, border)
 
 
-def _lines_through(pieces: list[np.ndarray], grid: np.ndarray | None, pitch: float) -> int:
+def _lines_through(pieces: Iterable[np.ndarray], grid: np.ndarray | None, pitch: float) -> int:
     """The lines found in every piece of a stretch, each at about the same place from one piece
-    to the next (:data:`DRIFT`), at most :data:`MOST`."""
+    to the next (:data:`DRIFT`), at most :data:`MOST`; the pieces after one without a line are
+    not looked at."""
     drift = DRIFT * pitch
     ongoing: list[float] | None = None
     for profile in pieces:
         found = _lines(profile, grid, pitch)
-        if ongoing is None:
-            ongoing = found
-            continue
-        ongoing = [
-            min(found, key=lambda at: abs(at - line))
-            for line in ongoing
-            if found and min(abs(at - line) for at in found) <= drift
-        ]
-        ongoing = sorted(set(ongoing))
+        if ongoing is not None:  # each line on, where it is in this piece
+            found = sorted(
+                {
+                    min(found, key=lambda at: abs(at - line))
+                    for line in ongoing
+                    if found and min(abs(at - line) for at in found) <= drift
+                }
+            )
+        if not found:
+            return 0
+        ongoing = found
     return min(MOST, len(ongoing or []))
 
 
