@@ -36,7 +36,7 @@ import numpy as np
 
 from hashi_asp import notations
 from hashi_asp.drawing import INK, svg
-from hashi_asp.puzzle import Puzzle
+from hashi_asp.puzzle import Puzzle, Solution
 
 STYLES = ("circles", "squares", "bare")
 SCHEMES = ("light", "dark")
@@ -61,10 +61,18 @@ def png_of_svg(text: str, scale: float = 1.0) -> bytes:
     return cairosvg.svg2png(bytestring=text.encode("utf-8"), scale=scale)
 
 
-def drawing(puzzle: Puzzle, cell: int = 40, style: str = "circles", scheme: str = "light") -> bytes:
+def drawing(
+    puzzle: Puzzle,
+    cell: int = 40,
+    style: str = "circles",
+    scheme: str = "light",
+    solution: Solution | None = None,
+) -> bytes:
     """The project's drawing of ``puzzle`` as PNG: islands as ``style`` (circles, squares or
-    bare numbers), ``scheme`` light (dark ink on white) or dark (light ink on near black)."""
-    text = str(svg(puzzle, cell=cell))
+    bare numbers), ``scheme`` light (dark ink on white) or dark (light ink on near black), with
+    the bridges of ``solution`` (all of a solution, or some: a game going on), if given; bare
+    numbers keep their circles' paper, where the bridges stop."""
+    text = str(svg(puzzle, solution, cell=cell))
     if style == "squares":
         text = re.sub(
             r'<circle cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)"',
@@ -75,7 +83,7 @@ def drawing(puzzle: Puzzle, cell: int = 40, style: str = "circles", scheme: str 
             text,
         )
     elif style == "bare":
-        text = re.sub(r"<circle [^>]*/>", "", text)
+        text = re.sub(r'(<circle [^>]*?) stroke="[^"]*"', r'\1 stroke="none"', text)
     if scheme == "dark":
         text = text.replace("#ffffff", "#1c1c1e").replace(INK, "#e6e6e6")
     return png_of_svg(text)

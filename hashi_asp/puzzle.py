@@ -211,16 +211,24 @@ class Reading:
     first_grid: tuple[int, int] | None = None
     """The rows and columns of the grid first read, where the puzzle is the one read on a
     neighbouring grid instead (the first had no single solution, this one has)."""
+    bridges: tuple[Bridge, ...] = ()
+    """The bridges drawn in the picture between neighbouring islands (a game going on), in
+    reading order; empty when none are drawn.  As they were seen: a count may be more than
+    the rules allow, two may cross."""
 
     def to_json(self, puzzle: Puzzle) -> dict:
         """The ``"read"`` member of a picture's JSON: ``islands`` as ``[r, c, n, confidence]``,
-        ``suspects`` as ``[r, c, n_read, n_suggested]`` (``null``: no island there)."""
-        return {
+        ``suspects`` as ``[r, c, n_read, n_suggested]`` (``null``: no island there), and, only
+        when some are drawn, ``bridges`` as ``[r1, c1, r2, c2, k]``."""
+        document: dict = {
             "islands": [
                 [r, c, n, self.confidence.get((r, c), 1.0)] for (r, c), n in puzzle.islands.items()
             ],
             "suspects": [[*s.cell, s.read, s.suggested] for s in self.suspects or ()],
         }
+        if self.bridges:
+            document["bridges"] = [list(b) for b in self.bridges]
+        return document
 
 
 # ---------------------------------------------------------------------------- the puzzle

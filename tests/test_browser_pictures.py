@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from browsing import (
+    bridges,
     islands,
     message,
     press,
@@ -26,7 +27,8 @@ from selenium.webdriver.common.by import By
 
 from hashi_asp import notations
 from hashi_asp.drawing import svg
-from hashi_asp.puzzle import Puzzle
+from hashi_asp.puzzle import Puzzle, Solution
+from hashi_asp.solving import solve
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
@@ -181,6 +183,22 @@ def test_a_suspect_dismissed_leaves_the_number_read(browser, tmp_path):
     wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#suspects li"), "none left")
     assert read(browser, ".suspect-mark") == []
     assert islands(browser)[0, 0] == 5
+
+
+def test_a_photographed_game_goes_on_with_its_bridges_drawn(browser, tmp_path):
+    """The bridges drawn in the picture are the player's (one step of undo), said in the
+    reading's summary; what the page's hint and check say follows from them."""
+    drawn = solve(SEVEN).solutions[0].bridges[::2]
+    data = material.drawing(SEVEN, 32, solution=Solution.of(drawn))
+    browser.find_element(By.ID, "picture").send_keys(str(saved(tmp_path, data, "game.png")))
+    loaded(browser, SEVEN)
+    wait(browser, lambda d: bridges(d).counts() == Solution.of(drawn).counts(), "the bridges drawn")
+    lines = sum(b.count for b in drawn)
+    summary = browser.find_element(By.ID, "reading-summary").text
+    assert summary.endswith(f"Continuing from the {lines} bridges drawn in it.")
+    press(browser, "undo")  # the puzzle read, without the bridges
+    wait(browser, lambda d: bridges(d).counts() == {}, "no bridges after undo")
+    assert islands(browser) == shown(SEVEN)
 
 
 def test_a_picture_without_a_puzzle_says_so(browser, tmp_path):

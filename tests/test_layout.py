@@ -80,7 +80,7 @@ FLOORS = [
         "puzzles), :mod:`.drawing` (text, SVG, PNG), :mod:`.play` (a player's state: bridges "
         "drawn, pairs ruled out, counts narrowed)",
         # Reading pictures: the digits, the glyphs, the lattice, then the steps together.
-        {"pictures.kinds", "pictures.digits", "pictures.lattice"},
+        {"pictures.kinds", "pictures.digits", "pictures.lattice", "pictures.bridges"},
         {"pictures.glyphs"},
         {"pictures.reading"},
         {"pictures"},

@@ -35,7 +35,7 @@ def hint(given: Given) -> Outcome:
         Question.FIND,
         found.stopped,
         document=lambda: hint_json(board, found),
-        printed=lambda: Printed(lines(hint_text(board, found, given.look))),
+        printed=lambda: Printed(pictured(given) + lines(hint_text(board, found, given.look))),
         result=found,
     )
 
@@ -46,10 +46,53 @@ def read_given(given: Given, reader: Reader) -> None:
     given.values["drawn"] = read_state(given, reader)
 
 
-def read_state(given: Given, reader: Reader) -> object:
-    """The player's state --given holds, judged against the puzzle read, or None."""
+def read_state(given: Given, reader: Reader, doing: str = "checking") -> object:
+    """The player's state --given holds, judged against the puzzle read; without --given, the
+    bridges drawn in the picture the puzzle was read from (:func:`drawn_in_picture`, said to
+    be what the command is ``doing``); or None."""
     argument = given.values["given"]
-    return None if argument is None else reader.play(argument, "given", given.puzzle)
+    if argument is not None:
+        return reader.play(argument, "given", given.puzzle)
+    return drawn_in_picture(given, doing)
+
+
+def drawn_in_picture(given: Given, doing: str) -> object:
+    """The bridges drawn in the picture the puzzle was read from, as the player's state (None:
+    not a picture, or none drawn), judged against the puzzle; ``given.values["pictured"]``
+    says it in one line for the text report (``checking the 7 bridges drawn in the picture,
+    between 5 pairs of islands``, with the word ``doing``).  A drawing that is no player's
+    state (more lines between two islands than the rules allow) is refused, naming the
+    pair."""
+    from ..errors import PuzzleError
+    from ..play import Play
+    from ..puzzle import plural
+
+    puzzle = given.puzzle
+    reading = puzzle.reading
+    if reading is None or not reading.bridges:
+        return None
+    play = Play(reading.bridges)
+    try:
+        play.counts(puzzle)
+    except PuzzleError as wrong:
+        raise PuzzleError(
+            f"the bridges drawn in the picture are no player's state: {wrong.message} "
+            "(--given '{}' starts from the empty board)",
+            puzzle.source,
+        ) from None
+    lines_drawn = sum(b.count for b in play.bridges)
+    given.values["pictured"] = (
+        f"{doing} the {plural(lines_drawn, 'bridge')} drawn in the picture, "
+        f"between {plural(len(play.bridges), 'pair')} of islands"
+    )
+    return play
+
+
+def pictured(given: Given) -> str:
+    """The line that says the player's state is the picture's bridges, with its newline (or
+    nothing)."""
+    said = given.values.get("pictured")
+    return f"{said}\n" if said else ""
 
 
 # ---------------------------------------------------------------------------- its output

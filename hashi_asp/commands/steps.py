@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..status import Question
 from .declaration import FLAG, INT, Command, Given, Option, Outcome, Printed, Reader, lines
-from .hint import GIVEN, read_state
+from .hint import GIVEN, pictured, read_state
 from .shared_options import (
     FORCE,
     OUT_FOLDER,
@@ -46,8 +46,9 @@ def steps(given: Given) -> Outcome:
     def printed() -> Printed:
         if out is not None:
             verdict = steps_verdict(walk, given.look)
-            return Printed(lines(verdict + f"\n{written} pictures in {out}"))
-        return Printed(lines(steps_text(board, walk, given.look, brief=given.brief)))
+            return Printed(pictured(given) + lines(verdict + f"\n{written} pictures in {out}"))
+        text = steps_text(board, walk, given.look, brief=given.brief)
+        return Printed(pictured(given) + lines(text))
 
     return Outcome.of(
         walk.status,
@@ -62,7 +63,7 @@ def steps(given: Given) -> Outcome:
 def read_given(given: Given, reader: Reader) -> None:
     """The puzzle, then --given."""
     read_puzzle(given, reader)
-    given.values["drawn"] = read_state(given, reader)
+    given.values["drawn"] = read_state(given, reader, "continuing from")
 
 
 # ---------------------------------------------------------------------------- its output

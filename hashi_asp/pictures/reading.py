@@ -20,6 +20,7 @@ the reader is of each.
    chances are those of both looks together; its number the likeliest of 1 to 8, its
    confidence that number's chance.  Islands too sure of nothing on average
    (:data:`UNSURE`) are no puzzle.
+5. The bridges drawn between neighbouring islands, if any (:mod:`.bridges`): a game going on.
 
 A deadline, if given, is looked at between the steps and in their long loops.
 """
@@ -31,16 +32,17 @@ import itertools
 import struct
 import threading
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from ..errors import PuzzleError
-from ..puzzle import Cell, Puzzle, Reading
+from ..puzzle import Cell, Pair, Puzzle, Reading
 from ..stopping import Deadline
 from . import digits
+from .bridges import drawn, moved_bridges
 from .glyphs import SMALLEST, Crowded, Glyph, candidates, cell_glyph, frames, ink, relative
 from .kinds import KINDS, MAX_PIXELS, SIGNATURES
 from .lattice import CLOSE, Lattice, fit, misfit, neighbours
@@ -634,10 +636,11 @@ def _read_on(
 ) -> tuple[int, int, dict[Cell, int | None], Reading]:
     """The puzzle read on ``lattice``: the second look at every cell, the numbers read from
     both looks, moved to the grid's top left corner."""
-    second, framed = _second_look(flattened, lattice, seen, deadline)
+    second, framed, rectified = _second_look(flattened, lattice, seen, deadline)
     deadline.check(_DOING)
     numbers, confidence, likely, missed = _numbers_read(seen, second, framed)
-    return _placed(numbers, confidence, likely, missed, source)
+    bridges = drawn(rectified, numbers, PITCH, BORDER)  # (the player's, if a game is going on)
+    return _placed(numbers, confidence, likely, missed, source, bridges)
 
 
 def _on_neighbours(
@@ -716,10 +719,10 @@ def _lattice_of(
 
 def _second_look(
     flattened: np.ndarray, lattice: Lattice, seen: dict[Cell, Glyph], deadline: Deadline
-) -> tuple[dict[Cell, Glyph], set[Cell]]:
+) -> tuple[dict[Cell, Glyph], set[Cell], np.ndarray]:
     """The glyph at each cell of the picture rectified by ``lattice`` (the lattice's cells,
-    and those of the ring around it with an island's frame), and the cells framed so that
-    were not ``seen``."""
+    and those of the ring around it with an island's frame), the cells framed so that were
+    not ``seen``, and the rectified picture."""
     rows, cols = lattice.rows, lattice.cols
     # The rectified picture: cell (r, c) centred at ((c + BORDER) * PITCH, (r + BORDER) *
     # PITCH), a ring of cells around the lattice (a frame there whose number was not read).
@@ -749,7 +752,7 @@ def _second_look(
             whole = cell_glyph(rectified, x, y, PITCH, touching=known, disc=True)
             if whole is not None and whole.mask.shape != glyph.mask.shape:
                 discs[r, c] = whole
-    return _likelier(second, discs), framed
+    return _likelier(second, discs), framed, rectified
 
 
 def _likelier(pieces: dict[Cell, Glyph], discs: dict[Cell, Glyph]) -> dict[Cell, Glyph]:
@@ -817,10 +820,12 @@ def _placed(
     likely: _Chances,
     missed: _Chances,
     source: str,
+    bridges: Mapping[Pair, int],
 ) -> tuple[int, int, dict[Cell, int | None], Reading]:
     """The puzzle's grid and islands, moved to its top left corner, and its reading: the
-    numbers each with another in its row or column (the others left out as missed); refused
-    where they are no puzzle's, or read too unsure."""
+    numbers each with another in its row or column (the others left out as missed), the
+    ``bridges`` drawn between them; refused where they are no puzzle's, or read too
+    unsure."""
     kept = _seen_by_another(_without_rulers(numbers))
     missed.update({cell: likely[cell] for cell in numbers if cell not in kept and likely[cell]})
     numbers = kept
@@ -849,6 +854,7 @@ def _placed(
             for (r, c), chances in sorted(missed.items(), key=lambda item: -max(item[1]))
             if 0 <= r - top < rows and 0 <= c - left < cols
         },
+        bridges=moved_bridges(bridges, numbers, (top, left)),
     )
     return rows, cols, moved, reading
 

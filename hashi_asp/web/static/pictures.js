@@ -9,7 +9,7 @@ import { api } from "./api.js";
 import { say, verdict } from "./words.js";
 import { stopAnalysis } from "./analysis.js";
 import { load, openPuzzle } from "./opening.js";
-import { confirmSuspects, showReading } from "./reading.js";
+import { confirmSuspects, showReading, takeDrawn } from "./reading.js";
 
 // The request body's limit on the server is 1 000 000 bytes; a picture is sent within it, made
 // smaller here when it is not: the reader needs no more than SIDE pixels a side (a 25x25 page
@@ -71,7 +71,7 @@ async function loadPicture(file) {
     const doc = await api("convert", { puzzle: url, to: "txt" });
     openPuzzle(doc.puzzle, "play");
     $("source").value = doc.text.trimEnd();
-    showReading(doc.puzzle.read, file.name);
+    showReading(doc.puzzle.read, file.name, takeDrawn(doc.puzzle.read));
     return true;
   } catch (error) {
     verdict("error", "error");

@@ -2,9 +2,9 @@
 // the one it was least sure of, and its suspects, the islands probably misread, each with the
 // number it probably is, marked on the board and listed for the player to confirm or dismiss.
 
-import { state, key, cellName, clearShown, $, draw } from "./board.js";
+import { state, key, cellName, pairName, clearShown, $, draw } from "./board.js";
 import { api, puzzleText } from "./api.js";
-import { change } from "./player.js";
+import { change, setProgress } from "./player.js";
 
 const an = (n) => (n === 8 || n === 11 || n === 18 ? `an ${n}` : `a ${n}`);
 
@@ -16,7 +16,23 @@ function suspectWords([r, c, read, suggested]) {
   return `probably ${an(suggested)}, not ${an(read)}, at ${where}`;
 }
 
-export function showReading(read, name) {
+// The bridges drawn in the picture (a game going on, "bridges" of the reading) taken as the
+// player's, one step of undo: the sentence that says so, for the summary ("" when none are
+// drawn).  Not taken where two islands have more lines than the rules allow: said instead.
+export function takeDrawn(read) {
+  const drawn = (read && read.bridges) || [];
+  if (!drawn.length) return "";
+  const most = state.rules.maxBridges;
+  const over = drawn.find((b) => b[4] > most);
+  if (over) {
+    return ` The bridges drawn in it are not taken: ${pairName([[over[0], over[1]], [over[2], over[3]]])} has ${over[4]}; allowed 1..${most}.`;
+  }
+  change(() => setProgress({ bridges: drawn.map((b, i) => [...b, i + 1]) }));
+  const lines = drawn.reduce((sum, b) => sum + b[4], 0);
+  return ` Continuing from the ${lines} bridge${lines === 1 ? "" : "s"} drawn in it.`;
+}
+
+export function showReading(read, name, drawn = "") {
   state.suspects = new Map();
   const panel = $("reading");
   if (!read) { panel.hidden = true; return; }
@@ -25,7 +41,7 @@ export function showReading(read, name) {
   const sure = least && least[3] < 0.98
     ? `; least sure: ${least[2] === null ? "an island" : `the ${least[2]}`} at ${cellName(least)} (${Math.round(100 * least[3])} %)`
     : "";
-  $("reading-summary").textContent = `Read ${islands.length} islands from ${name ? `"${name}"` : "the picture"}${sure}.`;
+  $("reading-summary").textContent = `Read ${islands.length} islands from ${name ? `"${name}"` : "the picture"}${sure}.${drawn}`;
   for (const suspect of read.suspects || []) state.suspects.set(key(suspect[0], suspect[1]), suspect);
   panel.hidden = false;
   showSuspects();
