@@ -25,8 +25,6 @@ from ..stopping import Deadline
 from . import LNS, MODES, few_doubles
 from .control import Enumeration, ground
 from .interface import EncodingError, Program, chosen
-from .neighbourhood import first_solution
-from .sweep import swept
 
 GIANT = 1000
 """Islands from which ``auto`` takes the neighbourhood search (:data:`~hashi_asp.asp.LNS`) for a
@@ -69,6 +67,8 @@ def giant(puzzle: Puzzle) -> bool:
     islands = len(puzzle.islands)
     if islands < GIANT or puzzle.rules.no_loops:
         return False
+    from .sweep import swept  # (here and below: a small puzzle's start-up imports neither search)
+
     return (
         few_doubles(puzzle, NO_DOUBLES)
         or (islands >= LARGE_GIANT and few_doubles(puzzle))
@@ -146,6 +146,8 @@ def _first(
             f"--connectivity {program.connectivity} finds a first solution only; counting and "
             "uniqueness need a complete search (auto, race, reach, tree, flow, lazy)"
         )
+    from .neighbourhood import first_solution
+
     found = first_solution(puzzle, program, deadline, on_solution=on_solution)
     if on_count is not None and found.found:
         on_count(1)
