@@ -212,30 +212,12 @@ def verdict(data: bytes, puzzle: Puzzle, name: str) -> tuple[str, str]:
         return "exact", ""
     lost = len(puzzle.islands) - len(read.islands)
     said = f"{len(read.islands)} islands of {len(puzzle.islands)}"
-    if named(read, puzzle):
+    if material.named(read, puzzle, SUSPECTS_SECONDS):
         said += ", named"
     return ("fewer islands" if lost > 0 else "wrong"), said
 
 
 SUSPECTS_SECONDS = 2.0  # the suspects' search, a picture
-
-
-def named(read: Puzzle, truth: Puzzle) -> bool:
-    """Whether the suspects of a read name every island read wrong: the read with their
-    changes made (a number changed, an island taken away or added) is the puzzle."""
-    from hashi_asp import suspects
-
-    islands = dict(read.islands)
-    for suspect in suspects(read, time_limit=SUSPECTS_SECONDS):
-        if suspect.suggested is None:
-            islands.pop(suspect.cell, None)
-        else:
-            islands[suspect.cell] = suspect.suggested
-    if not islands:
-        return False
-    top = min(r for r, _ in islands)
-    left = min(c for _, c in islands)
-    return {(r - top, c - left): n for (r, c), n in islands.items()} == material.normalised(truth)
 
 
 def main() -> None:
