@@ -64,6 +64,10 @@ READABLE = 12
 """Pixels: numbers at least this tall are read as the picture is, smaller ones enlarged first.
 Measured on the project's drawing of a 15 x 15 with 40 islands: numbers 9 pixels tall are all
 read as they are, 7 pixels 31 of 40 (enlarged twice, 40), 6 pixels 8 of 40 (four times, 40)."""
+FEW = 3
+"""Numbers found, fewer than which a picture is also looked at enlarged, whatever their
+height: in a drawing of 20 x 20 cells at 12.6 pixels a cell (numbers 5 pixels tall) the first
+look sees 2 pieces of 19 pixels, none of the numbers, and 18 numbers enlarged twice."""
 ENLARGED = (2, 3, 4)  # times a picture of smaller numbers is enlarged, in turn
 SHARP = 0.99  # the least certainty of every number for a picture to be taken as sharp
 SHARPENED = (1.5, 3.0)  # pixels: the blurs an unsharp mask undoes in a blurred picture
@@ -957,7 +961,8 @@ def _seen_by_another(numbers: dict[Cell, int | None]) -> dict[Cell, int | None]:
 def _first_look_sized(gray: np.ndarray, deadline: Deadline) -> tuple[np.ndarray, list[Glyph]]:
     """The first look (:func:`_first_look`) at the size the numbers read best at: as the
     picture is, and, where its numbers are smaller than :data:`READABLE` pixels (or none are
-    found and its pieces of ink are that small: too small to be seen as numbers), enlarged by
+    found and its pieces of ink are that small, or none of them is shaped like a digit at all,
+    or fewer than :data:`FEW` are found: too small to be seen as numbers), enlarged by
     :data:`ENLARGED` in turn, within the pixels of a picture :data:`LONGEST` pixels square (a
     phone's screenshot, 390 x 844, three times); the look whose numbers read with the most
     confidence is kept, the smaller picture where they tie.  A small print or a puzzle of many
@@ -968,7 +973,7 @@ def _first_look_sized(gray: np.ndarray, deadline: Deadline) -> tuple[np.ndarray,
     if not heights:  # (no number seen: the pieces of ink there are, dark on light)
         heights = [glyph.height for glyph in candidates(ink(best[0]), CROWDED)]
     score = sum(glyph.certainty for glyph in best[1])
-    if heights and float(np.median(heights)) < READABLE:
+    if len(best[1]) < FEW or not heights or float(np.median(heights)) < READABLE:
         for factor in ENLARGED:
             if gray.size * factor * factor > LONGEST * LONGEST:
                 break
