@@ -62,9 +62,22 @@ BEFORE = ("auto-before",)
 """Rows of earlier versions' ``auto``, renamed in runs.csv so as to be kept beside the new."""
 
 FIELDS = [
-    "family", "islands", "beta", "density", "shape", "alpha", "seed", "board", "strategy",
-    "status", "wall", "cpu", "windows", "rounds", "limit",
-]  # fmt: skip
+    "family",
+    "islands",
+    "beta",
+    "density",
+    "shape",
+    "alpha",
+    "seed",
+    "board",
+    "strategy",
+    "status",
+    "wall",
+    "cpu",
+    "windows",
+    "rounds",
+    "limit",
+]
 
 
 def board(islands: int, density: str, shape: str) -> tuple[int, int]:
@@ -81,8 +94,9 @@ def family(islands: int, beta: float, density: str, shape: str, alpha: float) ->
     return f"{islands}-b{beta:g}-{density}-{shape}-a{alpha:g}"
 
 
-def puzzle(folder: Path, islands: int, beta: float, density: str, shape: str, alpha: float,
-           seed: int) -> tuple[Path, str]:  # fmt: skip
+def puzzle(
+    folder: Path, islands: int, beta: float, density: str, shape: str, alpha: float, seed: int
+) -> tuple[Path, str]:
     """A family's puzzle of ``seed``, made unless already there, and its board as ``WxH`` (a
     board the generator cannot fill grown a row and a column at a time, the same everywhere)."""
     rows, cols = board(islands, density, shape)
@@ -103,9 +117,22 @@ def puzzle(folder: Path, islands: int, beta: float, density: str, shape: str, al
 def run(path: Path, strategy: str, limit: float) -> dict:
     """One run of ``solve`` in a child process: status, wall and CPU seconds, the sweep's windows
     and the rounds (where the search said them)."""
-    command = ["nice", "-n", "5", sys.executable, "-m", "hashi_asp", "solve", str(path),
-               "--time-limit", str(limit), "--format", "json", "--stats",
-               *STRATEGIES[strategy]]  # fmt: skip
+    command = [
+        "nice",
+        "-n",
+        "5",
+        sys.executable,
+        "-m",
+        "hashi_asp",
+        "solve",
+        str(path),
+        "--time-limit",
+        str(limit),
+        "--format",
+        "json",
+        "--stats",
+        *STRATEGIES[strategy],
+    ]
     started = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     out = child.stdout.read() if child.stdout else b""
@@ -127,8 +154,11 @@ def run(path: Path, strategy: str, limit: float) -> dict:
 
 def design(options: argparse.Namespace) -> list[tuple]:
     """The families measured, in the order given: each size, beta, density, shape and alpha."""
-    return list(itertools.product(options.sizes, options.betas, options.densities,
-                                  options.shapes, options.alphas))  # fmt: skip
+    return list(
+        itertools.product(
+            options.sizes, options.betas, options.densities, options.shapes, options.alphas
+        )
+    )
 
 
 def measure(options: argparse.Namespace) -> None:
@@ -152,13 +182,21 @@ def measure(options: argparse.Namespace) -> None:
                     if (name, str(seed), strategy, f"{options.time_limit:g}") in done:
                         continue
                     row = run(path, strategy, options.time_limit)
-                    row.update(family=name, islands=islands, beta=beta, density=density,
-                               shape=shape, alpha=alpha, seed=seed, board=size,
-                               strategy=strategy, limit=options.time_limit)  # fmt: skip
+                    row.update(
+                        family=name,
+                        islands=islands,
+                        beta=beta,
+                        density=density,
+                        shape=shape,
+                        alpha=alpha,
+                        seed=seed,
+                        board=size,
+                        strategy=strategy,
+                        limit=options.time_limit,
+                    )
                     writer.writerow(row)
                     handle.flush()
-                    print(name, seed, strategy, row["status"], row["wall"], row["cpu"],
-                          flush=True)  # fmt: skip
+                    print(name, seed, strategy, row["status"], row["wall"], row["cpu"], flush=True)
 
 
 def read(table: Path) -> list[dict]:
@@ -175,8 +213,9 @@ def report(table: Path) -> None:
     families: dict[str, dict[str, list[dict]]] = {}
     for row in rows:  # (a run made again with a longer limit replaces the shorter)
         runs = families.setdefault(row["family"], {}).setdefault(row["strategy"], [])
-        runs[:] = [r for r in runs if r["seed"] != row["seed"] or
-                   float(r["limit"]) > float(row["limit"])]  # fmt: skip
+        runs[:] = [
+            r for r in runs if r["seed"] != row["seed"] or float(r["limit"]) > float(row["limit"])
+        ]
         if not any(r["seed"] == row["seed"] for r in runs):
             runs.append(row)
     names = [s for s in [*STRATEGIES, *BEFORE] if any(s in f for f in families.values())]
@@ -189,11 +228,11 @@ def report(table: Path) -> None:
             if not took:
                 cells.append("")
                 continue
-            seconds = [float(r["cpu"]) if r["status"] == "solved" else math.inf
-                       for r in took]  # fmt: skip
+            seconds = [float(r["cpu"]) if r["status"] == "solved" else math.inf for r in took]
             misses = sum(r["status"] != "solved" for r in took)
             medians[strategy] = statistics.median(seconds)
-            cells.append(" ".join(cell(r) for r in took) + (f" ({misses} of {len(took)})" if misses and len(took) > 1 else ""))
+            missed = f" ({misses} of {len(took)})" if misses and len(took) > 1 else ""
+            cells.append(" ".join(cell(r) for r in took) + missed)
         if not medians:
             continue
         best = min(

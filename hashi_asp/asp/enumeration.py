@@ -63,10 +63,11 @@ def choose(seen: Features) -> str | None:
     """The first search ``auto`` takes for a giant of features ``seen``: ``"rounds"`` (the
     neighbourhood search mending the whole puzzle's candidate) where no number forces a double
     (:data:`~hashi_asp.asp.sweep.FORCED`: generated puzzles of 5 000 and 10 000 islands
-    without doubles, every density, 1.8 to 6.6 s of CPU, where reach and the sweep found none
-    in 30 s); ``"sweep"`` (its first candidate swept) where :func:`~hashi_asp.asp.sweep.swept`
-    says so; else None, the complete search (reach, the quickest on every family with half the
-    bridges double or more, and on the families with a quarter double that are not crowded)."""
+    without doubles, every density, alpha 0.1 and 0.3, 1.6 to 6.6 s of CPU, where reach found
+    none in 30 s and the sweep took 10 to 13 s or found none); ``"sweep"`` (its first
+    candidate swept) where :func:`~hashi_asp.asp.sweep.swept` says so; else None, the
+    complete search (reach, the quickest on every family with half the bridges double or
+    more, and on the families with a quarter double that are not crowded)."""
     from .sweep import swept
 
     if not seen.doubles:

@@ -34,18 +34,21 @@ SWEPT_SHARE = 0.18
 neighbours) at which the sweep is taken: generated puzzles (docs/benchmarks.md, "The giants:
 families"), the share is 0.11 at a quarter of the bridges double, 0.24 at half, 0.34 at three
 quarters; at half double reach beats the sweep on every family of 5 000 and 10 000 islands
-measured (5 000: 1.3-1.5 s against 2.8-17.8 s of CPU; 10 000 sparse: 11.7 s against 20.5 s),
-at a quarter the sweep wins where the board is crowded (:data:`CROWDED`)."""
+measured, every density and shape (5 000: 1.3-2.1 s against 2.8-17.8 s of CPU; 10 000: 3.8-6.9 s
+against 18.5-29.5 s or none in 30 s), at a quarter the sweep wins where the board is crowded
+(:data:`CROWDED`)."""
 
 CROWDED = 1500
 """The crowding (islands times islands per cell: the square of the islands a row of a square
 board holds) from which a puzzle with doubles is swept.  Generated puzzles with a quarter of
 the bridges double (docs/benchmarks.md, "The giants: families"; CPU seconds, reach against the
 sweep): swept where crowded, 5 000 islands at 0.31 per cell (1 540): 15.1 s against 3.2 s;
-10 000 at 0.28 (2 800): none in 30 s against 13.5 s; a held-out puzzle of 8 550 on 169x169
-(2 560): 43 s against 4.5 s; left to reach below, 5 000 at 0.28 (1 390): 6.1 against 9.6 s;
-5 000 at 0.14 (695): 2.8 against 8.4 s; 10 000 at 0.14 (1 400): 14.4 s against none in
-30 s; 2 000 at 0.31 (620): 1.0 against 0.9 s."""
+10 000 at 0.28 (2 800): none in 30 s against 13.5 s; 10 000 at 0.31 (3 100): none in 90 s
+against 39.7 s; boards of 3:1, 10 000 at 0.28: none in 30 s against 8.1 and 16.1 s along the
+longer side (:attr:`Features.side`); a held-out puzzle of 8 550 on 169x169 (2 560): 43 s
+against 4.5 s (wall seconds).  Left to reach below: 5 000 at 0.28 (1 390): 6.1 against 9.6 s;
+5 000 at 0.14 (695): 2.8 against 8.4 s; 10 000 at 0.14 (1 400): 14.4 s against none in 30 s;
+2 000 at 0.31 (675): 1.0 against 0.9 s."""
 
 FORCED = 0.01
 """The share of islands whose number forces a double bridge above which a puzzle counts as
