@@ -239,7 +239,7 @@ def report(table: Path) -> None:
             (s for s in medians if s != "auto" and s not in BEFORE), key=medians.get, default="auto"
         )
         if math.isinf(medians[best]):
-            ratio = math.nan  # (no strategy answered)
+            best, ratio = "none", math.nan  # (no strategy answered)
         else:
             ratio = medians.get("auto", math.nan) / max(medians[best], 0.01)
         board_ = next(iter(runs.values()))[0]["board"]
