@@ -21,8 +21,9 @@ It searches a candidate of numbers and crossings only, then mends its connectivi
    :data:`WIDEST`, then gives the part up for now; one that proves its neighbourhood holds no
    answer widens on, past :data:`WIDEST` (such proofs take clasp a few conflicts).
 
-On a giant where some number needs a double bridge (:func:`~.sweep.swept`), the first
-candidate is swept instead, window by window from the top, and is connected by construction
+On a giant where some numbers force double bridges on a crowded board (:func:`~.sweep.swept`,
+or wherever neighbourhood.lp's ``sweep_first`` is ``yes``), the first candidate is swept
+instead, window by window from the top (or the left), and is connected by construction
 (:mod:`.sweep`, on this search's candidate and programs), so that no round follows.
 
 Each round is a fresh grounding of a few hundred atoms, milliseconds where solving the whole

@@ -1,6 +1,8 @@
 """The sweep: the neighbourhood search's first candidate of a giant with double bridges, drawn
 window by window from the top and connected by construction, so that no round of mending
-follows (:mod:`.neighbourhood` runs it where :func:`swept` says so).
+follows (:mod:`.neighbourhood` runs it where :func:`swept` says so).  What ``auto`` reads of a
+puzzle to choose a giant's first search is here too (:class:`Features`), with the sweep's own
+rule (:func:`swept`: doubles forced by few numbers, a crowded board, the longer side).
 
 A window is the islands of :data:`STEP` + :data:`LOOK` rows not yet settled.  Its program is
 ``bridges.lp`` and ``neighbourhood.lp`` on those islands (:meth:`Sweep.window_program`), with
