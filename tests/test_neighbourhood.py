@@ -9,12 +9,12 @@ import pytest
 from click.testing import CliRunner
 
 from hashi_asp import Program, Stop, check, count, generate, parse, solve
-from hashi_asp.asp import FORMULATIONS, auto, few_doubles, interface, neighbourhood, sweep
-from hashi_asp.asp.enumeration import GIANT, SWEPT_DOUBLES, plan
+from hashi_asp.asp import FORMULATIONS, auto, enumeration, interface, neighbourhood, sweep
+from hashi_asp.asp.enumeration import GIANT, choose, plan
 from hashi_asp.asp.interface import EncodingError
 from hashi_asp.asp.neighbourhood import Neighbourhoods
 from hashi_asp.asp.portfolio import name_of, variants
-from hashi_asp.asp.sweep import Sweep
+from hashi_asp.asp.sweep import Features, Sweep
 from hashi_asp.cli import main
 from hashi_asp.graphs import connected_groups
 from hashi_asp.puzzle import Puzzle
@@ -71,7 +71,7 @@ def test_the_sweep_settles_islands_for_good_and_leaves_no_part_closed(monkeypatc
     # each settled island has its number and no crossing, and every part the settled bridges
     # make reaches an island not settled (nothing above closes off); the last window's candidate
     # is in one part, so no round of mending follows.
-    monkeypatch.setattr(sweep, "SWEPT", GIANT)
+    monkeypatch.setattr(sweep, "CROWDED", 0)
     monkeypatch.setattr(sweep, "STEP", 12)
     puzzle = generate(GIANT, seed=6, beta=0.25).puzzle
     numbers = [puzzle.islands[cell] for cell in puzzle.geometry.cells]
@@ -117,7 +117,7 @@ def test_swept_from_the_left_is_the_puzzle_turned_swept_from_the_top(monkeypatch
     # neighbourhood.lp's sweep_from=left: the candidate drawn from the left is the one drawn from
     # the top of the puzzle with rows and columns exchanged, turned back (an oracle turns it);
     # it is checked like any answer, and a race for a first solution sweeps from both sides.
-    monkeypatch.setattr(sweep, "SWEPT", GIANT)
+    monkeypatch.setattr(sweep, "CROWDED", 0)
     monkeypatch.setattr(sweep, "STEP", 12)
     puzzle = generate(GIANT, seed=2, beta=0.25).puzzle
     turned = Puzzle(puzzle.cols, puzzle.rows, {(c, r): n for (r, c), n in puzzle.islands.items()})
@@ -129,7 +129,10 @@ def test_swept_from_the_left_is_the_puzzle_turned_swept_from_the_top(monkeypatch
     assert {((b.r1, b.c1), (b.r2, b.c2), b.count) for b in found.solutions[0].bridges} == back
     assert found.stats["windows"] > 1
     raced = [name_of(program) for program in variants(Program(), puzzle, 2, models=1)]
-    assert raced == ["lns", "lns -c sweep_from=left"]
+    assert raced == [
+        "lns -c sweep_first=yes -c sweep_from=top",
+        "lns -c sweep_first=yes -c sweep_from=left",
+    ]
     bad = CliRunner().invoke(
         main, ["solve", "1.1\n...\n1.1\n", "--connectivity", "lns", "-c", "sweep_from=bottom"]
     )
@@ -143,7 +146,7 @@ def test_a_step_back_restores_the_whole_state_of_the_sweep(monkeypatch):
     # back a step, to the state it had before the second window's answer was taken (the islands
     # settled, the candidate's counts, the islands that already waited once across a long
     # bridge), and searches a deeper window from there.
-    monkeypatch.setattr(sweep, "SWEPT", GIANT)
+    monkeypatch.setattr(sweep, "CROWDED", 0)
     monkeypatch.setattr(sweep, "STEP", 12)
     puzzle = generate(GIANT, seed=2, beta=0.25).puzzle
     seen: list[tuple[list[bool], list[int], set[int], int]] = []
@@ -210,23 +213,71 @@ def first(puzzle: Puzzle, models: int = 1) -> str:
 def test_auto_takes_it_for_a_first_solution_of_a_giant_only(monkeypatch):
     giant, small = generate(GIANT, seed=5, beta=0.0).puzzle, generate(200, seed=5).puzzle
     assert first(giant) == "lns" and plan(Program(), giant, 1).then.connectivity == auto(giant)
+    assert plan(Program(), giant, 1).first.constants["sweep_first"] == "no"  # (the rounds)
     assert FORMULATIONS[auto(giant)].complete and first(giant, models=2) == auto(giant)
     assert FORMULATIONS[first(small)].complete
-    doubled = generate(GIANT, seed=5, beta=0.5).puzzle  # where reach wins
-    assert FORMULATIONS[first(doubled)].complete
-    # ...unless the search sweeps its first candidate (from 1 000 islands here, for speed)
-    monkeypatch.setattr(sweep, "SWEPT", GIANT)
+    doubled = generate(GIANT, seed=5, beta=0.25).puzzle  # not crowded: reach
+    assert [p.connectivity for p, _ in plan(Program(), doubled, 1).searches] == ["reach"]
+    monkeypatch.setattr(enumeration, "HEDGE", 0.002)  # (hedged: reach, then the sweep)
+    planned = plan(Program(), doubled, 1)
+    assert [(p.connectivity, p.constants.get("sweep_first")) for p, _ in planned.searches] == [
+        ("reach", None),
+        ("lns", "yes"),
+        ("reach", None),
+    ]
+    assert planned.budget == 0.002 * len(doubled.islands)
+    mostly = generate(GIANT, seed=5, beta=0.75).puzzle  # most double: reach alone
+    assert [p.connectivity for p, _ in plan(Program(), mostly, 1).searches] == [auto(mostly)]
+    # ...crowded (from 1 000 islands here, for speed), the sweep, then reach after its budget
+    monkeypatch.setattr(sweep, "CROWDED", 0)
     assert sweep.swept(doubled) and first(doubled) == "lns"
-    assert FORMULATIONS[auto(doubled)].complete
-    # ...but not where most bridges are double: the whole puzzle's search is quicker there
-    mostly = generate(GIANT, seed=5, beta=0.75).puzzle
-    assert sweep.swept(mostly) and not few_doubles(mostly, SWEPT_DOUBLES)
-    assert first(mostly) == auto(mostly) and FORMULATIONS[first(mostly)].complete
+    assert [p.connectivity for p, _ in plan(Program(), doubled, 1).searches] == ["lns", "reach"]
+    assert plan(Program(), doubled, 1).budget == 0.002 * len(doubled.islands)
+    assert not sweep.swept(mostly) and first(mostly) == auto(mostly)
     monkeypatch.undo()
     found = solve(giant, time_limit=120)
     assert found.status == "solved" and "rounds" in found.stats  # the neighbourhood search's
     assert check(giant, found.solutions[0]) == []
     assert "rounds" not in solve(giant, models=2, time_limit=120).stats
+
+
+def test_the_rule_chooses_by_doubles_crowding_and_the_long_side():
+    # Synthetic features, no puzzle: no number forcing a double, the rounds; a quarter forcing
+    # doubles (11 %), the sweep on a crowded board and reach on a sparse one; half (24 %),
+    # reach however crowded; the sweep runs along the longer side, and not at all on a board
+    # a window long from it.
+    def seen(islands, rows, cols, forced):
+        return Features(islands, rows, cols, forced)
+
+    assert choose(seen(10_000, 189, 189, 0.0)) == "rounds"
+    assert choose(seen(10_000, 267, 268, 0.0)) == "rounds"
+    assert choose(seen(10_000, 189, 189, 0.11)) == "sweep"  # crowding 2 800
+    assert choose(seen(8_550, 169, 169, 0.11)) == "sweep"  # 2 560: the held-out case
+    assert choose(seen(5_000, 127, 128, 0.11)) == "sweep"  # 1 540
+    assert choose(seen(5_000, 134, 134, 0.11)) is None  # 1 390
+    assert choose(seen(10_000, 267, 268, 0.11)) is None  # 1 400: sparse
+    assert choose(seen(10_000, 180, 180, 0.24)) is None  # half double
+    wide, tall = seen(10_000, 110, 325, 0.11), seen(10_000, 325, 110, 0.11)
+    assert wide.side == "left" and tall.side == "top" and sweep.swept(wide)
+    assert not sweep.swept(seen(1_500, 30, 30, 0.11))  # crowded, but a window long
+
+
+def test_the_hedge_hands_over_when_the_first_search_runs_out_of_its_budget(monkeypatch):
+    # A budget of nothing: the first search stops at once, the other finds the solution, and
+    # the whole time limit was never reached.  Swept first (crowding waived), reach answers;
+    # reach first, the sweep answers (its windows said).
+    puzzle = generate(GIANT, seed=5, beta=0.25).puzzle
+    monkeypatch.setattr(enumeration, "HEDGE", 0.0)
+    monkeypatch.setattr(sweep, "CROWDED", 0)
+    assert first(puzzle) == "lns"
+    found = solve(puzzle, time_limit=120)
+    assert found.status == "solved" and check(puzzle, found.solutions[0]) == []
+    assert "windows" not in found.stats  # reach's
+    monkeypatch.setattr(sweep, "CROWDED", 10**9)
+    assert first(puzzle) == "reach"
+    found = solve(puzzle, time_limit=120)
+    assert found.status == "solved" and check(puzzle, found.solutions[0]) == []
+    assert found.stats["windows"] > 1  # the sweep's
 
 
 def test_auto_proves_a_giant_unsolvable_where_the_neighbourhood_search_finds_none():

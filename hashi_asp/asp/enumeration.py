@@ -17,93 +17,136 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import clingo
 
 from ..puzzle import Puzzle, Solution
-from ..stopping import Deadline
-from . import LNS, MODES, few_doubles
+from ..stopping import Deadline, Stopped
+
+if TYPE_CHECKING:
+    from .sweep import Features
+from . import LNS, MODES
 from .control import Enumeration, ground
 from .interface import EncodingError, Program, chosen
 
 GIANT = 1000
-"""Islands from which ``auto`` takes the neighbourhood search (:data:`~hashi_asp.asp.LNS`) for a
-first solution of a puzzle without double bridges (up to :data:`NO_DOUBLES` bridges per island):
-measured with ``study`` on generated puzzles (docs/benchmarks.md, "The giants"), it wins there
-(1 000 islands: 0.12-0.13 s against the tree's 0.33-0.45 s; 5 000: 1.1-1.2 s against none in
-60 s), and loses to reach on puzzles with doubles (2 000 islands, half of them double:
-0.42-0.44 s against 0.31-0.40 s; one in 25 double: 6.0 s against 2.4 s).  The complete search
-still gives counts, uniqueness and proofs, and takes over where the neighbourhood search ends
-finding none."""
+"""Islands from which ``auto`` may take the neighbourhood search for a first solution: below,
+the complete search of the whole puzzle is quick whatever the puzzle (generated puzzles of
+1 000 islands, every beta and density, docs/benchmarks.md, "The giants: families": reach 0.2 to
+0.8 s of CPU; the neighbourhood search without doubles 0.3 to 0.4 s against reach's 0.5 to
+0.8 s)."""
 
-NO_DOUBLES = 1.12
-"""Bridges per island up to which a puzzle counts as without doubles for :data:`GIANT` (1.1:
-the generator's default alpha and no double)."""
-
-LARGE_GIANT = 5000
-"""Islands from which ``auto`` takes the neighbourhood search for a first solution of a puzzle
-with few double bridges (:data:`~hashi_asp.asp.FEW_DOUBLES`): 5 000 islands, one bridge in 25
-double: 20.6 s against the tree's 59 s."""
-
-SWEPT_DOUBLES = 1.72
-"""Bridges per island up to which ``auto`` sweeps a giant's first candidate
-(:func:`~hashi_asp.asp.sweep.swept`): with more, most bridges are double, the whole puzzle's
-search is quick and the sweep's windows, each grounded afresh, cost several times as much
-(docs/benchmarks.md, "The giants"; CPU seconds on a loaded machine, generated puzzles of
-10 000 islands, reach against the sweep: three quarters double, about 1.92 bridges per island,
-2.5 and 2.6 s against 10.7 and 7.8 s; five eighths, 1.78: 2.8 and 2.8 s against 10.2 and
-12.1 s; half, 1.65: 5.2 and 5.8 s against 13.3 and 38.9 s, where another puzzle of half took
-26.4 s from the whole puzzle and 13.5 s swept, so that half double still sweeps; 100 000
-islands, three quarters double: 38 s against 346 s)."""
+HEDGE: float | None = None
+"""Seconds per island the first search of a giant may take before ``auto`` hedges
+(:func:`plan`): the other search (the sweep after reach, reach after the sweep) takes over with
+the time left, so that a family the rule misjudges would cost at most the budget more than its
+best strategy.  None: no hedge, as the study found no family the rule misjudges by more than
+1.65x (docs/benchmarks.md, "The giants: families") and two where a budget would hurt: at
+10 000 islands with a quarter double, crowded (0.31 per cell), the sweep, the best, took
+39.7 s of CPU where reach found none in 90 s; sparse (0.14 per cell), reach, the best, took
+14.4 s where the sweep found none in 30 s.  A budget short of those hands a solvable run to a
+search that does not answer; one past them changes no family measured."""
 
 
-def giant(puzzle: Puzzle) -> bool:
-    """Whether ``auto`` searches a first solution of ``puzzle`` by neighbourhoods: loops
-    allowed, and at least :data:`GIANT` islands without doubles, :data:`LARGE_GIANT` with few,
-    or a puzzle whose first candidate the search sweeps (:func:`~hashi_asp.asp.sweep.swept`:
-    10 000 islands where some number needs a double bridge; a quarter of the bridges double:
-    7.9 to 18.3 s on ten puzzles, against reach's 25.8 to 48.7 s on five of them) with up to
-    :data:`SWEPT_DOUBLES` bridges per island."""
-    islands = len(puzzle.islands)
-    if islands < GIANT or puzzle.rules.no_loops:
-        return False
-    from .sweep import swept  # (here and below: a small puzzle's start-up imports neither search)
+def giant(puzzle: Puzzle) -> str | None:
+    """How ``auto`` searches a first solution of ``puzzle`` (:func:`choose`, on its features);
+    None for a puzzle of fewer than :data:`GIANT` islands or without loops."""
+    if len(puzzle.islands) < GIANT or puzzle.rules.no_loops:
+        return None
+    from .sweep import Features  # (here and below: a small puzzle's start-up imports neither)
 
-    return (
-        few_doubles(puzzle, NO_DOUBLES)
-        or (islands >= LARGE_GIANT and few_doubles(puzzle))
-        or (few_doubles(puzzle, SWEPT_DOUBLES) and swept(puzzle))
-    )
+    return choose(Features.of(puzzle))
+
+
+def choose(seen: Features) -> str | None:
+    """The first search ``auto`` takes for a giant of features ``seen``: ``"rounds"`` (the
+    neighbourhood search mending the whole puzzle's candidate) where no number forces a double
+    (:data:`~hashi_asp.asp.sweep.FORCED`: generated puzzles of 5 000 and 10 000 islands
+    without doubles, every density, alpha 0.1 and 0.3, 1.6 to 6.6 s of CPU, where reach found
+    none in 30 s and the sweep took 10 to 13 s or found none); ``"sweep"`` (its first
+    candidate swept) where :func:`~hashi_asp.asp.sweep.swept` says so; else None, the
+    complete search (reach, the quickest on every family with half the bridges double or
+    more, and on the families with a quarter double that are not crowded)."""
+    from .sweep import swept
+
+    if not seen.doubles:
+        return "rounds"
+    return "sweep" if swept(seen) else None
 
 
 @dataclass(frozen=True)
 class Plan:
     """How an enumeration searches, its connectivity resolved: ``first``, the program with the
-    formulation it names or the one ``auto`` picks; ``then``, where ``auto`` picked a search
-    that is not complete (the neighbourhood search), the complete search ``auto`` picks, run
-    when the first ends finding none before its deadline, so that ``auto`` still proves there
-    is none (None otherwise: a formulation named is searched alone)."""
+    formulation it names or the one ``auto`` picks; ``then``, where ``auto`` may need a second
+    search, the one run when the first ends finding none before the deadline (a search that is
+    not complete found none, or the first's ``budget`` of seconds ran out): the complete search
+    after the neighbourhood search, the sweep after a budgeted complete search (which then has
+    the time left to prove there is none), None for a formulation named, searched alone."""
 
     first: Program
     then: Program | None = None
+    budget: float | None = None
 
     @property
     def complete(self) -> Program:
-        """The plan's last search: for ``auto``, the complete search it picks."""
-        return self.then or self.first
+        """The plan's complete search (for ``auto``, the one it picks)."""
+        return next(p for p in (self.then, self.first) if p and p.formulation.complete)
+
+    @property
+    def searches(self) -> list[tuple[Program, float | None]]:
+        """The searches in turn, each with its budget of seconds (None: the time left): the
+        first, then ``then``, and the complete search again after a ``then`` that is not
+        complete."""
+        steps = [(self.first, self.budget)]
+        if self.then is not None:
+            steps.append((self.then, None))
+            if not self.then.formulation.complete:
+                steps.append((self.first, None))
+        return steps
 
 
 def plan(program: Program, puzzle: Puzzle, models: int) -> Plan:
     """The searches an enumeration of ``models`` answers (0: all) of ``puzzle`` runs, ``auto``
     (or ``race``, where one search is run) resolved: the catalogue's rule
-    (:func:`hashi_asp.asp.auto`), but for a first solution of a :func:`giant` (with the bundled
-    rules) the neighbourhood search first."""
+    (:func:`hashi_asp.asp.auto`), but for a first solution (with the bundled rules) as
+    :func:`giant` says: the rounds, then the complete search; the sweep, then the complete
+    search; and with a :data:`HEDGE`, the sweep for at most that many seconds an island, or
+    where the complete search is taken for a giant the sweep suits, that search for that long,
+    then the sweep."""
     if program.connectivity not in MODES:
         return Plan(program)
     complete = chosen(program, puzzle)
-    if models == 1 and program.encoding is None and giant(puzzle):
-        return Plan(replace(program, connectivity=LNS, variants=()), complete)
-    return Plan(complete)
+    if models != 1 or program.encoding is not None:
+        return Plan(complete)
+    first = giant(puzzle)
+    budget = None if HEDGE is None else HEDGE * len(puzzle.islands)
+    if first is None and (budget is None or not hedged(puzzle)):
+        return Plan(complete)
+    from .sweep import FORCE, SIDE, Features
+
+    side = Features.of(puzzle).side
+    constants = {FORCE: "no" if first == "rounds" else "yes", SIDE: side}
+    lns = replace(
+        program, connectivity=LNS, variants=(), constants={**constants, **program.constants}
+    )
+    if first == "rounds":
+        return Plan(lns, complete)
+    if first == "sweep":
+        return Plan(lns, complete, budget)
+    return Plan(complete, lns, budget)
+
+
+def hedged(puzzle: Puzzle) -> bool:
+    """Whether ``auto``'s complete search of a giant whose numbers force doubles hands over to
+    the sweep after its budget (:data:`HEDGE`): where the sweep could be taken but for the
+    crowding (:data:`~hashi_asp.asp.sweep.CROWDED`), so that a family the bound misjudges
+    costs at most the budget more than the sweep."""
+    if len(puzzle.islands) < GIANT or puzzle.rules.no_loops:
+        return False
+    from .sweep import Features, sweepable
+
+    return sweepable(Features.of(puzzle))
 
 
 def enumerate_solutions(
@@ -118,17 +161,30 @@ def enumerate_solutions(
     on_count: Callable[[int], None] | None = None,
 ) -> Enumeration:
     """The one enumeration behind solve, unique, count, bench, walkthroughs and each variant of a
-    race: the searches of :func:`plan`, taking up to ``models`` answers (0 = all), each checked
-    (unless not ``verify``), kept if ``keep``, handed to ``on_solution`` and counted to
-    ``on_count`` as it comes."""
-    planned = plan(program, puzzle, models)
-    searched = planned.first
-    if not searched.formulation.complete:
-        found = _first(puzzle, searched, models, deadline, on_solution, on_count)
-        if found.found or found.search.stopped or planned.then is None:
+    race: the searches of :func:`plan` in turn, taking up to ``models`` answers (0 = all), each
+    checked (unless not ``verify``), kept if ``keep``, handed to ``on_solution`` and counted to
+    ``on_count`` as it comes.  A search hands over to the next where it ends finding none
+    before the deadline without proving there is none (its budget spent, or a search that is
+    not complete); the last one's outcome is the enumeration's."""
+    steps = plan(program, puzzle, models).searches
+    for turn, (searched, budget) in enumerate(steps):
+        part = deadline if budget is None else deadline.at_most(budget)
+        last = turn == len(steps) - 1
+        try:
+            if searched.formulation.complete:
+                found = _complete(
+                    puzzle, searched, models, part, keep, verify, on_solution, on_count
+                )
+            else:
+                found = _first(puzzle, searched, models, part, on_solution, on_count)
+        except Stopped:
+            if last or deadline.stopped is not None:
+                raise
+            continue  # (its budget ran out while grounding)
+        proven = searched.formulation.complete and found.search.stopped is None
+        if found.found or last or proven or deadline.stopped is not None:
             return found
-        searched = planned.then
-    return _complete(puzzle, searched, models, deadline, keep, verify, on_solution, on_count)
+    raise AssertionError("unreachable: the last search's outcome is returned")
 
 
 def _first(

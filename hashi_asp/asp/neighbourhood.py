@@ -21,8 +21,9 @@ It searches a candidate of numbers and crossings only, then mends its connectivi
    :data:`WIDEST`, then gives the part up for now; one that proves its neighbourhood holds no
    answer widens on, past :data:`WIDEST` (such proofs take clasp a few conflicts).
 
-On a giant where some number needs a double bridge (:func:`~.sweep.swept`), the first
-candidate is swept instead, window by window from the top, and is connected by construction
+On a giant where some numbers force double bridges on a crowded board (:func:`~.sweep.swept`,
+or wherever neighbourhood.lp's ``sweep_first`` is ``yes``), the first candidate is swept
+instead, window by window from the top (or the left), and is connected by construction
 (:mod:`.sweep`, on this search's candidate and programs), so that no round follows.
 
 Each round is a fresh grounding of a few hundred atoms, milliseconds where solving the whole
@@ -60,7 +61,7 @@ from .predicates import (
     SINGLES_FIRST,
     SWEEP,
 )
-from .sweep import SIDE, SIDES, Sweep, swept, transposed
+from .sweep import FORCE, FORCES, SIDE, SIDES, Sweep, sweeps, swept, transposed
 
 NARROWEST = 2
 """Pairs from the part (or from a border island) a round frees first."""
@@ -142,6 +143,9 @@ class Neighbourhoods:
         self.side = str(program.constants.get(SIDE, SIDES[0]))  # (neighbourhood.lp's sweep_from)
         if self.side not in SIDES:
             raise EncodingError(f"-c {SIDE} must be {' or '.join(SIDES)}, got {self.side[:40]!r}")
+        self.force = str(program.constants.get(FORCE, FORCES[0]))  # (neighbourhood.lp's)
+        if self.force not in FORCES:
+            raise EncodingError(f"-c {FORCE} must be {', '.join(FORCES)}, got {self.force[:40]!r}")
         geometry = puzzle.geometry
         self.geometry = geometry
         self.cells = geometry.cells
@@ -214,7 +218,7 @@ class Neighbourhoods:
         its lines decided band by band, each height of :data:`BANDS` in turn with a budget of
         conflicts, turn after turn (the learned clauses kept all along).  False when there is
         none at all."""
-        if swept(self.puzzle) and self.sweep():
+        if self.sweeps() and self.sweep():
             return True
         self.deadline.check("searching a first candidate")
         self.rounds += 1
@@ -246,6 +250,15 @@ class Neighbourhoods:
             if exhausted:
                 return False
         raise AssertionError("unreachable: the attempts never end")
+
+    def sweeps(self) -> bool:
+        """Whether the first candidate is swept: as :func:`~.sweep.swept` says (``sweep_first``
+        auto), or forced (yes: where the puzzle is more than a window long from the side it is
+        swept from; no: never)."""
+        if self.force == FORCES[0]:
+            return swept(self.puzzle)
+        across = self.puzzle if self.side == SIDES[0] else transposed(self.puzzle)
+        return sweeps(across, self.force)
 
     def sweep(self) -> bool:
         """The first candidate swept window by window (:mod:`.sweep`) from the side

@@ -46,7 +46,7 @@ from ..stopping import POLL_SECONDS, Deadline, Stopped
 from . import AUTO, FORMULATIONS, LNS, Formulation, race_variants
 from .enumeration import enumerate_solutions, plan
 from .interface import EncodingError, InvalidAnswer, Program
-from .sweep import SIDE, SIDES, swept
+from .sweep import FORCE, SIDE, SIDES
 
 GRACE_SECONDS = 2.0
 """How long past the deadline the parent waits for the workers' own reports before ending them
@@ -92,11 +92,15 @@ def variants(
     it out)."""
     names = list(program.variants)
     if not names:
-        first = plan(replace(program, connectivity=AUTO), puzzle, models).first.connectivity
+        planned = plan(replace(program, connectivity=AUTO), puzzle, models).first
+        first = planned.connectivity
         names = [first, *(v for v in race_variants() if v != first)]
-        if first == LNS and swept(puzzle):
+        if first == LNS and planned.constants.get(FORCE) == "yes":
             # (which side a sweep has fewer dead ends from is chance: both, on two cores)
-            names.insert(1, f"{LNS} -c {SIDE}={SIDES[1]}")
+            side = planned.constants.get(SIDE, SIDES[0])
+            names[0] = f"{LNS} -c {FORCE}=yes -c {SIDE}={side}"
+            other = SIDES[1] if side == SIDES[0] else SIDES[0]
+            names.insert(1, f"{LNS} -c {FORCE}=yes -c {SIDE}={other}")
         if program.encoding is not None:
             names = [name for name in names if not FORMULATIONS[name.split()[0]].completes]
         names = names[: max(2, workers or cores())]
@@ -385,7 +389,7 @@ def _search(
             # does, the complete search auto picks, so that a race of such variants only (a
             # giant swept from both sides on two cores) or one run alone (a pool's worker)
             # still proves that there is none.
-            others = {key: value for key, value in program.constants.items() if key != SIDE}
+            others = {k: v for k, v in program.constants.items() if k not in (SIDE, FORCE)}
             program = plan(
                 replace(program, connectivity=AUTO, constants=others), puzzle, models
             ).complete

@@ -1,6 +1,8 @@
 """The sweep: the neighbourhood search's first candidate of a giant with double bridges, drawn
 window by window from the top and connected by construction, so that no round of mending
-follows (:mod:`.neighbourhood` runs it where :func:`swept` says so).
+follows (:mod:`.neighbourhood` runs it where :func:`swept` says so).  What ``auto`` reads of a
+puzzle to choose a giant's first search is here too (:class:`Features`), with the sweep's own
+rule (:func:`swept`: doubles forced by few numbers, a crowded board, the longer side).
 
 A window is the islands of :data:`STEP` + :data:`LOOK` rows not yet settled.  Its program is
 ``bridges.lp`` and ``neighbourhood.lp`` on those islands (:meth:`Sweep.window_program`), with
@@ -18,6 +20,7 @@ window.  Measured in docs/benchmarks.md, "The sweep".
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ..graphs import connected_groups
@@ -28,12 +31,80 @@ if TYPE_CHECKING:  # (at run time this module imports nothing that imports the p
     from ..stopping import Deadline
     from .control import Grounded
 
-SWEPT = 10_000
-"""Islands from which the first candidate is swept where some number needs a double bridge.
-Generated puzzles (docs/benchmarks.md, "The giants"): 10 000 islands, a quarter double, six
-puzzles: 11.6 to 24.6 s each against 23.5 to 55.7 s and one not solved in 120 s from the whole
-puzzle; half double: 13.5 s against 26.4 s; but 2 000 islands half double: 2.2 and 3.8 s
-against 0.43 and 0.44 s, where the whole puzzle's candidate is nearly in one part."""
+SWEPT_SHARE = 0.18
+"""The largest share of islands whose number forces a double bridge (more than the island has
+neighbours) at which the sweep is taken: generated puzzles (docs/benchmarks.md, "The giants:
+families"), the share is 0.11 at a quarter of the bridges double, 0.24 at half, 0.34 at three
+quarters; at half double reach beats the sweep on every family of 5 000 and 10 000 islands
+measured, every density and shape (5 000: 1.3-2.1 s against 2.8-17.8 s of CPU; 10 000: 3.8-6.9 s
+against 18.5-29.5 s or none in 30 s), at a quarter the sweep wins where the board is crowded
+(:data:`CROWDED`)."""
+
+CROWDED = 1500
+"""The crowding (islands times islands per cell: the square of the islands a row of a square
+board holds) from which a puzzle with doubles is swept.  Generated puzzles with a quarter of
+the bridges double (docs/benchmarks.md, "The giants: families"; CPU seconds, reach against the
+sweep): swept where crowded, 5 000 islands at 0.31 per cell (1 540): 15.1 s against 3.2 s;
+10 000 at 0.28 (2 800): none in 30 s against 13.5 s; 10 000 at 0.31 (3 100): none in 90 s
+against 39.7 s; boards of 3:1, 10 000 at 0.28: none in 30 s against 8.1 and 16.1 s along the
+longer side (:attr:`Features.side`); a held-out puzzle of 8 550 on 169x169 (2 560): 43 s
+against 4.5 s (wall seconds).  Left to reach below: 5 000 at 0.28 (1 390): 6.1 against 9.6 s;
+5 000 at 0.14 (695): 2.8 against 8.4 s; 10 000 at 0.14 (1 400): 14.4 s against none in 30 s;
+2 000 at 0.31 (675): 1.0 against 0.9 s."""
+
+FORCED = 0.01
+"""The share of islands whose number forces a double bridge above which a puzzle counts as
+having doubles: none at all (0.000) on every generated puzzle without doubles, whatever its
+alpha; 0.11 with a quarter double, about 0.02 with one bridge in 25 double."""
+
+
+@dataclass(frozen=True)
+class Features:
+    """What ``auto`` reads of a puzzle to choose its first search (:func:`swept`,
+    :func:`hashi_asp.asp.enumeration.giant`): its islands, its board, and the share of its
+    islands whose number forces a double bridge (more than the island has neighbours)."""
+
+    islands: int
+    rows: int
+    cols: int
+    forced: float
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> Features:
+        geometry, numbers = puzzle.geometry, puzzle.islands
+        forced = sum(
+            (numbers[cell] or 0) > len(geometry.at[i]) for i, cell in enumerate(geometry.cells)
+        )
+        islands = len(puzzle.islands)
+        return cls(islands, puzzle.rows, puzzle.cols, forced / max(1, islands))
+
+    @property
+    def density(self) -> float:
+        """Islands per cell."""
+        return self.islands / max(1, self.rows * self.cols)
+
+    @property
+    def crowding(self) -> float:
+        """Islands times islands per cell: the square of the islands a row of a square board of
+        that density holds, which grows with the size and with the density both."""
+        return self.islands * self.density
+
+    @property
+    def doubles(self) -> bool:
+        """Whether some numbers force double bridges (more than :data:`FORCED` of them)."""
+        return self.forced > FORCED
+
+    @property
+    def side(self) -> str:
+        """The side ``auto``'s sweep starts from, of :data:`SIDES`: along the longer side, so
+        that each window runs across the shorter (from the top of a tall board, from the left of
+        a wide one).  Generated puzzles of 10 000 islands with a quarter double, boards of 3:1
+        (docs/benchmarks.md, "The giants: families"; CPU seconds, along against across): wide
+        16.1 against 28.4 s, tall 8.1 against 10.8 s; at 5 000 islands across won both (3.7
+        against 8.0 s, 5.4 against 8.0 s), where ``auto`` takes reach (6.1 and 5.0 s).  A
+        square's sides are alike: from the top."""
+        return SIDES[0] if self.rows >= self.cols else SIDES[1]
+
 
 SIDE = "sweep_from"
 """neighbourhood.lp's constant naming the side the sweep starts from, one of :data:`SIDES`:
@@ -42,6 +113,13 @@ fewer dead ends is chance (ten puzzles of 10 000 islands, a quarter double: 8.0 
 the top, 6.6 to 19.1 s from the left, two runs side by side), so a race sweeps from both."""
 
 SIDES = ("top", "left")
+
+FORCE = "sweep_first"
+"""neighbourhood.lp's constant saying whether the first candidate is swept, one of
+:data:`FORCES`: ``auto`` as :func:`swept` says, ``yes`` wherever the puzzle is more than a
+window high, ``no`` never (what a study compares the rule with)."""
+
+FORCES = ("auto", "yes", "no")
 
 STEP = 16
 """Rows the sweep settles with each window."""
@@ -71,14 +149,30 @@ WINDOWS = 6
 """The sweep gives up after this many times the windows it takes without a dead end."""
 
 
-def swept(puzzle: Puzzle) -> bool:
-    """Whether the first candidate of ``puzzle`` is swept: a puzzle of at least :data:`SWEPT`
-    islands, more than a window high, where some number needs a double bridge (more than the
-    island has neighbours), so that single bridges first are of no use."""
-    if len(puzzle.islands) < SWEPT or puzzle.rows <= STEP + LOOK:
-        return False  # (a puzzle a window high would be one window: the whole puzzle)
-    geometry, numbers = puzzle.geometry, puzzle.islands
-    return any((numbers[cell] or 0) > len(geometry.at[i]) for i, cell in enumerate(geometry.cells))
+def swept(puzzle: Puzzle | Features) -> bool:
+    """Whether the first candidate of ``puzzle`` is swept: one the sweep suits
+    (:func:`sweepable`) on a crowded board (:data:`CROWDED`), where reach's search of the whole
+    puzzle wanders and the windows' pairs are short."""
+    seen = puzzle if isinstance(puzzle, Features) else Features.of(puzzle)
+    return sweepable(seen) and seen.crowding >= CROWDED
+
+
+def sweepable(seen: Features) -> bool:
+    """Whether the sweep suits a puzzle of these features, however crowded: more than a window
+    long from the side it is swept from (:attr:`Features.side`), its numbers forcing doubles
+    (so that single bridges first are of no use), no more than :data:`SWEPT_SHARE` of them."""
+    length = seen.rows if seen.side == SIDES[0] else seen.cols
+    # (a puzzle a window long would be one window: the whole puzzle)
+    return length > STEP + LOOK and seen.doubles and seen.forced <= SWEPT_SHARE
+
+
+def sweeps(puzzle: Puzzle, force: str = FORCES[0]) -> bool:
+    """Whether the neighbourhood search sweeps the first candidate of ``puzzle``, its program's
+    :data:`FORCE` being ``force``: :func:`swept`'s rule for ``auto``, or forced (``yes``: any
+    puzzle more than a window high; ``no``: none)."""
+    if force == "auto":
+        return swept(puzzle)
+    return force == "yes" and puzzle.rows > STEP + LOOK
 
 
 def transposed(puzzle: Puzzle) -> Puzzle:
