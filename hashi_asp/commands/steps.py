@@ -34,7 +34,14 @@ def steps(given: Given) -> Outcome:
     if (given.format == "svg") != (out is not None):
         raise PuzzleError("--format svg writes pictures: give it --out FOLDER, and only it")
     with walking(given, "walking") as show:
-        walk = steps(board, given.drawn, limit=given.limit, time_limit=given.deadline, on_step=show)
+        walk = steps(
+            board,
+            given.drawn,
+            limit=given.limit,
+            time_limit=given.deadline,
+            on_step=show,
+            kept=given.hooks.walkthroughs,
+        )
     written = 0
     if out is not None:
         pictures = step_pictures(board, walk)
@@ -127,6 +134,8 @@ def steps_verdict(walk: Walkthrough, look: Look | None = None) -> str:
             else ""
         ),
         "unfinished": f"{done} shown, as asked; {plural(len(open_pairs), 'pair')} still open",
+        "mistaken": "mistaken: no solution keeps to the state given, so no step is built on it "
+        "(hint --given names the bridges and marks no solution has)",
     }.get(walk.status, f"unknown: {stopped(walk.timed_out, (look or TEXT).signal)} after {done}")
     rated = f"\ndifficulty: {difficulty_line(walk.difficulty)}" if walk.difficulty else ""
     return verdict + rated
@@ -176,7 +185,8 @@ COMMAND = Command(
     to "narrowed"), the next -n 1 gives the walkthrough's next step.  --format svg writes one
     picture per step into --out.  Ends with the difficulty when solved; a terminal shows the
     progress on stderr.  Exit 0 when solved (or after the -n steps asked), 1 when stuck (several
-    solutions) or in a contradiction (none), 3 at the time limit.""",
+    solutions), in a contradiction (none) or mistaken (no solution keeps to --given), 3 at the
+    time limit.""",
     (
         *READING,
         GIVEN,
