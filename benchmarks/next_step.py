@@ -5,6 +5,7 @@
     python benchmarks/next_step.py                            # 7x7 and 10x10, 6 per level
     python benchmarks/next_step.py --folder next-step-set     # the set kept (made if absent)
     python benchmarks/next_step.py --sizes 7 10 15 --per-level 10
+    python benchmarks/next_step.py --sizes 10 15 25 --per-level 2   # a press at 25x25
 
 The set: for each size and each of his levels d0 (easy), d1 (medium) and d2 (hard),
 ``--per-level`` puzzles from ``sgt-bridges --generate 1 SxSi30e10m2dL#hashi-asp-next-S-L-i``
@@ -18,7 +19,9 @@ step returned applied as the state's form says (its counts added to ``narrowed``
 it makes certain drawn, a pair it leaves no bridge ruled out), until the answer says
 ``solved`` (or gives no step, or is not ``unfinished``).  Per puzzle: the presses, the steps of
 ``hashi-asp steps``, the steps repeated (a pair given the same counts twice), whether the
-steps pressed are the walkthrough's, in its order, and how it ended.  ``--bridges-only``
+steps pressed are the walkthrough's, in its order, how it ended, and each press's seconds:
+their median over the game, the first, the last and the slowest press (which one); per set,
+the median and the largest of the games' medians and last presses.  ``--bridges-only``
 sends only the bridges drawn, as the page did before the state had marks and narrowed counts
 (pressing stops ``--most`` presses past the walkthrough's length).  Not a test: the seconds
 depend on the machine and its load, printed with them.
@@ -161,14 +164,16 @@ def pressed(base: str, game_id: str, most: int, bridges_only: bool = False) -> d
 
 
 def press_figures(seconds: list[float]) -> dict:
-    """A game's presses: the median over the game, the last press and the slowest, in
-    seconds (0 without a press)."""
+    """A game's presses: the median over the game, the first, the last and the slowest press
+    (and which one that was, from 1), in seconds (0 without a press)."""
     if not seconds:
-        return {"median_press": 0.0, "last_press": 0.0, "most_press": 0.0}
+        return {"median_press": 0.0, "first_press": 0.0, "last_press": 0.0, "most_press": 0.0}
     return {
         "median_press": round(statistics.median(seconds), 4),
+        "first_press": round(seconds[0], 4),
         "last_press": round(seconds[-1], 4),
         "most_press": round(max(seconds), 4),
+        "slowest_press": seconds.index(max(seconds)) + 1,
     }
 
 
@@ -208,8 +213,9 @@ def main() -> None:
                     f"{name:9} {game_id[:44]:44} steps {row['walkthrough']:3} presses "
                     f"{row['presses']:3} repeats {row['repeats']} same {row['same']!s:5} "
                     f"{row['status']:10} {row['seconds']:.2f} s; a press: median "
-                    f"{row['median_press']:.3f} last {row['last_press']:.3f} most "
-                    f"{row['most_press']:.3f} s",
+                    f"{row['median_press']:.3f} first {row['first_press']:.3f} last "
+                    f"{row['last_press']:.3f} most {row['most_press']:.3f} s (press "
+                    f"{row.get('slowest_press', 0)})",
                     flush=True,
                 )
     finally:

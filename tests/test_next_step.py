@@ -183,7 +183,7 @@ def test_a_mark_no_solution_has_gets_no_step_but_mistaken():
     for kept in (None, store):
         walk = steps(puzzle, wrong, limit=1, kept=kept)
         assert (walk.status, walk.steps, walk.difficulty) == ("mistaken", [], None)
-        assert walk.possible == {pair: ks for pair, ks in wrong.counts(puzzle).items()}
+        assert walk.possible == wrong.counts(puzzle)
     state = json.dumps(wrong.to_json())
     result = run("steps", WALK, "--given", state, "-n", "1")
     assert result.exit_code == 1

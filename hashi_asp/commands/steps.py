@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -21,7 +23,7 @@ from .shared_options import (
 
 if TYPE_CHECKING:
     from ..puzzle import Puzzle
-    from ..walkthrough import Walkthrough
+    from ..walkthrough import Walkthrough, Walkthroughs
     from .output import Look
 
 
@@ -40,7 +42,7 @@ def steps(given: Given) -> Outcome:
             limit=given.limit,
             time_limit=given.deadline,
             on_step=show,
-            kept=given.hooks.walkthroughs,
+            kept=kept_walkthroughs() if given.hooks.keeps else None,
         )
     written = 0
     if out is not None:
@@ -65,6 +67,26 @@ def steps(given: Given) -> Outcome:
         printed=printed,
         result=walk,
     )
+
+
+def kept_walkthroughs() -> Walkthroughs:
+    """The walkthroughs this process keeps for Next step, for a front that runs command after
+    command (:attr:`~.declaration.Hooks.keeps`, a server): those of the
+    :data:`~hashi_asp.walkthrough.kept.KEPT` puzzles used last, made at the first use, shared
+    by every thread."""
+    with _keeping:
+        if not _kept:
+            from ..walkthrough import Walkthroughs
+
+            _kept.append(Walkthroughs())
+            # Let go of them before the interpreter takes its modules apart (their groundings
+            # are freed through a module's queue, gone by then).
+            atexit.register(_kept.clear)
+        return _kept[0]
+
+
+_kept: list[Walkthroughs] = []
+_keeping = threading.Lock()
 
 
 def read_given(given: Given, reader: Reader) -> None:

@@ -36,12 +36,13 @@ from .finding import Finder
 from .results import Step
 
 KEPT = 32
-"""How many walkthroughs a server keeps (:class:`Walkthroughs`): each holds the grounding of
-``step.lp`` for its puzzle, which is most of its memory (about 1 MB for a 10x10 puzzle of
-Simon Tatham's, 4 MB for a 25x25, as measured in docs/walkthroughs.md), and its steps, a few
-hundred bytes each.  32 games played at once by Next step take about 130 MB at 25x25; a game
-whose walkthrough was dropped is walked again from the empty board at its next press, once,
-and kept from there."""
+"""How many walkthroughs a server keeps (:class:`Walkthroughs`).  Each holds the grounding of
+``step.lp`` for its puzzle (its checker), the finder's caches and its steps: measured as the
+server's resident memory, about 0.5 MB for a 10x10 puzzle of Simon Tatham's walked to its end
+and 2 MB for a 25x25 (docs/walkthroughs.md), so 32 games at 25x25 take about 60 MB.  That is
+a few games each for the players a small server has at once; a game whose walkthrough was
+dropped costs one walk from the empty board to its state at its next press (what every press
+cost without the store), and is kept again from there."""
 
 
 class Kept:

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import contextlib
 import re
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..commands.declaration import BRIDGES, PUZZLE, Command, Given, Hooks, Option, Reader
 from ..errors import HashiError
@@ -32,9 +31,6 @@ from ..status import Status
 from ..stopping import Deadline, uninterruptible
 from . import served
 from .admission import Work
-
-if TYPE_CHECKING:
-    from ..walkthrough.kept import Walkthroughs
 
 
 class RequestError(HashiError):
@@ -168,7 +164,7 @@ class Request:
         if self.given is None:
 
             def read() -> Given:
-                hooks = Hooks(walkthroughs=walkthroughs())
+                hooks = Hooks(keeps=True)  # Next step's walkthroughs, from one to the next
                 return self.unit.given(
                     self.values, deadline=self.deadline, hooks=hooks, reader=Reader(files=False)
                 )
@@ -220,22 +216,6 @@ class Request:
         self.deadline = Deadline(self.deadline.seconds)
         if self.given is not None:
             self.given.deadline = self.deadline
-
-
-def walkthroughs() -> Walkthroughs:
-    """The walkthroughs this server keeps for Next step (:mod:`hashi_asp.walkthrough.kept`:
-    the :data:`~hashi_asp.walkthrough.kept.KEPT` used most recently), made at the first
-    request that reads a puzzle, shared by every thread."""
-    with _walkthroughs_made:
-        if not _walkthroughs:
-            from ..walkthrough.kept import Walkthroughs
-
-            _walkthroughs.append(Walkthroughs())
-        return _walkthroughs[0]
-
-
-_walkthroughs: list[Walkthroughs] = []
-_walkthroughs_made = threading.Lock()
 
 
 def _length(bridge: Any) -> int:
