@@ -5,6 +5,7 @@
     python benchmarks/next_step.py                            # 7x7 and 10x10, 6 per level
     python benchmarks/next_step.py --folder next-step-set     # the set kept (made if absent)
     python benchmarks/next_step.py --sizes 7 10 15 --per-level 10
+    python benchmarks/next_step.py --sizes 10 15 25 --per-level 2   # a press at 25x25
 
 The set: for each size and each of his levels d0 (easy), d1 (medium) and d2 (hard),
 ``--per-level`` puzzles from ``sgt-bridges --generate 1 SxSi30e10m2dL#hashi-asp-next-S-L-i``
@@ -18,7 +19,9 @@ step returned applied as the state's form says (its counts added to ``narrowed``
 it makes certain drawn, a pair it leaves no bridge ruled out), until the answer says
 ``solved`` (or gives no step, or is not ``unfinished``).  Per puzzle: the presses, the steps of
 ``hashi-asp steps``, the steps repeated (a pair given the same counts twice), whether the
-steps pressed are the walkthrough's, in its order, and how it ended.  ``--bridges-only``
+steps pressed are the walkthrough's, in its order, how it ended, and each press's seconds:
+their median over the game, the first, the last and the slowest press (which one); per set,
+the median and the largest of the games' medians and last presses.  ``--bridges-only``
 sends only the bridges drawn, as the page did before the state had marks and narrowed counts
 (pressing stops ``--most`` presses past the walkthrough's length).  Not a test: the seconds
 depend on the machine and its load, printed with them.
@@ -30,6 +33,7 @@ import argparse
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -131,11 +135,13 @@ def pressed(base: str, game_id: str, most: int, bridges_only: bool = False) -> d
     seen: list[dict] = []
     repeats, status = 0, "unfinished"
     started = time.perf_counter()
-    presses = 0
+    presses, timings = 0, []
     while presses < most:
         presses += 1
         sent = {"bridges": state["bridges"]} if bridges_only else state
+        pressed_at = time.perf_counter()
         code, document = post(base, "steps", {"puzzle": game_id, "steps": 1, "given": sent})
+        timings.append(time.perf_counter() - pressed_at)
         if code != 200:
             return {"error": f"{code}: {document.get('error')}", "presses": presses}
         status = document["status"]
@@ -153,6 +159,21 @@ def pressed(base: str, game_id: str, most: int, bridges_only: bool = False) -> d
         "repeats": repeats,
         "status": status,
         "seconds": time.perf_counter() - started,
+        "press_seconds": timings,
+    }
+
+
+def press_figures(seconds: list[float]) -> dict:
+    """A game's presses: the median over the game, the first, the last and the slowest press
+    (and which one that was, from 1), in seconds (0 without a press)."""
+    if not seconds:
+        return {"median_press": 0.0, "first_press": 0.0, "last_press": 0.0, "most_press": 0.0}
+    return {
+        "median_press": round(statistics.median(seconds), 4),
+        "first_press": round(seconds[0], 4),
+        "last_press": round(seconds[-1], 4),
+        "most_press": round(max(seconds), 4),
+        "slowest_press": seconds.index(max(seconds)) + 1,
     }
 
 
@@ -167,6 +188,7 @@ def main() -> None:
     args = parser.parse_args()
 
     sets = puzzle_set(args.folder, args.sizes, args.per_level)
+    started_load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     server, base = start_server()
     rows = []
     try:
@@ -184,12 +206,16 @@ def main() -> None:
                     "same": got.get("steps") == whole,
                     "status": got.get("status", got.get("error")),
                     "seconds": round(got.get("seconds", 0.0), 3),
+                    **press_figures(got.get("press_seconds", [])),
                 }
                 rows.append(row)
                 print(
                     f"{name:9} {game_id[:44]:44} steps {row['walkthrough']:3} presses "
                     f"{row['presses']:3} repeats {row['repeats']} same {row['same']!s:5} "
-                    f"{row['status']:10} {row['seconds']:.2f} s",
+                    f"{row['status']:10} {row['seconds']:.2f} s; a press: median "
+                    f"{row['median_press']:.3f} first {row['first_press']:.3f} last "
+                    f"{row['last_press']:.3f} most {row['most_press']:.3f} s (press "
+                    f"{row.get('slowest_press', 0)})",
                     flush=True,
                 )
     finally:
@@ -197,7 +223,10 @@ def main() -> None:
         server.wait()
 
     print()
-    print("set        puzzles  presses = steps  repeats  same steps  solved  s per press")
+    print(
+        "set        puzzles  presses = steps  repeats  same steps  solved  s per press  "
+        "median press (max)  last press (max)  slowest press"
+    )
     for name in sets:
         mine = [row for row in rows if row["set"] == name]
         equal = sum(row["presses"] == row["walkthrough"] for row in mine)
@@ -205,12 +234,19 @@ def main() -> None:
         same = sum(row["same"] for row in mine)
         solved = sum(row["status"] == "solved" for row in mine)
         per_press = sum(row["seconds"] for row in mine) / max(1, sum(r["presses"] for r in mine))
+        medians = [row["median_press"] for row in mine]
+        lasts = [row["last_press"] for row in mine]
         print(
             f"{name:10} {len(mine):7}  {equal:15}  {repeats:7}  {same:10}  {solved:6}  "
-            f"{per_press:11.3f}"
+            f"{per_press:11.3f}  {statistics.median(medians):6.3f} ({max(medians):.3f})   "
+            f"{statistics.median(lasts):6.3f} ({max(lasts):.3f})  "
+            f"{max(row['most_press'] for row in mine):13.3f}"
         )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"\n{len(rows)} puzzles; load average {load:.2f}")
+    print(
+        f"\n{len(rows)} puzzles; load average {started_load:.2f} at the start, {load:.2f} at "
+        "the end"
+    )
     if args.json is not None:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")
 

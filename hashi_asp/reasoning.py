@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .asp import interface
 from .asp.control import Grounded, ground, within
-from .asp.interface import Program
+from .asp.interface import InvalidAnswer, Program
 from .asp.predicates import AT_LEAST, CONSEQUENCES_LP, GIVEN_PART, RELAX, RELAX_LP, STATE
 from .checking import Violation, check
 from .graphs import connected_groups
@@ -180,18 +180,9 @@ def _hint(puzzle: Puzzle, given: Play | None, program: Program, deadline: Deadli
                 Verdict.UNSOLVABLE, {}, given=given, illegal=illegal, known=known, exhausted=True
             )
         complete = given.solves(puzzle)
-    parts = [("base", ()), *([GIVEN_PART.of()] if given is not None else [])]
-    grounded = ground(
-        puzzle,
-        program,
-        extra=[CONSEQUENCES_LP],
-        text=interface.pair_facts(puzzle),
-        parts=parts,
-        models=0,
-        brave=True,
-        deadline=deadline,
+    grounded, claims = _grounded_state(
+        puzzle, given, program, deadline, known if complete else None, brave=True
     )
-    claims = _Claims(grounded, given, known if complete else None)
     if claims.impossible is not None:  # an entry the encoding has no atom for cannot hold
         return Hint(
             Verdict.UNSOLVABLE,
@@ -238,6 +229,33 @@ def _hint(puzzle: Puzzle, given: Play | None, program: Program, deadline: Deadli
         minimal=core.minimal,
         **common,
     )
+
+
+def _grounded_state(
+    puzzle: Puzzle,
+    given: Play | None,
+    program: Program,
+    deadline: Deadline,
+    exact: dict[Pair, tuple[int, ...]] | None,
+    *,
+    brave: bool,
+) -> tuple[Grounded, _Claims]:
+    """The puzzle grounded with ``consequences.lp`` (and the part of a player's state, with
+    one), and the state as assumptions on it (:class:`_Claims`; ``exact``: the counts of a
+    complete drawing).  ``brave``: every search enumerates the brave consequences (a hint),
+    else it looks for one answer (whether any solution keeps to the state)."""
+    parts = [("base", ()), *([GIVEN_PART.of()] if given is not None else [])]
+    grounded = ground(
+        puzzle,
+        program,
+        extra=[CONSEQUENCES_LP],
+        text=interface.pair_facts(puzzle),
+        parts=parts,
+        models=0 if brave else 1,
+        brave=brave,
+        deadline=deadline,
+    )
+    return grounded, _Claims(grounded, given, exact)
 
 
 class _Claims:
@@ -293,6 +311,85 @@ class _Claims:
             kept("ruled_out", given.ruled_out),
             kept("narrowed", given.narrowed),
         )
+
+
+# ---------------------------------------------------------------------------- agreement
+
+
+@dataclass
+class Agreement:
+    """Whether some solution of a puzzle keeps to a player's state: ``agrees`` (None: the
+    deadline or a signal came first, ``stopped`` says which).  ``solution`` is a solution that
+    keeps to the state when it agrees, else one of the puzzle that does not (None: the puzzle
+    has none, ``solvable`` False; a state of a puzzle without a solution agrees with none, and
+    is no mistake of the player's).  Every solution here has passed the independent checker
+    and was read against the state."""
+
+    agrees: bool | None
+    solution: Solution | None = None
+    solvable: bool | None = None
+    stopped: Stop | None = None
+
+    @property
+    def mistaken(self) -> bool:
+        """The state agrees with no solution of a puzzle that has one: what a player got
+        wrong."""
+        return self.agrees is False and self.solvable is True
+
+
+def agreement(
+    puzzle: Puzzle,
+    given: Play | Solution,
+    *,
+    program: Program = Program(),
+    time_limit: float | Deadline | None = None,
+) -> Agreement:
+    """Whether some solution of ``puzzle`` keeps to ``given`` (a player's state, read as
+    :func:`hint` reads it: bridges drawn as lower bounds, pairs ruled out as none, counts
+    narrowed; a complete drawing exactly): a drawing that breaks a rule on its own agrees with
+    none, a complete drawing with itself; else one search for one answer under the state, the
+    grounding and claims of :func:`hint`.  Only when none keeps to it, one search without the
+    state says whether the puzzle has a solution at all.  A state the player's form refuses
+    raises :class:`~hashi_asp.errors.PuzzleError`."""
+    deadline = Deadline.of(time_limit)
+    play = Play.of(given)
+    known = play.counts(puzzle)
+    if play.solves(puzzle):
+        return Agreement(True, play.drawn, True)
+    illegal = [v for v in check(puzzle, play.drawn) if v.rule not in _PARTIAL_OK]
+    try:
+        grounded, claims = _grounded_state(puzzle, play, program, deadline, None, brave=False)
+    except Stopped as stop:
+        return Agreement(None, stopped=stop.why)
+    found: list[Solution] = []
+
+    def keep(model: clingo.Model) -> bool:
+        found.append(grounded.solution(model, 1))
+        return False
+
+    if not illegal and claims.impossible is None:
+        outcome = grounded.search(keep, assumptions=list(claims.entry), deadline=deadline)
+        if outcome.cut_short:
+            return Agreement(None, stopped=outcome.stopped)
+        if found:
+            _read_against(found[0], known, True)
+            return Agreement(True, found[0], True)
+    outcome = grounded.search(keep, deadline=deadline)  # any solution at all
+    if outcome.cut_short:
+        return Agreement(False, stopped=outcome.stopped)
+    if found:
+        _read_against(found[0], known, False)
+    return Agreement(False, found[0] if found else None, bool(found))
+
+
+def _read_against(solution: Solution, known: dict[Pair, tuple[int, ...]], keeps: bool) -> None:
+    """A fault unless ``solution`` keeps to the counts of a state (``keeps``) or does not: the
+    search's answer read against the state, as every answer is checked before it is used."""
+    counts = solution.counts()
+    kept = all(counts.get(pair, 0) in ks for pair, ks in known.items())
+    if kept != keeps:
+        said = "breaks" if keeps else "keeps to"
+        raise InvalidAnswer(1, [Violation("given", f"the answer {said} the player's state")])
 
 
 # ---------------------------------------------------------------------------- mistakes

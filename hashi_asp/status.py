@@ -117,6 +117,9 @@ class Verdict(str, enum.Enum):
     """The last step shows there is no solution (``steps``)."""
     UNFINISHED = "unfinished"
     """Stopped after the steps asked for (``steps -n``)."""
+    MISTAKEN = "mistaken"
+    """The player's state agrees with no solution of a puzzle that has one: no step is built
+    on it (``steps --given``)."""
     RATED = "rated"
     """A difficulty (``difficulty``)."""
     INVALID = "invalid"
@@ -175,6 +178,7 @@ MEANING: dict[Verdict, tuple[Status | None, Status | None, Status | None]] = {
     Verdict.STUCK: (Status.NO, None, None),
     Verdict.CONTRADICTION: (Status.NO, None, None),
     Verdict.UNFINISHED: (Status.OK, None, None),
+    Verdict.MISTAKEN: (Status.NO, None, None),
     Verdict.RATED: (None, None, Status.OK),
     Verdict.INVALID: (Status.FAULT, Status.FAULT, Status.FAULT),
     Verdict.MEMOUT: (Status.TOO_LARGE, Status.TOO_LARGE, Status.TOO_LARGE),
@@ -191,6 +195,7 @@ SETTLED = frozenset(
         Verdict.STUCK,
         Verdict.CONTRADICTION,
         Verdict.UNFINISHED,
+        Verdict.MISTAKEN,
         Verdict.RATED,
     }
 )

@@ -120,6 +120,7 @@ FLOORS = [
         {"walkthrough.board", "walkthrough.results", "walkthrough.words", "walkthrough.forcing"},
         {"walkthrough.techniques", "walkthrough.checker", "walkthrough.reading"},
         {"walkthrough.finding"},
+        {"walkthrough.kept"},
         {"walkthrough"},
         {"solving"},
         {"another_solution"},

@@ -152,6 +152,38 @@ def test_hint_and_steps_from_bridges_given_match_the_command_line(client, puzzle
         options = {"given": wrong}
         document = same_as_the_cli(client, "hint", puzzle, options, flags(options))
         assert document["status"] == "unsolvable"
+        # Next step gives no step built on them: mistaken, as on the command line.
+        options = {"given": wrong, "steps": 1}
+        document = same_as_the_cli(client, "steps", puzzle, options, flags(options))
+        assert (document["status"], document["steps"]) == ("mistaken", [])
+
+
+def test_next_step_is_read_off_the_walkthrough_the_server_keeps(client):
+    from hashi_asp import read
+    from hashi_asp.commands.steps import kept_walkthroughs
+
+    _, whole = post(client, "steps", {"puzzle": SEVEN})
+    state: dict = {"bridges": [], "ruled_out": [], "narrowed": []}
+    shown, states = [], []
+    for _ in range(len(whole["steps"]) + 1):
+        states.append(json.loads(json.dumps(state)))
+        status, document = post(client, "steps", {"puzzle": SEVEN, "given": state, "steps": 1})
+        assert status == 200, document
+        shown += document["steps"]
+        if document["status"] != "unfinished":
+            break
+        (step,) = document["steps"]
+        r1, c1, r2, c2 = step["pair"]
+        if step["bridges"][0]:
+            state["bridges"] = [b for b in state["bridges"] if b[:4] != step["pair"]]
+            state["bridges"].append([r1, c1, r2, c2, step["bridges"][0]])
+        state["narrowed"].append([r1, c1, r2, c2, step["bridges"]])
+    assert document["status"] == whole["status"] and shown == whole["steps"]
+    kept = kept_walkthroughs().held(read(SEVEN))
+    assert kept is not None and len(kept.found) == len(whole["steps"])
+    # An undo: the state before the third press gets the third step again, nothing walked.
+    _, again = post(client, "steps", {"puzzle": SEVEN, "given": states[2], "steps": 1})
+    assert again["steps"] == whole["steps"][2:3] and len(kept.found) == len(whole["steps"])
 
 
 def test_check_matches_the_command_line_for_valid_and_broken_solutions(client):

@@ -179,7 +179,10 @@ class Hooks:
     progress (``progress(total=..., desc=..., unit=...)``, a context manager whose value has
     ``update(n)``: tqdm on a terminal), and how text reports mark what they point at:
     ``highlight`` (islands and bridges) and ``undecided`` (the ``?`` of a pair whose bridges
-    differ), colours on a terminal; plain without them."""
+    differ), colours on a terminal; plain without them.  ``keeps``: the front runs command
+    after command in one process (a server), so a command may keep what the next will use
+    again (``steps``: the walkthroughs of the puzzles played last, which Next step reads the
+    next step off); False where each command runs once in a process of its own."""
 
     show: Callable[[str], None] = _unshown
     note: Callable[[str], None] = lambda text: None
@@ -188,6 +191,7 @@ class Hooks:
     )
     highlight: Callable[[str], str] | None = None
     undecided: Callable[[str], str] | None = None
+    keeps: bool = False
 
     @property
     def showing(self) -> bool:

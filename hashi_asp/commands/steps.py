@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -21,7 +23,7 @@ from .shared_options import (
 
 if TYPE_CHECKING:
     from ..puzzle import Puzzle
-    from ..walkthrough import Walkthrough
+    from ..walkthrough import Walkthrough, Walkthroughs
     from .output import Look
 
 
@@ -34,7 +36,14 @@ def steps(given: Given) -> Outcome:
     if (given.format == "svg") != (out is not None):
         raise PuzzleError("--format svg writes pictures: give it --out FOLDER, and only it")
     with walking(given, "walking") as show:
-        walk = steps(board, given.drawn, limit=given.limit, time_limit=given.deadline, on_step=show)
+        walk = steps(
+            board,
+            given.drawn,
+            limit=given.limit,
+            time_limit=given.deadline,
+            on_step=show,
+            kept=kept_walkthroughs() if given.hooks.keeps else None,
+        )
     written = 0
     if out is not None:
         pictures = step_pictures(board, walk)
@@ -58,6 +67,26 @@ def steps(given: Given) -> Outcome:
         printed=printed,
         result=walk,
     )
+
+
+def kept_walkthroughs() -> Walkthroughs:
+    """The walkthroughs this process keeps for Next step, for a front that runs command after
+    command (:attr:`~.declaration.Hooks.keeps`, a server): those of the
+    :data:`~hashi_asp.walkthrough.kept.KEPT` puzzles used last, made at the first use, shared
+    by every thread."""
+    with _keeping:
+        if not _kept:
+            from ..walkthrough import Walkthroughs
+
+            _kept.append(Walkthroughs())
+            # Let go of them before the interpreter takes its modules apart (their groundings
+            # are freed through a module's queue, gone by then).
+            atexit.register(_kept.clear)
+        return _kept[0]
+
+
+_kept: list[Walkthroughs] = []
+_keeping = threading.Lock()
 
 
 def read_given(given: Given, reader: Reader) -> None:
@@ -127,6 +156,8 @@ def steps_verdict(walk: Walkthrough, look: Look | None = None) -> str:
             else ""
         ),
         "unfinished": f"{done} shown, as asked; {plural(len(open_pairs), 'pair')} still open",
+        "mistaken": "mistaken: no solution keeps to the state given, so no step is built on it "
+        "(hint --given names the bridges and marks no solution has)",
     }.get(walk.status, f"unknown: {stopped(walk.timed_out, (look or TEXT).signal)} after {done}")
     rated = f"\ndifficulty: {difficulty_line(walk.difficulty)}" if walk.difficulty else ""
     return verdict + rated
@@ -176,7 +207,8 @@ COMMAND = Command(
     to "narrowed"), the next -n 1 gives the walkthrough's next step.  --format svg writes one
     picture per step into --out.  Ends with the difficulty when solved; a terminal shows the
     progress on stderr.  Exit 0 when solved (or after the -n steps asked), 1 when stuck (several
-    solutions) or in a contradiction (none), 3 at the time limit.""",
+    solutions), in a contradiction (none) or mistaken (no solution keeps to --given), 3 at the
+    time limit.""",
     (
         *READING,
         GIVEN,

@@ -21,6 +21,8 @@ The package, by file:
 - ``finding.py``: the next step, the first the catalogue's stages find (plain Python);
 - ``checker.py``: clingo confirms each step and makes its reason minimal, and finds the step
   no small reason shows;
+- ``kept.py``: the walkthrough from the empty board kept as far as it has been walked, and a
+  server's store of them, so that a next step is read off it;
 - ``results.py``: the steps, how a walkthrough ended, its pictures, and the errors;
 - ``reading.py``: a walkthrough's sentences read back against its steps.
 
@@ -29,18 +31,22 @@ The walkthrough shown is the one rated: its steps' levels are the difficulty's c
 
 from __future__ import annotations
 
+import contextlib
+
 from ..asp.enumeration import enumerate_solutions
 from ..asp.interface import Program
 from ..checking import check
 from ..difficulty import Difficulty, rate
 from ..play import Play
 from ..puzzle import Puzzle, Solution
+from ..reasoning import agreement
 from ..status import Verdict
 from ..stopping import Deadline, Stopped
 from . import techniques
-from .board import Found, single, starting_counts, values
+from .board import Found, single, starting_counts
 from .checker import Checker
 from .finding import Finder
+from .kept import Kept, Walkthroughs, described
 from .results import (
     STATUSES,
     InvalidStep,
@@ -63,6 +69,7 @@ __all__ = [
     "Unrated",
     "Unsolvable",
     "Walkthrough",
+    "Walkthroughs",
     "difficulty",
     "steps",
 ]
@@ -77,41 +84,68 @@ def steps(
     time_limit: float | Deadline | None = None,
     on_step: OnStep | None = None,
     rating: bool = False,
+    kept: Walkthroughs | None = None,
 ) -> Walkthrough:
     """Walk through ``puzzle`` from the empty board, or from ``given`` (a player's state:
     :class:`~hashi_asp.play.Play`; a :class:`Solution` is the bridges drawn), one step at a
     time: at most ``limit`` steps (``limit=1``: the next move), else to the end, and rate it
     when it reaches the solution.  With ``checked`` every step is confirmed by clingo before it
     is kept (``False`` only for measuring; the step no small reason shows is then not looked
-    for).  ``on_step`` hears the :class:`Progress` after each step (``rating`` marks it as the
-    walk of a difficulty).
+    for, nor whether the state agrees with a solution).  ``on_step`` hears the
+    :class:`Progress` after each step (``rating`` marks it as the walk of a difficulty).
 
     From a state that the walkthrough from the empty board passes through (each of its steps
     applied: its counts in ``narrowed``, the bridges it makes certain drawn), the steps are
-    that walkthrough's next ones: it is walked again, the steps the state has already kept
-    unshown, so that its order (the previous step's reason is read first) is the same.  Such a
-    state goes on to the walkthrough's end even when its bridges are complete (the steps that
-    rule out the pairs left are still to come), so that the steps given one at a time are
-    exactly those of the whole walkthrough.  From any other state, the walkthrough starts
-    there (a complete drawing: solved, no step)."""
+    that walkthrough's next ones, so that its order (the previous step's reason is read first)
+    is the same: the walkthrough from the empty board is walked to the state, the steps the
+    state has already kept unshown, or, with ``kept`` (a server's :class:`~.kept.Walkthroughs`),
+    read off the one kept for the puzzle, walked on only past its last step.  Such a state
+    goes on to the walkthrough's end even when its bridges are complete (the steps that rule
+    out the pairs left are still to come), so that the steps given one at a time are exactly
+    those of the whole walkthrough.  From any other state, checked, one clingo search first
+    asks whether some solution keeps to it (:func:`~hashi_asp.reasoning.agreement`): where none
+    does and the puzzle has one, no step is built on it (status ``mistaken``); else the
+    walkthrough starts there (a complete drawing: solved, no step)."""
     deadline = Deadline.of(time_limit)
     play = Play.of(given)
-    walker = _Walker(puzzle, play, deadline)
-    told = _Teller(walker.start, on_step, rating)
-    walker.checker = Checker(puzzle, deadline) if checked else None
     shown = None if given is None else play
     walk = Walkthrough(puzzle, [], Verdict.UNKNOWN, {}, given=shown, checked=checked)
+    # Without a store, the walkthrough from the empty board is this walk's alone.
+    store: contextlib.AbstractContextManager[Kept] = (
+        contextlib.nullcontext(Kept(puzzle, checked))
+        if kept is None
+        else kept.walking(puzzle, checked, deadline)
+    )
+    with store as walked:
+        walker = _Walker(puzzle, play, deadline, walked, shared=kept is None)
+        mistaken = _walked(walk, walker, limit, _Teller(walker.start, on_step, rating))
+    _ended(walk, walker.board, limit, mistaken)
+    return walk
+
+
+def _walked(walk: Walkthrough, walker: _Walker, limit: int | None, told: _Teller) -> bool:
+    """Walk ``walker`` to ``limit`` steps (None: to the end), each added to ``walk``, told to
+    ``told``; a stop kept as ``walk.stopped``.  True when the state agrees with no solution
+    of a puzzle that has one: no step is then taken."""
+    deadline = walker.deadline
     try:
         if limit is None or limit > 0:
             walker.reach()
+            if walker.at is None and walk.checked and not walker.play.empty:
+                agreed = agreement(walker.puzzle, walker.play, time_limit=deadline)
+                if agreed.stopped is not None:
+                    walk.stopped = agreed.stopped
+                    return False
+                if agreed.mistaken:
+                    return True
         while limit is None or len(walk.steps) < limit:
-            found = walker.next_step()
-            if found is None:
+            taken = walker.next_step()
+            if taken is None:
                 if walker.drawing_decides():
                     continue
                 break
-            walk.steps.append(_described(walker.board, found))
-            walker.board.apply(found)
+            found, step = taken
+            walk.steps.append(step)
             told(len(walk.steps), walker.board.domain)
             if not found.new:
                 break
@@ -120,59 +154,73 @@ def steps(
         walk.stopped = deadline.stopped
     except Stopped as stop:
         walk.stopped = stop.why
-    _ended(walk, walker.known(), limit)
-    return walk
+    return False
 
 
 class _Walker:
     """A walkthrough as it goes: the board it is on, and where it starts.
 
     From a state that the walkthrough from the empty board passes through (each of its steps
-    applied: its counts in ``narrowed``, the bridges it makes certain drawn), it is walked
-    again from the empty board, the steps the state has already kept unshown
-    (:meth:`reach`); from any other state, it starts there.  A complete drawing with steps
-    applied is read as the steps leave it (each bridge drawn a lower bound): the walkthrough it
-    is on the way through goes on, and where that ends short of the drawing, the drawing
-    decides (:meth:`drawing_decides`)."""
+    applied: its counts in ``narrowed``, the bridges it makes certain drawn), the steps are
+    that walkthrough's, read off ``kept`` from the state on (:meth:`reach`: ``at`` is the
+    number of its steps the state has); from any other state, it starts there, on a board of
+    its own.  A complete drawing with steps applied is read as the steps leave it (each bridge
+    drawn a lower bound): the walkthrough it is on the way through goes on, and where that ends
+    short of the drawing, the drawing decides (:meth:`drawing_decides`).  ``shared``: ``kept``
+    is this walk's alone, so its checker serves the board of its own too (it has ruled out
+    only counts the state rules out)."""
 
-    def __init__(self, puzzle: Puzzle, play: Play, deadline: Deadline):
-        self.puzzle, self.deadline = puzzle, deadline
-        self.checker: Checker | None = None  # with one, every step is confirmed by clingo
+    def __init__(self, puzzle: Puzzle, play: Play, deadline: Deadline, kept: Kept, shared: bool):
+        self.puzzle, self.play, self.deadline = puzzle, play, deadline
+        self.kept, self.shared = kept, shared
+        self.checker: Checker | None = None  # of the board of its own, made when needed
         self.start = starting_counts(puzzle, play)
         self.decided = bool(play.narrowed) and play.solves(puzzle)
         self.passed = starting_counts(puzzle, play, bounds=True) if self.decided else self.start
-        self.board = Finder(puzzle, starting_counts(puzzle, Play()))
-        self.reached = self.board.domain == self.passed  # the board is at the state (or past it)
-        self.ahead: tuple[Found | None] | None = None  # the next step, when already found
+        self.board = Finder(puzzle, list(self.start))
+        self.at: int | None = None  # the next step of ``kept``, while on it
 
     def reach(self) -> None:
-        """Walk from the empty board while the state has each step already; where the walk
-        leaves the state's counts, the walkthrough starts at the state itself, else it goes on
-        from there, the next step (found on the way) kept ahead."""
-        board = self.board
-        found = self._found()
-        while found is not None and _had(found, self.passed):
-            board.apply(found)
-            found = self._found()
-        if board.domain == self.passed:
-            self.ahead = (found,)
-        else:  # a state this walkthrough does not pass through
-            self.board = Finder(self.puzzle, list(self.start))
-        self.reached = True
+        """Where the state lies on the walkthrough from the empty board, if it does: the
+        board is then the state as the walkthrough leaves it, and its next steps are
+        ``kept``'s; else the walkthrough starts at the state itself."""
+        self.at = self.kept.position(self.passed, self.deadline)
+        if self.at is not None:
+            self.board = Finder(self.puzzle, list(self.passed))
 
-    def next_step(self) -> Found | None:
-        """The next step on the board, each checked (with a checker); None when none follows."""
-        if self.ahead is not None:
-            (found,), self.ahead = self.ahead, None
-            return found
-        return self._found()
+    def next_step(self) -> tuple[Found, Step] | None:
+        """The next step on the board, as found and as told (each checked, with a checker),
+        and applied; None when none follows."""
+        if self.at is not None:
+            found = self.kept.step(self.at, self.deadline)
+            if found is None:
+                return None
+            step = self.kept.told[self.at]
+            self.at += 1
+        else:
+            found = self._found()
+            if found is None:
+                return None
+            step = described(self.board, found)
+        self.board.apply(found)
+        return found, step
 
     def _found(self) -> Found | None:
+        """The next step on the board of its own (confirmed, with a checker)."""
         self.deadline.check("walking through the puzzle")
-        found = self.board.next_step(self.checker, self.deadline)
-        if found is not None and self.checker is not None:
-            found = self.checker.confirm(found, self.board, self.deadline)
+        checker = self._checker()
+        found = self.board.next_step(checker, self.deadline)
+        if found is not None and checker is not None:
+            found = checker.confirm(found, self.board, self.deadline)
         return found
+
+    def _checker(self) -> Checker | None:
+        if not self.kept.checked:
+            return None
+        if self.checker is None:
+            shared = self.kept.checker if self.shared else None
+            self.checker = shared or Checker(self.puzzle, self.deadline)
+        return self.checker
 
     def drawing_decides(self) -> bool:
         """Where the walkthrough ends short of a complete drawing, the drawing decides what is
@@ -180,19 +228,16 @@ class _Walker:
         if self.board.domain == self.start or not self.decided:
             return False
         self.board = Finder(self.puzzle, list(self.start))
+        self.at = None
         return True
 
-    def known(self) -> Finder:
-        """The board as far as it is known: stopped before the state was reached, what the
-        state has is all that is known."""
-        return self.board if self.reached else Finder(self.puzzle, list(self.start))
 
-
-def _ended(walk: Walkthrough, board: Finder, limit: int | None) -> None:
-    """How the walkthrough ended, on ``board`` after its last step: its status, the counts left,
-    and, solved, its solution (checked) and difficulty."""
+def _ended(walk: Walkthrough, board: Finder, limit: int | None, mistaken: bool = False) -> None:
+    """How the walkthrough ended, on ``board`` after its last step: its status (``mistaken``:
+    the state agrees with no solution), the counts left, and, solved, its solution (checked)
+    and difficulty."""
     walk.possible = board.possible()
-    walk.status = _status(walk, board, limit)
+    walk.status = Verdict.MISTAKEN if mistaken else _status(walk, board, limit)
     if walk.status is not Verdict.UNKNOWN:  # a stop after the last step takes nothing from it
         walk.stopped = None
     if walk.status is Verdict.CONTRADICTION:
@@ -205,12 +250,6 @@ def _ended(walk: Walkthrough, board: Finder, limit: int | None) -> None:
         # Only a puzzle with one solution is rated (stuck: several); from the player's state,
         # the steps rate what is left.
         walk.difficulty = _rated(walk.steps)
-
-
-def _had(found: Found, start: list[int]) -> bool:
-    """Whether the state ``start`` has the step already: its pair takes no count the step rules
-    out."""
-    return found.pair >= 0 and not start[found.pair] & ~found.new
 
 
 def difficulty(
@@ -235,20 +274,6 @@ def difficulty(
 def _rated(shown: list[Step]) -> Difficulty:
     """The difficulty of a walkthrough that reached the solution, from its steps' levels."""
     return rate((techniques.LEVELS.index(step.level) for step in shown), True)
-
-
-def _described(board: Finder, found: Found) -> Step:
-    technique, level, text = techniques.sentence(board, found)
-    return Step(
-        pair=board.geometry.pair(found.pair) if found.pair >= 0 else None,
-        before=values(board.domain[found.pair]) if found.pair >= 0 else (),
-        bridges=values(found.new),
-        reason=tuple(board.cells[i] for i in found.reason),
-        connectivity=found.connectivity,
-        technique=technique,
-        text=text,
-        level=level,
-    )
 
 
 def _refuse_unless_unique(puzzle: Puzzle, deadline: Deadline) -> None:

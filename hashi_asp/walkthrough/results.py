@@ -20,12 +20,14 @@ STATUSES = (
     Verdict.STUCK,
     Verdict.CONTRADICTION,
     Verdict.UNFINISHED,
+    Verdict.MISTAKEN,
     Verdict.UNKNOWN,
 )
 """solved: every pair decided; stuck: no further step follows (several solutions, or the given
 bridges leave several); contradiction: the last step shows there is no solution; unfinished:
-stopped after the number of steps asked for; unknown: stopped (the time limit, a signal)
-first."""
+stopped after the number of steps asked for; mistaken: the player's state agrees with no
+solution of a puzzle that has one, so no step is built on it; unknown: stopped (the time
+limit, a signal) first."""
 
 
 class Unrated(PuzzleError):

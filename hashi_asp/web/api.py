@@ -164,8 +164,9 @@ class Request:
         if self.given is None:
 
             def read() -> Given:
+                hooks = Hooks(keeps=True)  # Next step's walkthroughs, from one to the next
                 return self.unit.given(
-                    self.values, deadline=self.deadline, hooks=Hooks(), reader=Reader(files=False)
+                    self.values, deadline=self.deadline, hooks=hooks, reader=Reader(files=False)
                 )
 
             with refusals():
