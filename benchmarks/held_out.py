@@ -21,9 +21,11 @@ seeing a tilted page, a cell 14 to 36 photo pixels, 12 to 16 for the small famil
 ``warp`` photo (picture_material.wide_photo, the image-space warps, the same cells); a
 screenshot also as a ``screen`` photo (camera.photographed with ``screen=True``).
 
-Run as a script, each picture is read (hashi_asp.pictures.read_picture) and counted per
-family: read exactly (islands as the puzzle's, empty edge rows and columns left out), with
-fewer islands than the puzzle, otherwise wrong, refused (a PuzzleError), or failed otherwise;
+Run as a script, each picture is read as the commands read it (read_picture, then
+misreading.on_its_grid) and counted per family and for each treatment: read exactly (islands
+as the puzzle's, empty edge rows and columns left out), with fewer islands than the puzzle,
+otherwise wrong, refused (a PuzzleError), or failed otherwise, and of those not exact, how
+many have suspects naming every island misread ("named");
 then by density and by the photo's cell.  ``--still`` instead photographs the pages that are
 not small at 28 pixels a cell by the camera, once with every setting drawn and once with
 each group of STILL held still (the same seed), to see which costs the reads most.
@@ -191,13 +193,17 @@ def held_still(
 
 
 def verdict(data: bytes, puzzle: Puzzle, name: str) -> tuple[str, str]:
-    """How a picture is read: ``exact``, ``fewer islands``, ``wrong``, ``refused`` (a
-    PuzzleError) or ``failed`` (any other exception), and a line saying more."""
+    """How a picture is read, as the commands read it (the reader, then the puzzle on the
+    neighbouring grids where one of them has exactly one solution: misreading.on_its_grid):
+    ``exact``, ``fewer islands``, ``wrong``, ``refused`` (a PuzzleError) or ``failed`` (any
+    other exception), and a line saying more; a read not exact whose suspects (looked for
+    within :data:`SUSPECTS_SECONDS`) name every island misread says ``named`` in it."""
     from hashi_asp.errors import PuzzleError
+    from hashi_asp.misreading import on_its_grid
     from hashi_asp.pictures import read_picture
 
     try:
-        read = read_picture(data, name)
+        read = on_its_grid(read_picture(data, name))
     except PuzzleError as error:
         return "refused", str(error)
     except Exception:
@@ -206,7 +212,12 @@ def verdict(data: bytes, puzzle: Puzzle, name: str) -> tuple[str, str]:
         return "exact", ""
     lost = len(puzzle.islands) - len(read.islands)
     said = f"{len(read.islands)} islands of {len(puzzle.islands)}"
+    if material.named(read, puzzle, SUSPECTS_SECONDS):
+        said += ", named"
     return ("fewer islands" if lost > 0 else "wrong"), said
+
+
+SUSPECTS_SECONDS = 2.0  # the suspects' search, a picture
 
 
 def main() -> None:
@@ -233,6 +244,9 @@ def main() -> None:
     for n, (family, puzzle, data, settings) in enumerate(pictures):
         outcome, said = verdict(data, puzzle, family)
         counts[family][outcome] += 1
+        counts[family]["named"] += said.endswith("named")
+        counts["all " + settings["treatment"]][outcome] += 1
+        counts["all " + settings["treatment"]]["named"] += said.endswith("named")
         by_density[settings["treatment"], settings["density"]][outcome] += 1
         cell = settings.get("cell", settings["page_cell"])
         band = "cells < 16" if cell < 16 else "cells 16-24" if cell < 24 else "cells >= 24"
@@ -247,10 +261,12 @@ def main() -> None:
                 f"{notations.write(puzzle, 'tatham')}\n{outcome}: {said}\n{settings}\n"
             )
     outcomes = ("exact", "fewer islands", "wrong", "refused", "failed")
-    print(f"{'family':36} {'count':>5} " + " ".join(f"{o:>13}" for o in outcomes))
+    print(f"{'family':36} {'count':>5} " + " ".join(f"{o:>13}" for o in outcomes) + "  named")
     for family in sorted(counts):
         row = counts[family]
-        print(f"{family:36} {sum(row.values()):5} " + " ".join(f"{row[o]:13}" for o in outcomes))
+        total = sum(row[o] for o in outcomes)
+        shown = " ".join(f"{row[o]:13}" for o in outcomes)
+        print(f"{family:36} {total:5} {shown}  {row['named']:5}")
     for groups in (by_density, by_cell):
         print()
         for (treatment, group), row in sorted(groups.items()):

@@ -458,3 +458,22 @@ def _line_kernel(length: float, angle: float) -> np.ndarray:
     cv2.line(kernel, (int(c - dx), int(c - dy)), (int(c + dx), int(c + dy)), 1.0, 2, cv2.LINE_AA)
     kernel = cv2.resize(kernel, (n, n), interpolation=cv2.INTER_AREA)
     return kernel / kernel.sum()
+
+
+def named(read: Puzzle, truth: Puzzle, time_limit: float | None = None) -> bool:
+    """Whether the suspects of a read (looked for within ``time_limit`` seconds, the
+    suspects' own bound if None) name every island read wrong: the read with their changes
+    made (a number changed, an island taken away or added) is the puzzle."""
+    from hashi_asp import suspects
+
+    islands = dict(read.islands)
+    for suspect in suspects(read, time_limit=time_limit):
+        if suspect.suggested is None:
+            islands.pop(suspect.cell, None)
+        else:
+            islands[suspect.cell] = suspect.suggested
+    if not islands:
+        return False
+    top = min(r for r, _ in islands)
+    left = min(c for _, c in islands)
+    return {(r - top, c - left): n for (r, c), n in islands.items()} == normalised(truth)

@@ -42,7 +42,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import picture_material as material
 
-from hashi_asp import suspects
 from hashi_asp.pictures import read_picture
 from hashi_asp.puzzle import Puzzle
 from hashi_asp.solving import unique
@@ -105,7 +104,7 @@ def main() -> None:
                 if size == 15:
                     times[set_name].append(seconds)
                 exact = read is not None and material.same_puzzle(read, puzzle)
-                named = None if exact or read is None else _named(read, puzzle)
+                named = None if exact or read is None else material.named(read, puzzle)
                 results[set_name, kind].append((exact, named))
                 by_size[set_name, size].append(exact)
                 if not exact and options.keep:
@@ -125,7 +124,7 @@ def main() -> None:
                 read = read_picture(data, "damaged")
                 exact = material.same_puzzle(read, puzzle)
                 results[set_name, f"one number {part}"].append(
-                    (exact, None if exact else _named(read, puzzle))
+                    (exact, None if exact else material.named(read, puzzle))
                 )
                 if not exact and options.keep:
                     name = (
@@ -137,22 +136,6 @@ def main() -> None:
     _report(results, by_size, times)
     if options.readers:
         _compare_readers(glyph_sample)
-
-
-def _named(read: Puzzle, truth: Puzzle) -> bool:
-    """Whether the suspects of a read name every island read wrong: the read with their
-    changes made (a number changed, a mark taken for a number removed) is the puzzle."""
-    islands = dict(read.islands)
-    for suspect in suspects(read):
-        if suspect.suggested is None:
-            islands.pop(suspect.cell, None)
-        else:
-            islands[suspect.cell] = suspect.suggested
-    if not islands:
-        return False
-    top = min(r for r, _ in islands)
-    left = min(c for _, c in islands)
-    return {(r - top, c - left): n for (r, c), n in islands.items()} == material.normalised(truth)
 
 
 def _report(results: dict, by_size: dict, times: dict) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .errors import PuzzleError
 from .fixing import fix
 from .puzzle import Cell, Puzzle, Solution, Suspect
 from .status import Verdict
@@ -58,7 +59,10 @@ def suspects(puzzle: Puzzle, *, time_limit: float | Deadline | None = None) -> t
         return ()
     only = {cell: _others(puzzle, cell) for cell in [*blank, *doubtful]}
     only.update({cell: _numbers(puzzle, reading.missed[cell]) for cell in missed})
-    found = fix(puzzle, only=only, time_limit=deadline)
+    try:
+        found = fix(puzzle, only=only, time_limit=deadline)
+    except PuzzleError:  # (an edit that leaves no puzzle: every island taken away)
+        return ()
     if found.status not in (Verdict.FIXED, Verdict.UNIQUE) or found.solution is None:
         return ()
     named = [

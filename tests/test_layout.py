@@ -588,6 +588,20 @@ def test_start_up_loads_only_what_every_command_needs():
     }
 
 
+def test_solving_a_small_puzzle_loads_neither_giant_search_nor_json():
+    """``solve`` on 100 islands as the command line runs it: the neighbourhood search and the
+    sweep (a giant's first solution) and the JSON notation (a document's) are not loaded."""
+    solve = (
+        "from click.testing import CliRunner; from hashi_asp.cli import main; "
+        "done = CliRunner().invoke(main, ['solve', 'puzzles/coelho/Hs_16_100_25_00_001.has']); "
+        "assert done.exit_code == 0 and 'solved' in done.output, done.output"
+    )
+    loaded = loaded_after(solve)
+    assert "hashi_asp.asp.enumeration" in loaded  # (it ran)
+    assert not loaded & {"hashi_asp.asp.neighbourhood", "hashi_asp.asp.sweep"}
+    assert not loaded & {"hashi_asp.notations.json", "json"}
+
+
 def test_notations_is_a_package_of_one_module_per_notation():
     from hashi_asp import notations
 

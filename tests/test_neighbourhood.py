@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from hashi_asp import Program, Stop, check, count, generate, parse, solve
-from hashi_asp.asp import FORMULATIONS, auto, interface, neighbourhood, sweep
-from hashi_asp.asp.enumeration import GIANT, plan
+from hashi_asp.asp import FORMULATIONS, auto, few_doubles, interface, neighbourhood, sweep
+from hashi_asp.asp.enumeration import GIANT, SWEPT_DOUBLES, plan
 from hashi_asp.asp.interface import EncodingError
 from hashi_asp.asp.neighbourhood import Neighbourhoods
 from hashi_asp.asp.portfolio import name_of, variants
@@ -218,6 +218,10 @@ def test_auto_takes_it_for_a_first_solution_of_a_giant_only(monkeypatch):
     monkeypatch.setattr(sweep, "SWEPT", GIANT)
     assert sweep.swept(doubled) and first(doubled) == "lns"
     assert FORMULATIONS[auto(doubled)].complete
+    # ...but not where most bridges are double: the whole puzzle's search is quicker there
+    mostly = generate(GIANT, seed=5, beta=0.75).puzzle
+    assert sweep.swept(mostly) and not few_doubles(mostly, SWEPT_DOUBLES)
+    assert first(mostly) == auto(mostly) and FORMULATIONS[first(mostly)].complete
     monkeypatch.undo()
     found = solve(giant, time_limit=120)
     assert found.status == "solved" and "rounds" in found.stats  # the neighbourhood search's

@@ -25,8 +25,6 @@ from ..stopping import Deadline
 from . import LNS, MODES, few_doubles
 from .control import Enumeration, ground
 from .interface import EncodingError, Program, chosen
-from .neighbourhood import first_solution
-from .sweep import swept
 
 GIANT = 1000
 """Islands from which ``auto`` takes the neighbourhood search (:data:`~hashi_asp.asp.LNS`) for a
@@ -47,20 +45,34 @@ LARGE_GIANT = 5000
 with few double bridges (:data:`~hashi_asp.asp.FEW_DOUBLES`): 5 000 islands, one bridge in 25
 double: 20.6 s against the tree's 59 s."""
 
+SWEPT_DOUBLES = 1.72
+"""Bridges per island up to which ``auto`` sweeps a giant's first candidate
+(:func:`~hashi_asp.asp.sweep.swept`): with more, most bridges are double, the whole puzzle's
+search is quick and the sweep's windows, each grounded afresh, cost several times as much
+(docs/benchmarks.md, "The giants"; CPU seconds on a loaded machine, generated puzzles of
+10 000 islands, reach against the sweep: three quarters double, about 1.92 bridges per island,
+2.5 and 2.6 s against 10.7 and 7.8 s; five eighths, 1.78: 2.8 and 2.8 s against 10.2 and
+12.1 s; half, 1.65: 5.2 and 5.8 s against 13.3 and 38.9 s, where another puzzle of half took
+26.4 s from the whole puzzle and 13.5 s swept, so that half double still sweeps; 100 000
+islands, three quarters double: 38 s against 346 s)."""
+
 
 def giant(puzzle: Puzzle) -> bool:
     """Whether ``auto`` searches a first solution of ``puzzle`` by neighbourhoods: loops
     allowed, and at least :data:`GIANT` islands without doubles, :data:`LARGE_GIANT` with few,
     or a puzzle whose first candidate the search sweeps (:func:`~hashi_asp.asp.sweep.swept`:
     10 000 islands where some number needs a double bridge; a quarter of the bridges double:
-    7.9 to 18.3 s on ten puzzles, against reach's 25.8 to 48.7 s on five of them)."""
+    7.9 to 18.3 s on ten puzzles, against reach's 25.8 to 48.7 s on five of them) with up to
+    :data:`SWEPT_DOUBLES` bridges per island."""
     islands = len(puzzle.islands)
     if islands < GIANT or puzzle.rules.no_loops:
         return False
+    from .sweep import swept  # (here and below: a small puzzle's start-up imports neither search)
+
     return (
         few_doubles(puzzle, NO_DOUBLES)
         or (islands >= LARGE_GIANT and few_doubles(puzzle))
-        or swept(puzzle)
+        or (few_doubles(puzzle, SWEPT_DOUBLES) and swept(puzzle))
     )
 
 
@@ -134,6 +146,8 @@ def _first(
             f"--connectivity {program.connectivity} finds a first solution only; counting and "
             "uniqueness need a complete search (auto, race, reach, tree, flow, lazy)"
         )
+    from .neighbourhood import first_solution
+
     found = first_solution(puzzle, program, deadline, on_solution=on_solution)
     if on_count is not None and found.found:
         on_count(1)

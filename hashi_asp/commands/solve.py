@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
 def solve(given: Given) -> Outcome:
     from .. import notations
-    from ..notations.json import Laid
     from ..solving import solve
 
     board, output = given.puzzle, given.format
@@ -33,6 +32,8 @@ def solve(given: Given) -> Outcome:
 
     def show(solution) -> None:
         if documented:
+            from ..notations.json import Laid  # (with Python's json: only where a document is)
+
             laid.append(Laid(solution.to_json()))
         elif drawn and given.hooks.showing:  # (a study's or the API's run shows nothing)
             numbered = {"numbered": given.models != 1, "style": output}

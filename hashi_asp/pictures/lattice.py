@@ -358,11 +358,8 @@ def _misfit(lattice: Lattice, points: np.ndarray) -> float:
     farthest, or 1 for a glyph left out."""
     if len(lattice.cells) < len(points):
         return 1.0
-    index = list(lattice.cells)
-    where = _to_lattice(lattice.homography, points[index])
-    placed = np.array([[lattice.cells[i][1], lattice.cells[i][0]] for i in index], np.float64)
-    off = np.abs(where - placed)
-    return float(off.max()) if np.isfinite(off).all() else 1.0
+    off = _misfit_of_placed(lattice, points)
+    return off if math.isfinite(off) else 1.0
 
 
 def _turn(points: np.ndarray) -> float:
