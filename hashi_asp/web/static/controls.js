@@ -4,8 +4,9 @@
 
 import {
   UNIT, state, key, pairOf, maxNumber, playing, neighbour, centre, element, pointAt, cellAt, $,
-  draw, fit,
+  draw, fit, judgeWith,
 } from "./board.js";
+import { judgeRules, stillOpen } from "./rules.js";
 import { api, drawing, given, puzzleText } from "./api.js";
 import { say, verdict } from "./words.js";
 import {
@@ -213,6 +214,7 @@ async function exportLink() {
 function on(id, event, handler) { $(id).addEventListener(event, handler); }
 
 async function start() {
+  judgeWith(judgeRules, stillOpen);
   const board = $("board");
   board.addEventListener("pointerdown", onPointerDown);
   board.addEventListener("pointermove", onPointerMove);
