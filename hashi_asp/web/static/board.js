@@ -6,7 +6,9 @@
 // `g.island` with `data-cell="R,C"` (and `data-row`, `data-col`), its number as its text; each
 // drawn bridge a `g.bridge` with `data-pair="R1,C1,R2,C2"` and `data-count` (and `data-r1`,
 // `data-c1`, `data-r2`, `data-c2`); each pair marked "no bridge" a `g.no-bridge` with
-// `data-pair`.  Rows and columns count from 0; a pair's first end is the first in reading order.
+// `data-pair`; a bridge or mark a step applied (not the player) has `data-by="step"`; an island
+// in a rule broken has the class `broken`, a locked one `locked`.  Rows and columns count from
+// 0; a pair's first end is the first in reading order.
 
 // ---------------------------------------------------------------------------- state
 
@@ -205,6 +207,7 @@ export function draw() {
       "aria-label": `no bridge ${pairName(pairOf(k))}` }, bridges);
     if (shown.mistakes.has(k)) group.classList.add("mistake");
     if (shown.step === k) group.classList.add("step");
+    if (state.stepped.has(k)) group.dataset.by = "step";
     drawTrace(k, group);
     const [a, b] = pairOf(k), [x1, y1] = centre(...a), [x2, y2] = centre(...b);
     const [x, y, s] = [(x1 + x2) / 2, (y1 + y2) / 2, UNIT / 7];
@@ -218,6 +221,7 @@ export function draw() {
       "aria-label": `${count === 1 ? "a bridge" : count === 2 ? "a double bridge" : `${count} bridges`} ${pairName([a, b])}` }, bridges);
     if (shown.mistakes.has(k)) group.classList.add("mistake");
     if (brokenPairs.has(k)) group.classList.add("broken");
+    if (state.stepped.has(k)) group.dataset.by = "step";
     if (shown.step === k) group.classList.add("step");
     const [x1, y1] = centre(...a), [x2, y2] = centre(...b);
     const horizontal = a[0] === b[0];

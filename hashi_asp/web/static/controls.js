@@ -4,17 +4,18 @@
 
 import {
   UNIT, state, key, pairOf, maxNumber, playing, neighbour, centre, element, pointAt, cellAt, $,
-  draw, fit, judgeWith,
+  bridgeCount, draw, fit, judgeWith,
 } from "./board.js";
 import { judgeRules, stillOpen } from "./rules.js";
 import { api, drawing, given, puzzleText } from "./api.js";
 import { say, verdict } from "./words.js";
 import {
-  LAST, PREFERENCES, forgetMoves, linkShown, redo, runTimer, showHistory, showTimer, snapshot,
-  stored, timer, undo,
+  LAST, PREFERENCES, forgetMoves, linkShown, redo, runTimer, showHistory, showOpen, showTimer,
+  snapshot, stored, timer, undo,
 } from "./player.js";
 import {
-  addLine, applyFix, check, clearPlay, cycle, nextStep, setIsland, setRules, solve, toggleMark,
+  addLine, applyFix, check, clearPlay, cycle, nextStep, setIsland, setRules, solve, toggleLock,
+  toggleMark,
 } from "./app.js";
 import { findFix } from "./fixes.js";
 import { generate, load, newGrid, openPuzzle, setMode } from "./opening.js";
@@ -86,7 +87,11 @@ function onPointerUp(event) {
     return;
   }
   const way = thrown(done.from, event);
-  if (!way) return;  // a tap on an island selects it
+  if (!way) {  // a tap on an island selects it; on a finished one (or a locked one) locks it
+    const k = key(...done.from), n = state.islands.get(k);
+    if (!done.marking && (state.locked.has(k) || (n !== null && bridgeCount(k) === n))) toggleLock(...done.from);
+    return;
+  }
   const to = neighbour(...done.from, ...way);
   if (!to) { say("no island that way"); return; }
   (done.marking ? toggleMark : addLine)(done.from, to);
@@ -140,7 +145,8 @@ function onBoardKey(event, command) {
     state.laying = false;
     draw();
   } else if (playing()) {
-    if (event.key === "Enter") state.laying = !state.laying;
+    if (event.key === "l" && island) toggleLock(r, c);
+    else if (event.key === "Enter") state.laying = !state.laying;
     else if (event.key === "Escape") state.laying = false;
     else return false;
   } else if (/^[1-9]$/.test(event.key)) {
@@ -245,6 +251,8 @@ async function start() {
   on("undo", "click", undo);
   on("redo", "click", redo);
   on("check", "click", check);
+  on("offer-mistake", "click", check);
+  on("show-open", "change", () => showOpen($("show-open").checked));
   on("next-step", "click", nextStep);
   on("solve", "click", solve);
   on("clear", "click", clearPlay);
@@ -261,6 +269,7 @@ async function start() {
   on("export-link", "click", exportLink);
 
   showTimer(!!stored(PREFERENCES, {}).timer);
+  showOpen(!!stored(PREFERENCES, {}).open);
   showHistory();
   // The puzzle a link names, or else the last one shown here; the page opens on it with the
   // player's state as it was, and undo starts from there.

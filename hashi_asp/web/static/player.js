@@ -2,9 +2,9 @@
 // change (is the drawing a solution now? a new puzzle analysed), the progress kept in the
 // browser's storage across a reload, and the timer.
 
-import { state, key, pairKey, playing, prunePairs, bridgeCount, clearShown, $, draw } from "./board.js";
+import { state, key, cellOf, pairKey, playing, prunePairs, bridgeCount, clearShown, $, draw } from "./board.js";
 import { api, listPairs, drawing, puzzleDocument, puzzleText } from "./api.js";
-import { say, solved, setSolved, showVerdict, verdict } from "./words.js";
+import { reconsider, say, solved, setSolved, showVerdict, verdict } from "./words.js";
 import { analyseSoon, stopAnalysis } from "./analysis.js";
 
 // ---------------------------------------------------------------------------- changes, undo, redo
@@ -23,6 +23,8 @@ function progressOf() {
     bridges: [...state.bridges].map(([k, n]) => [...listPairs(k), n, placed(k)]),
     ruled_out: [...state.ruledOut].map((k) => [...listPairs(k), placed(k)]),
     narrowed: [...state.narrowed].map(([k, counts]) => [...listPairs(k), counts]),
+    stepped: [...state.stepped].sort().map(listPairs),
+    locked: [...state.locked].sort().map(cellOf),
   };
 }
 
@@ -37,6 +39,8 @@ export function setProgress(play) {
     ...(play.ruled_out || []).map((v) => [pair(v), v[4] ?? 0]),
   ]);
   state.placing = Math.max(0, ...state.placed.values());
+  state.stepped = new Set((play.stepped || []).map(pair));
+  state.locked = new Set((play.locked || []).map(([r, c]) => key(r, c)));
   prunePairs();
 }
 
@@ -96,6 +100,7 @@ export function setPuzzleOnly(doc) {
 
 function after(puzzleBefore) {
   showHistory();
+  reconsider();
   const another = puzzleText() !== puzzleBefore;
   if (another) {
     // The time is the puzzle's: as kept for it (none for a new one), stopped until played().
@@ -231,4 +236,12 @@ export function showTimer(shown) {
   $("timer").hidden = !shown;
   $("show-timer").checked = shown;
   store(PREFERENCES, { ...stored(PREFERENCES, {}), timer: shown });
+}
+
+// The pairs still open drawn on the board, or not (the toggle "where bridges can go").
+export function showOpen(shown) {
+  state.showOpen = shown;
+  $("show-open").checked = shown;
+  store(PREFERENCES, { ...stored(PREFERENCES, {}), open: shown });
+  draw();
 }
