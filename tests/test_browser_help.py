@@ -8,6 +8,7 @@ from __future__ import annotations
 from browsing import (
     bridges,
     drag,
+    marked,
     message,
     open_puzzle,
     press,
@@ -18,6 +19,9 @@ from browsing import (
     wait,
 )
 from selenium.webdriver.common.by import By
+
+from hashi_asp import notations
+from hashi_asp.walkthrough import steps
 
 UNIQUE = "7x7m2:4a4a2a2w2k4c3a1"  # the README's walkthrough puzzle
 NO_STEP = "Your bridges and marks agree with no solution: no step follows from them."
@@ -78,3 +82,40 @@ def test_the_steps_applied_are_never_the_players_mistakes(site, browser):
         "0,0,6,0",
         "0,2,4,2",
     }
+
+
+def hint_line(driver) -> str:
+    return driver.find_element(By.ID, "hint-line").text
+
+
+def test_the_hint_ladder_looks_names_then_applies_each_rung_undone(site, browser):
+    puzzle = notations.read(UNIQUE)
+    first = steps(puzzle, limit=1).steps[0]
+    open_puzzle(browser, site, UNIQUE)
+    settled(browser)
+    assert not browser.find_element(By.ID, "hints-used").is_displayed()
+    press(browser, "hint")  # where to look: the reason ringed, no pair said
+    wait(browser, lambda d: hint_line(d).startswith("Hint (1 of 3): look at"), "the first rung")
+    assert marked(browser, "look") == set(first.reason)
+    assert not read(browser, ".pair-step") and not bridges(browser).bridges
+    assert str(first.pair[1]) not in hint_line(browser)
+    press(browser, "hint")  # the technique, with its sentence
+    rung_two = f"Hint (2 of 3): {first.technique.replace('-', ' ')} ({first.level}): {first.text}."
+    wait(browser, lambda d: hint_line(d).startswith(rung_two), "the second rung")
+    press(browser, "undo")
+    wait(browser, lambda d: hint_line(d).startswith("Hint (1 of 3)"), "the second rung undone")
+    press(browser, "hint")
+    wait(browser, lambda d: hint_line(d).startswith(rung_two), "the second rung again")
+    press(browser, "hint")  # the move applied
+    wait(browser, lambda d: message(d) == first.text, "the third rung: the step applied")
+    least = min(first.bridges)
+    assert bridges(browser).counts() == {first.pair: least}
+    assert hint_line(browser) == "" and not marked(browser, "look")
+    press(browser, "undo")
+    wait(browser, lambda d: not bridges(d).bridges, "the move undone")
+    wait(browser, lambda d: hint_line(d).startswith(rung_two), "back on the second rung")
+    # Every rung pressed is in the game's record, beside the timer, kept over a reload.
+    used = browser.find_element(By.ID, "hints-used")
+    assert used.is_displayed() and used.text == "4 hints used"
+    browser.refresh()
+    wait(browser, lambda d: d.find_element(By.ID, "hints-used").text == "4 hints used", "kept")

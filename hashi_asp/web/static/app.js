@@ -8,7 +8,7 @@ import {
 } from "./board.js";
 import { api, byPlacing, given, puzzleText } from "./api.js";
 import { offer, say, solved } from "./words.js";
-import { change, place, setProgress, snapshot } from "./player.js";
+import { change, place, setProgress, snapshot, usedHint } from "./player.js";
 import { chosenEdits, showFix } from "./fixes.js";
 import { showSuspects } from "./reading.js";
 
@@ -178,7 +178,23 @@ export function showStep(step) {
 export async function nextStep() {
   try {
     const step = await askStep();
-    if (step) showStep(step);
+    if (step) { usedHint(); showStep(step); }
+  } catch (error) { say(error.message); }
+}
+
+// The hint ladder, one rung a press, each rung one change (undo takes it back) and one hint of
+// the game's record: first where to look (the step's reason islands ringed, no pair said), then
+// the technique named with its sentence, then the move applied (as Next step).
+export async function hintLadder() {
+  try {
+    const ladder = state.ladder;
+    if (ladder && ladder.rung === 2) { usedHint(); showStep(ladder.step); return; }
+    if (ladder) { usedHint(); say(""); change(() => { state.ladder = { rung: 2, step: ladder.step }; }); return; }
+    const step = await askStep();
+    if (!step) return;
+    usedHint();
+    say("");
+    change(() => { clearShown(); state.ladder = { rung: 1, step }; });
   } catch (error) { say(error.message); }
 }
 

@@ -38,6 +38,7 @@ export const state = {
   cursor: [0, 0],
   mode: "edit",               // "play" (draw bridges), "mark" (mark "no bridge"), "edit" (islands)
   laying: false,              // Enter was pressed: the next arrow lays a bridge (controls.js)
+  ladder: null,               // the hint under way: {rung: 1 or 2, step}, the third applies it
   showOpen: false,            // the pairs still open drawn (the toggle "where bridges can go")
   broken: [],                 // the rules the bridges break, as judged before each drawing
 };
@@ -67,7 +68,6 @@ export function nothingShown() {
     reason: new Set(),        // the islands whose numbers force the step shown
     step: null,               // the pair the step shown decides
     mistakes: new Set(),      // pairs drawn or marked that are wrong (the first mistake)
-    look: new Set(),          // the islands a hint says to look at (its first rung)
   };
 }
 state.shown = nothingShown();
@@ -198,6 +198,8 @@ export function draw() {
   }
   const shown = state.shown;
   state.broken = judges.rules();
+  const look = new Set(state.ladder ? state.ladder.step.reason.map(([r, c]) => key(r, c)) : []);
+  $("hint-line").textContent = ladderWords(state.ladder);
   const brokenCells = new Set(state.broken.flatMap((v) => v.cells.map((cell) => key(...cell))));
   const brokenPairs = new Set(state.broken.filter((v) => v.rule === "pair-count").map((v) => pairKey(...v.cells)));
   if (state.showOpen && playing()) drawOpen(element("g", { class: "open-pairs" }, board));
@@ -239,7 +241,7 @@ export function draw() {
       id: `island-${r}-${c}`, role: "img", "aria-label": islandWords(k) }, islands);
     if (shown.islands.has(k)) group.classList.add("marked");
     if (brokenCells.has(k)) group.classList.add("broken");
-    if (shown.look.has(k)) group.classList.add("look");
+    if (look.has(k)) group.classList.add("look");
     if (state.locked.has(k)) group.classList.add("locked");
     if (shown.reason.has(k)) group.classList.add("reason");
     if (steps.has(k)) group.classList.add("step");
@@ -277,6 +279,18 @@ export function draw() {
   element("rect", { class: "cursor", x: x - UNIT / 2 + 2, y: y - UNIT / 2 + 2,
     width: UNIT - 4, height: UNIT - 4 }, board);
   fit();
+}
+
+// What the hint under way says: first where to look, then the technique and its sentence.
+function ladderWords(ladder) {
+  if (!ladder) return "";
+  const { step, rung } = ladder, n = step.reason.length;
+  if (rung === 1) {
+    const where = n ? `the ${n === 1 ? "island" : `${n} islands`} ringed: ${n === 1 ? "its number decides" : "their numbers decide"} a pair`
+      : "the bridges already certain: they decide a pair";
+    return `Hint (1 of 3): look at ${where}. Hint again for the technique.`;
+  }
+  return `Hint (2 of 3): ${step.technique.replaceAll("-", " ")} (${step.level}): ${step.text}. Hint again to apply it.`;
 }
 
 // An island as a screen reader names it: its number, where, and the bridges it has.

@@ -14,7 +14,7 @@ import {
   snapshot, stored, timer, undo,
 } from "./player.js";
 import {
-  addLine, applyFix, check, clearPlay, cycle, nextStep, setIsland, setRules, solve, toggleLock,
+  addLine, applyFix, check, clearPlay, cycle, hintLadder, nextStep, setIsland, setRules, solve, toggleLock,
   toggleMark,
 } from "./app.js";
 import { findFix } from "./fixes.js";
@@ -254,6 +254,7 @@ async function start() {
   on("offer-mistake", "click", check);
   on("show-open", "change", () => showOpen($("show-open").checked));
   on("next-step", "click", nextStep);
+  on("hint", "click", hintLadder);
   on("solve", "click", solve);
   on("clear", "click", clearPlay);
   on("show-timer", "change", () => showTimer($("show-timer").checked));

@@ -24,6 +24,7 @@ function progressOf() {
     ruled_out: [...state.ruledOut].map((k) => [...listPairs(k), placed(k)]),
     narrowed: [...state.narrowed].map(([k, counts]) => [...listPairs(k), counts]),
     stepped: [...state.stepped].sort().map(listPairs),
+    hint: state.ladder,
     locked: [...state.locked].sort().map(cellOf),
   };
 }
@@ -40,6 +41,7 @@ export function setProgress(play) {
   ]);
   state.placing = Math.max(0, ...state.placed.values());
   state.stepped = new Set((play.stepped || []).map(pair));
+  state.ladder = play.hint || null;
   state.locked = new Set((play.locked || []).map(([r, c]) => key(r, c)));
   prunePairs();
 }
@@ -55,8 +57,9 @@ const moves = { past: [], future: [] };   // snapshots to undo to, and to redo t
 // moment before becomes a step of undo (nothing is recorded for a change that changed nothing).
 // Then the board is redrawn, the progress saved, and the puzzle analysed again if it changed.
 export function change(apply) {
-  const before = snapshot(), puzzle = puzzleText();
+  const before = snapshot(), puzzle = puzzleText(), ladder = state.ladder;
   apply();
+  if (state.ladder === ladder) state.ladder = null;  // any other change ends a hint's ladder
   prunePairs();
   if (snapshot() === before) { draw(); return false; }
   moves.past.push(before);
@@ -106,6 +109,8 @@ function after(puzzleBefore) {
     // The time is the puzzle's: as kept for it (none for a new one), stopped until played().
     const kept = stored(PROGRESS, {})[puzzleText()];
     timer.set(kept ? kept.seconds || 0 : 0, false);
+    record.hints = kept ? kept.hints || 0 : 0;
+    showRecord();
   }
   save();
   if (another) puzzleChanged();
@@ -179,7 +184,7 @@ export function save() {
   if (!state.islands.size) return;
   store(LAST, { puzzle: puzzleDocument(), mode: state.mode });
   const all = stored(PROGRESS, {});
-  all[puzzleText()] = { ...progressOf(), seconds: timer.seconds(), at: Date.now() };
+  all[puzzleText()] = { ...progressOf(), seconds: timer.seconds(), hints: record.hints, at: Date.now() };
   const kept = Object.entries(all).sort(([, a], [, b]) => b.at - a.at).slice(0, PUZZLES_KEPT);
   store(PROGRESS, Object.fromEntries(kept));
 }
@@ -202,6 +207,24 @@ function forgetLink() {
     linked = null;
     window.history.replaceState(null, "", location.pathname);
   }
+}
+
+// ---------------------------------------------------------------------------- the record
+
+// The game's record on the puzzle shown, beside its time: the hints used (each rung of the hint
+// ladder and each Next step counts one; undo takes a rung off the board, not off the record).
+export const record = { hints: 0 };
+
+export function usedHint() {
+  record.hints += 1;
+  showRecord();
+  save();
+}
+
+function showRecord() {
+  const line = $("hints-used");
+  line.textContent = `${record.hints} hint${record.hints === 1 ? "" : "s"} used`;
+  line.hidden = record.hints === 0;
 }
 
 // ---------------------------------------------------------------------------- the timer
