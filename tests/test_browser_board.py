@@ -22,6 +22,7 @@ from browsing import (
     wait,
 )
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from hashi_asp import notations
 from hashi_asp.puzzle import Geometry
@@ -98,3 +99,71 @@ def test_a_finished_island_locks_and_its_pairs_stay(site, browser):
     keys(browser, "l")
     wait(browser, lambda d: not marked(d, "locked"), "unlocked by its key")
     assert islands(browser) == dict(notations.read(UNIQUE).islands)
+
+
+def test_the_undo_history_is_kept_over_a_reload(site, browser):
+    open_puzzle(browser, site, UNIQUE)
+    settled(browser)
+    moments = [bridges(browser).counts()]
+    for a, b in (((0, 0), (0, 2)), ((0, 0), (6, 0)), ((0, 0), (0, 2))):
+        drag(browser, a, b)
+        wait(browser, lambda d: bridges(d).counts() != moments[-1], "a bridge")
+        moments.append(bridges(browser).counts())
+    press(browser, "undo")  # one to redo, too
+    wait(browser, lambda d: bridges(d).counts() == moments[2], "undone")
+    browser.get(site)  # the page alone: the last puzzle, its state and its history
+    wait(browser, lambda d: bridges(d).counts() == moments[2], "the state kept")
+    assert browser.find_element(By.ID, "redo").is_enabled()
+    press(browser, "redo")
+    wait(browser, lambda d: bridges(d).counts() == moments[3], "redone after the reload")
+    for moment in reversed(moments[:3]):
+        press(browser, "undo")
+        wait(browser, lambda d, m=moment: bridges(d).counts() == m, "undone after the reload")
+    kept = browser.execute_script("return localStorage.getItem('hashi-asp:history').length")
+    print(f"the history kept: {kept} characters")
+
+
+def accessibility_names(driver) -> list[str]:
+    tree = driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})
+    return [
+        node["name"]["value"]
+        for node in tree["nodes"]
+        if not node.get("ignored") and node.get("name", {}).get("value")
+    ]
+
+
+def test_a_screen_reader_hears_every_island_and_its_bridges(site, browser):
+    puzzle = notations.read(UNIQUE)
+    open_puzzle(browser, site, UNIQUE)
+    settled(browser)
+    drag(browser, (0, 0), (0, 2))
+    drag(browser, (0, 0), (0, 2))
+    drag(browser, (6, 4), (6, 6))
+    wait(browser, lambda d: len(bridges(d).counts()) == 2, "two bridges")
+    names = accessibility_names(browser)
+    has = {(0, 0): 2, (0, 2): 2, (6, 4): 1, (6, 6): 1}
+    for (r, c), n in puzzle.islands.items():
+        k = has.get((r, c), 0)
+        name = f"the {n} at ({r}, {c}): {k} bridge{'' if k == 1 else 's'} of {n}"
+        assert name in names, name
+    assert "a double bridge (0, 0)-(0, 2)" in names
+    # The board is one focusable application; the selected island is its active descendant,
+    # and moving the selection says the island and its pairs in a live region.
+    board = browser.find_element(By.ID, "board")
+    assert board.get_attribute("role") == "application" and board.get_attribute("tabindex") == "0"
+    browser.execute_script("hashi.select(0, 0)")
+    focus_board(browser)
+    keys(browser, Keys.ARROW_RIGHT)  # to the 4 at (0, 2)
+    said = browser.find_element(By.ID, "announce")
+    wait(browser, lambda d: said.text or said.get_attribute("textContent"), "the announcement")
+    heard = said.get_attribute("textContent")
+    assert heard.startswith("the 4 at (0, 2): 2 bridges of 4.")
+    assert "left, a double bridge to the 4 at (0, 0)" in heard
+    assert board.get_attribute("aria-activedescendant") == "island-0-2"
+    assert said.get_attribute("aria-live") == "polite"
+    # The verdict and the step's sentence are in live regions.
+    press(browser, "next-step")
+    wait(browser, lambda d: message(d), "a step's sentence")
+    for region in ("verdict", "message", "rules", "hint-line"):
+        assert browser.find_element(By.ID, region).get_attribute("aria-live") == "polite"
+    assert message(browser) in accessibility_names(browser)

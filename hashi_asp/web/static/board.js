@@ -301,6 +301,22 @@ export function islandWords(k) {
   return `${number} at ${cellName(cellOf(k))}: ${lines}${state.locked.has(k) ? ", locked" : ""}`;
 }
 
+// A cell as a screen reader hears it once selected: the island, and each way its pair: the
+// bridges on it, its mark, or none.
+export function describeCell(r, c) {
+  const k = key(r, c);
+  if (!state.islands.has(k)) return `water at ${cellName([r, c])}`;
+  const ways = [["up", -1, 0], ["down", 1, 0], ["left", 0, -1], ["right", 0, 1]];
+  const pairs = ways.flatMap(([name, dr, dc]) => {
+    const other = neighbour(r, c, dr, dc);
+    if (!other) return [];
+    const p = pairKey([r, c], other), n = state.bridges.get(p) || 0, to = state.islands.get(key(...other));
+    const what = state.ruledOut.has(p) ? "marked no bridge" : n === 0 ? "no bridge" : n === 1 ? "a bridge" : n === 2 ? "a double bridge" : `${n} bridges`;
+    return [`${name}, ${what} to ${to === null ? "an island" : `the ${to}`} at ${cellName(other)}`];
+  });
+  return `${islandWords(k)}. ${pairs.join("; ")}.`;
+}
+
 // The guide line of a mark "no bridge", from each island to the first bridge drawn across the
 // pair (it is not drawn through bridges).
 function drawTrace(k, group) {

@@ -4,13 +4,13 @@
 
 import {
   UNIT, state, key, pairOf, maxNumber, playing, neighbour, centre, element, pointAt, cellAt, $,
-  bridgeCount, draw, fit, judgeWith,
+  bridgeCount, describeCell, draw, fit, judgeWith,
 } from "./board.js";
 import { judgeRules, stillOpen } from "./rules.js";
 import { api, drawing, given, puzzleText } from "./api.js";
-import { say, verdict } from "./words.js";
+import { announce, say, verdict } from "./words.js";
 import {
-  LAST, PREFERENCES, forgetMoves, linkShown, redo, runTimer, showHistory, showOpen, showTimer,
+  LAST, PREFERENCES, linkShown, resumeMoves, redo, runTimer, showHistory, showOpen, showTimer,
   snapshot, stored, timer, undo,
 } from "./player.js";
 import {
@@ -144,6 +144,7 @@ function onBoardKey(event, command) {
     state.cursor = to;
     state.laying = false;
     draw();
+    if (playing()) announce(describeCell(...to));
   } else if (playing()) {
     if (event.key === "l" && island) toggleLock(r, c);
     else if (event.key === "Enter") state.laying = !state.laying;
@@ -285,7 +286,7 @@ async function start() {
     setMode("edit");
     verdict("no puzzle yet", "");
   }
-  forgetMoves();
+  resumeMoves();
 }
 
 // ---------------------------------------------------------------------------- the hook

@@ -75,6 +75,29 @@ export function redo() { travel(moves.future, moves.past, "nothing to redo"); }
 export function forgetMoves() {
   moves.past = []; moves.future = [];
   showHistory();
+  saveMoves();
+}
+
+// The undo history, kept in the browser's storage beside the state (the last MOVES_KEPT moments
+// each way), so that a reload undoes as before; it is taken back only where the page opens on
+// the moment it was kept at.
+const HISTORY = "hashi-asp:history", MOVES_KEPT = 100;
+let movesResumed = false;   // until the page has opened and taken back what was kept
+
+function saveMoves() {
+  if (!movesResumed) return;
+  store(HISTORY, { now: snapshot(), past: moves.past.slice(-MOVES_KEPT), future: moves.future.slice(-MOVES_KEPT) });
+}
+
+export function resumeMoves() {
+  movesResumed = true;
+  const kept = stored(HISTORY, null);
+  if (kept && kept.now === snapshot() && Array.isArray(kept.past) && Array.isArray(kept.future)) {
+    moves.past = kept.past; moves.future = kept.future;
+    showHistory();
+  } else {
+    forgetMoves();
+  }
 }
 
 function travel(from, to, none) {
@@ -187,6 +210,7 @@ export function save() {
   all[puzzleText()] = { ...progressOf(), seconds: timer.seconds(), hints: record.hints, at: Date.now() };
   const kept = Object.entries(all).sort(([, a], [, b]) => b.at - a.at).slice(0, PUZZLES_KEPT);
   store(PROGRESS, Object.fromEntries(kept));
+  saveMoves();
 }
 
 // The player's state on the puzzle shown, as last kept (nothing for a new puzzle); its time is

@@ -42,3 +42,6 @@ export function showVerdict() {
   line.textContent = solved ? "solved" : analysis.text;
   line.className = solved ? "solved" : analysis.kind;
 }
+
+// What a screen reader hears as the selection moves on the board (a live region of its own).
+export function announce(text) { $("announce").textContent = text; }
