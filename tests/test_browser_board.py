@@ -5,6 +5,8 @@ reload, and a board a screen reader can play (read from Chromium's accessibility
 
 from __future__ import annotations
 
+import json
+
 from browsing import (
     bridges,
     drag,
@@ -26,6 +28,7 @@ from selenium.webdriver.common.keys import Keys
 
 from hashi_asp import notations
 from hashi_asp.puzzle import Geometry
+from hashi_asp.walkthrough import steps
 
 UNIQUE = "7x7m2:4a4a2a2w2k4c3a1"  # the README's walkthrough puzzle
 
@@ -167,3 +170,53 @@ def test_a_screen_reader_hears_every_island_and_its_bridges(site, browser):
     for region in ("verdict", "message", "rules", "hint-line"):
         assert browser.find_element(By.ID, region).get_attribute("aria-live") == "polite"
     assert message(browser) in accessibility_names(browser)
+
+
+LONE = json.dumps({"rows": 1, "cols": 1, "islands": [[0, 0, 1]]})  # one island: no solution
+PLUS = json.dumps(  # a 1 on each side of the middle: (0, 1)-(2, 1) crosses (1, 0)-(1, 2)
+    {"rows": 3, "cols": 3, "islands": [[0, 1, 1], [2, 1, 1], [1, 0, 1], [1, 2, 1]]}
+)
+
+
+def test_the_small_things_said_and_drawn(site, browser):
+    # Only the help of the mode shown.
+    open_puzzle(browser, site, UNIQUE)
+    settled(browser)
+    assert browser.find_element(By.ID, "help-play").is_displayed()
+    assert not browser.find_element(By.ID, "help-edit").is_displayed()
+    press(browser, "mode-edit")
+    assert browser.find_element(By.ID, "help-edit").is_displayed()
+    assert not browser.find_element(By.ID, "help-play").is_displayed()
+    press(browser, "mode-play")
+    # A step that leaves "at most one bridge" stays written on its pair once the next is shown.
+    walk = steps(notations.read(UNIQUE)).steps
+    assert "at most one bridge to (0, 6)" in walk[5].text
+    for step in walk[:7]:
+        press(browser, "next-step")
+        wait(browser, lambda d, text=step.text: message(d) == text, step.text)
+    wait(browser, lambda d: ["0,6,6,6", "≤1"] in read(d, ".narrowed", "pair"), "the ≤1 kept")
+    # One island that cannot have its number: said in the singular.
+    open_puzzle(browser, site, LONE)
+    assert settled(browser) == "no solution"
+    wait(browser, lambda d: "This island cannot have its number (marked)." in message(d), "it")
+    # A text that is no puzzle: the message says what it is, not the server's name for it.
+    source = browser.find_element(By.ID, "source")
+    source.clear()
+    source.send_keys("zzz bad")
+    press(browser, "load")
+    wait(browser, lambda d: message(d).startswith("the puzzle (line 1, column 1): "), "the error")
+    assert "<text>" not in message(browser)
+    # A mark's guide line stops at the bridge drawn across the pair.
+    open_puzzle(browser, site, PLUS)
+    settled(browser)
+    drag(browser, (0, 1), (2, 1))
+    drag(browser, (1, 0), (1, 2), button="right")
+    wait(browser, lambda d: ruled_out(d), "the mark")
+    pieces = browser.execute_script(
+        "const bridge = document.querySelector('#board .bridge line').getBBox().x;"
+        "return [bridge, ...[...document.querySelectorAll('#board .no-bridge .trace')]"
+        "  .map((l) => [l.x1.baseVal.value, l.x2.baseVal.value])];"
+    )
+    across, *traces = pieces
+    assert len(traces) == 2
+    assert all(not (x1 < across < x2) for x1, x2 in traces)

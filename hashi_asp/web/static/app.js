@@ -10,7 +10,7 @@ import { api, byPlacing, given, puzzleText } from "./api.js";
 import { offer, say, solved } from "./words.js";
 import { change, place, setProgress, snapshot, usedHint } from "./player.js";
 import { chosenEdits, showFix } from "./fixes.js";
-import { showSuspects } from "./reading.js";
+import { decided, showSuspects } from "./reading.js";
 
 // ---------------------------------------------------------------------------- the author fix
 
@@ -31,6 +31,7 @@ export function applyFix() {
 // ---------------------------------------------------------------------------- editing
 
 export function setIsland(r, c, value) {  // value: a number, null (no number), or undefined (remove)
+  decided(key(r, c));
   if (state.suspects.delete(key(r, c))) showSuspects();  // the player decided it
   change(() => {
     if (value === undefined) state.islands.delete(key(r, c));
