@@ -14,8 +14,12 @@ from serving import post
 
 UNIQUE = "7x7m2:4a4a2a2w2k4c3a1"  # the README's walkthrough puzzle
 LOOPS = json.dumps(  # four 2s in a square, loops not allowed
-    {"rows": 3, "cols": 3, "no_loops": True,
-     "islands": [[0, 0, 2], [0, 2, 2], [2, 0, 2], [2, 2, 2]]}
+    {
+        "rows": 3,
+        "cols": 3,
+        "no_loops": True,
+        "islands": [[0, 0, 2], [0, 2, 2], [2, 0, 2], [2, 2, 2]],
+    }
 )
 
 WATCH = """
