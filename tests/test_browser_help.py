@@ -5,7 +5,10 @@ theirs, never counted as the player's mistake."""
 
 from __future__ import annotations
 
+import pytest
 from browsing import (
+    PHONE,
+    WIDE,
     bridges,
     drag,
     marked,
@@ -14,8 +17,10 @@ from browsing import (
     press,
     read,
     ruled_out,
+    screen,
     settled,
     tap,
+    verdict,
     wait,
 )
 from selenium.webdriver.common.by import By
@@ -119,3 +124,24 @@ def test_the_hint_ladder_looks_names_then_applies_each_rung_undone(site, browser
     assert used.is_displayed() and used.text == "4 hints used"
     browser.refresh()
     wait(browser, lambda d: d.find_element(By.ID, "hints-used").text == "4 hints used", "kept")
+
+
+@pytest.mark.parametrize("size", [WIDE, PHONE], ids=["1280x900", "390x844"])
+def test_a_whole_game_by_the_hint_ladder(site, browser, size):
+    """The README's puzzle played by Hint alone, three presses a step: each step of the
+    walkthrough in order, then solved, every rung in the record."""
+    screen(browser, size)
+    walk = steps(notations.read(UNIQUE)).steps
+    open_puzzle(browser, site, UNIQUE)
+    settled(browser)
+    for i, step in enumerate(walk):
+        press(browser, "hint")
+        wait(browser, lambda d: hint_line(d).startswith("Hint (1 of 3)"), f"step {i + 1} looked")
+        assert marked(browser, "look") == set(step.reason)
+        press(browser, "hint")
+        wait(browser, lambda d, s=step: s.text in hint_line(d), f"step {i + 1} named")
+        press(browser, "hint")
+        wait(browser, lambda d, s=step: message(d) == s.text, f"step {i + 1} applied")
+    wait(browser, lambda d: verdict(d) == "solved", "solved")
+    used = browser.find_element(By.ID, "hints-used").text
+    assert used == f"{3 * len(walk)} hints used"
