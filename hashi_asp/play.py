@@ -35,10 +35,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .checking import check
+from .checking import Violation, check
 from .errors import PuzzleError
+from .graphs import connected_groups
 from .notations.lexing import is_int
-from .puzzle import Bridge, Pair, Puzzle, Solution, bridge, pair_name
+from .puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge, cell_name, pair_name, plural
 
 KEYS = ("bridges", "ruled_out", "narrowed")
 """The keys of the state's JSON form, in the order it is written."""
@@ -118,6 +119,14 @@ class Play:
         """Whether the bridges drawn are, on their own, a valid solution of ``puzzle``."""
         return bool(self.bridges) and not check(puzzle, self.drawn)
 
+    def broken(self, puzzle: Puzzle) -> list[Violation]:
+        """The rules the bridges drawn break already, whatever is drawn next (each bridge drawn
+        stays, and more may come): the independent checker's but the island numbers and the
+        connection, which a partial drawing does not meet yet; an island with more bridges than
+        its number, a pair with more than one of its islands takes, and a group of islands
+        that each have all their bridges, closed off from the others (:func:`broken_so_far`)."""
+        return broken_so_far(puzzle, self.drawn)
+
     def counts(self, puzzle: Puzzle, *, bounds: bool = False) -> dict[Pair, tuple[int, ...]]:
         """The counts each pair of neighbours of ``puzzle`` can take in this state (ascending,
         pairs in reading order); a state the module docstring refuses raises
@@ -128,6 +137,88 @@ class Play:
             return PuzzleError(message)
 
         return _judged(self, puzzle, blame, bounds)
+
+
+# ---------------------------------------------------------------------------- the rules broken
+
+# Rules a partial drawing breaks on its way to a solution: too few bridges at an island, islands
+# not yet joined.  Too many at an island, and a group closed off, are broken for good.
+PARTIAL_OK = {"island-count", "disconnected"}
+
+
+def broken_so_far(puzzle: Puzzle, drawn: Solution) -> list[Violation]:
+    """The rules ``drawn``, a partial drawing, breaks whatever is added to it (as
+    :meth:`Play.broken`): the checker's violations but :data:`PARTIAL_OK`; each pair with more
+    bridges than one of its islands' numbers (``pair-count``, its two islands); each other
+    island with more bridges than its number (``island-count``); each group of islands joined
+    by the bridges, each island with all its bridges, that is not every island
+    (``closed-off``, its islands)."""
+    found = [v for v in check(puzzle, drawn) if v.rule not in PARTIAL_OK]
+    islands = puzzle.islands
+    degree: dict[Cell, int] = dict.fromkeys(islands, 0)
+    joined: dict[Cell, list[Cell]] = {cell: [] for cell in islands}
+    for b in drawn.bridges:
+        if all(end in islands for end in b.ends):
+            a, z = b.ends
+            for end, other in ((a, z), (z, a)):
+                degree[end] += b.count
+                joined[end].append(other)
+    explained: set[Cell] = set()
+    for b in drawn.bridges:
+        over = [e for e in b.ends if e in islands and b.count > _most(islands[e], b.count)]
+        for end in over[:1]:
+            explained.update(over)
+            found.append(
+                Violation(
+                    "pair-count",
+                    f"{pair_name(*b.ends)} has {plural(b.count, 'bridge')}, more than the "
+                    f"{islands[end]} at {cell_name(end)} takes",
+                    b.ends,
+                )
+            )
+    for cell, number in islands.items():
+        if number is not None and degree[cell] > number and cell not in explained:
+            found.append(
+                Violation(
+                    "island-count",
+                    f"island {cell_name(cell)} has {plural(degree[cell], 'bridge')}, more "
+                    f"than its number {number}",
+                    (cell,),
+                )
+            )
+    found.extend(_closed_off(puzzle, degree, joined))
+    return found
+
+
+def _most(number: int | None, count: int) -> int:
+    """The most bridges an island of ``number`` takes (one without a number: any ``count``)."""
+    return count if number is None else number
+
+
+def _closed_off(
+    puzzle: Puzzle, degree: dict[Cell, int], joined: dict[Cell, list[Cell]]
+) -> list[Violation]:
+    """The groups of islands joined by bridges whose islands each have exactly their number
+    of bridges (no bridge can be added to any of them), but not all the islands: no solution
+    joins them to the rest."""
+    islands = puzzle.islands
+    found = []
+    for group in connected_groups(islands, joined.__getitem__):
+        if len(group) < len(islands) and all(
+            islands[cell] is not None and degree[cell] == islands[cell] for cell in group
+        ):
+            others = len(islands) - len(group)
+            rest = "other island" if others == 1 else f"other {others} islands"
+            shown = ", ".join(map(cell_name, group[:4])) + (", ..." if len(group) > 4 else "")
+            found.append(
+                Violation(
+                    "closed-off",
+                    f"the {len(group)} islands {shown} have all their bridges and no way to "
+                    f"the {rest}",
+                    tuple(group),
+                )
+            )
+    return found
 
 
 def _ordered(pair: Pair) -> Pair:

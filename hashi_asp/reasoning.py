@@ -21,7 +21,7 @@ from .asp import interface
 from .asp.control import Grounded, ground, within
 from .asp.interface import InvalidAnswer, Program
 from .asp.predicates import AT_LEAST, CONSEQUENCES_LP, GIVEN_PART, RELAX, RELAX_LP, STATE
-from .checking import Violation, check
+from .checking import Violation
 from .graphs import connected_groups
 from .play import Play
 from .puzzle import Bridge, Cell, Pair, Puzzle, Solution, bridge, cell_name
@@ -30,11 +30,6 @@ from .stopping import Deadline, Stopped
 
 if TYPE_CHECKING:
     import clingo
-
-# Rules a player's bridges can break before any search: everything but the island numbers and
-# connectivity, which a partial state does not meet yet.
-_PARTIAL_OK = {"island-count", "disconnected"}
-
 
 # ---------------------------------------------------------------------------- hint
 
@@ -150,13 +145,15 @@ def hint(
     consequences over the pairs' states; the cautious ones follow), optionally only solutions
     that keep to ``given``, a player's state (:class:`~hashi_asp.play.Play`: bridges drawn,
     each a lower bound unless they solve the puzzle, pairs ruled out, counts narrowed; a
-    :class:`Solution` is the bridges drawn).  If its bridges break a rule on their own
-    (crossing, a loop where loops are not allowed...) the search is skipped and ``illegal``
-    lists why; if no solution keeps to it, ``conflict`` is a minimal part of it that no
-    solution has together.  With ``given``, ``mistakes`` lists its entries that no solution
-    has, each on its own (:func:`mistakes`).  With ``explained``, a puzzle that has no
-    solution at all gets its :func:`explain` as ``explanation``.  A state the player's form
-    refuses (:mod:`hashi_asp.play`) raises :class:`~hashi_asp.errors.PuzzleError`."""
+    :class:`Solution` is the bridges drawn).  If its bridges break a rule already, whatever
+    is added (crossing, a loop where loops are not allowed, an island with more bridges than
+    its number, a group closed off: :meth:`~hashi_asp.play.Play.broken`) the search is
+    skipped and ``illegal`` lists why; if no solution keeps to it, ``conflict`` is a minimal
+    part of it that no solution has together.  With ``given``, ``mistakes`` lists its
+    entries that no solution has, each on its own (:func:`mistakes`).  With ``explained``,
+    a puzzle that has no solution at all gets its :func:`explain` as ``explanation``.  A
+    state the player's form refuses (:mod:`hashi_asp.play`) raises
+    :class:`~hashi_asp.errors.PuzzleError`."""
     deadline = Deadline.of(time_limit)
     play = None if given is None else Play.of(given)
     found = _hint(puzzle, play, program, deadline)
@@ -173,8 +170,7 @@ def _hint(puzzle: Puzzle, given: Play | None, program: Program, deadline: Deadli
     complete, known = False, {}
     if given is not None:  # the rules are the puzzle's: judged before any grounding
         known = given.counts(puzzle)
-        broken = check(puzzle, given.drawn)
-        illegal = [v for v in broken if v.rule not in _PARTIAL_OK]
+        illegal = given.broken(puzzle)  # the rules broken already: too few is no fault yet
         if illegal:
             return Hint(
                 Verdict.UNSOLVABLE, {}, given=given, illegal=illegal, known=known, exhausted=True

@@ -136,8 +136,11 @@ def test_a_probable_misread_is_marked_and_confirmed(browser, tmp_path):
     ]
     assert read(browser, ".island.suspect", "cell") == [["0,0", "5"]]
     assert read(browser, ".suspect-mark", "cell") == [["0,0", "3"]]
+    summary = browser.find_element(By.ID, "reading-summary")
+    assert "least sure: the 5 at (0, 0)" in summary.text
     items[0].find_element(By.CLASS_NAME, "confirm").click()
     loaded(browser, MISREAD)
+    assert "least sure" not in summary.text  # the player decided that island
     assert "unique" in settled(browser)
     assert browser.find_elements(By.CSS_SELECTOR, "#suspects li") == []
     assert read(browser, ".island.suspect") == []

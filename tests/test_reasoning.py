@@ -171,7 +171,8 @@ def test_a_single_bridge_may_still_become_double():
 
 
 def test_a_player_state_that_cannot_be_completed_names_a_minimal_conflict():
-    drawn = [bridge((0, 0), (0, 2), 1), bridge((0, 0), (2, 0), 2), bridge((4, 0), (4, 4), 2)]
+    # Each is in a solution, and no island has too many: the two solutions differ at them.
+    drawn = [bridge((2, 0), (2, 2), 2), bridge((0, 2), (2, 2), 1), bridge((4, 0), (4, 4), 2)]
     found = hint(read(PROLOG), Solution.of(drawn))
     assert found.status == "unsolvable" and found.minimal
     assert sorted(found.conflict.bridges) == sorted(drawn[:2])
@@ -184,10 +185,56 @@ def test_illegal_player_bridges_are_reported_without_search():
     drawn = Solution.of([bridge((0, 1), (2, 1), 1), bridge((1, 0), (1, 2), 1)])
     found = hint(CROSS, drawn)
     assert found.status == "unsolvable" and found.conflict is None
-    assert {v.rule for v in found.illegal} == {"crossing"}
+    # Each pair is also closed off: its two 1s have their bridge.
+    assert {v.rule for v in found.illegal} == {"crossing", "closed-off"}
     for wrong in (bridge((0, 0), (2, 2), 1), bridge((2, 0), (2, 4), 1)):  # not neighbours
         with pytest.raises(PuzzleError, match="does not join two neighbouring islands"):
             hint(read(PROLOG), Solution.of([wrong]))
+
+
+README = (
+    "7x7m2:4a4a2a2w2k4c3a1"  # 4s at (0, 0), (0, 2), (6, 0); a 1 at (6, 6); 2s at (0, 4), (0, 6)
+)
+
+
+@pytest.mark.parametrize(
+    "drawn, rule, words, cells",
+    [
+        # Three doubles into the 4 at (0, 2).
+        (
+            [((0, 0), (0, 2), 2), ((0, 2), (0, 4), 2), ((0, 2), (4, 2), 2)],
+            "island-count",
+            "island (0, 2) has 6 bridges, more than its number 4",
+            [(0, 2)],
+        ),
+        # A double into the 1 at (6, 6): the pair is over what its island takes.
+        (
+            [((6, 4), (6, 6), 2)],
+            "pair-count",
+            "(6, 4)-(6, 6) has 2 bridges, more than the 1 at (6, 6) takes",
+            [(6, 4), (6, 6)],
+        ),
+        # The 2s at (0, 4) and (0, 6) joined by a double: closed off from the six others.
+        (
+            [((0, 4), (0, 6), 2)],
+            "closed-off",
+            "the 2 islands (0, 4), (0, 6) have all their bridges and no way to the other 6 islands",
+            [(0, 4), (0, 6)],
+        ),
+    ],
+)
+def test_too_many_bridges_and_a_closed_group_are_illegal_in_a_partial_state(
+    drawn, rule, words, cells
+):
+    """A partial state with too few bridges at an island is on its way; one with too many, or
+    with a group that can take no more bridges and is not every island, is not."""
+    given = Solution.of([bridge(a, z, k) for a, z, k in drawn])
+    found = hint(read(README), given)
+    assert found.status == "unsolvable"
+    assert [(v.rule, v.message, list(v.cells)) for v in found.illegal] == [(rule, words, cells)]
+    # Short of it (one bridge fewer on each pair) nothing is broken yet.
+    short = Solution.of([bridge(a, z, k - 1) for a, z, k in drawn if k > 1])
+    assert hint(read(README), short).illegal == []
 
 
 @given(small_puzzles(), st.randoms(use_true_random=False))
@@ -223,8 +270,11 @@ def test_count_unique_and_consequences_agree_with_brute_force(case, random):
     extending = [
         s for s in everything if all(counts_of(s).get(b.ends, 0) >= b.count for b in drawn)
     ]
-    if extending:
+    if extending:  # no rule it breaks is broken for good (too many, a group closed off)
+        assert partial.illegal == []
         assert partial.options == options_by_brute_force(puzzle, extending)
+    elif partial.illegal:
+        assert partial.status == "unsolvable" and partial.conflict is None
     else:
         assert partial.status == "unsolvable" and partial.minimal and partial.conflict.bridges
         conflict = partial.conflict.bridges
@@ -440,12 +490,18 @@ def test_cli_hint_with_a_player_state(tmp_path):
     assert "can be completed; they force 5 more:" in result.stdout
     assert "  (2, 0)-(2, 2): 2\n" in result.stdout
 
-    stuck = run("hint", PROLOG, "--given", "-", input="[[0,0,0,2,1],[0,0,2,0,2],[4,0,4,4,2]]")
+    stuck = run("hint", PROLOG, "--given", "-", input="[[2,0,2,2,2],[0,2,2,2,1],[4,0,4,4,2]]")
     assert stuck.exit_code == 1
     assert (
         "cannot be completed: no solution has all of these together:\n"
-        "  (0, 0)-(0, 2): 1\n  (0, 0)-(2, 0): 2\n"
+        "  (2, 0)-(2, 2): 2\n  (0, 2)-(2, 2): 1\n"
     ) in stuck.stdout
+    over = run("hint", PROLOG, "--given", "-", input="[[0,0,0,2,1],[0,0,2,0,2]]")
+    assert over.exit_code == 1
+    assert (
+        "The drawn bridges break the rules:\n"
+        "  - island (0, 0) has 3 bridges, more than its number 2\n"
+    ) in over.stdout
 
     crossing = run("hint", "-", "--given", "[[0,1,2,1,1],[1,0,1,2,1]]", input=".1.\n1.1\n.1.\n")
     assert crossing.exit_code == 1 and "crossing at cell (1, 1)" in crossing.stdout

@@ -67,6 +67,7 @@ HEADERS = {
 PAGE_MODULES = (
     "controls",  # the entry, which index.html loads; it imports the others
     "board",
+    "rules",
     "api",
     "words",
     "fixes",

@@ -54,7 +54,8 @@ async function analyse() {
       for (const check of why.checks || []) for (const [r, c] of check.cells) state.shown.islands.add(key(r, c));
       verdict("no solution", "unsolvable", "unsolvable");
       const checks = (why.checks || []).map((v) => v.message);
-      const words = core.length ? [`These ${core.length} islands cannot all have their numbers (marked).`] : [];
+      const words = core.length === 1 ? ["This island cannot have its number (marked)."]
+        : core.length ? [`These ${core.length} islands cannot all have their numbers (marked).`] : [];
       say([...checks, ...words].join("\n"));
     } else {
       verdict(`no verdict within ${LIVE_LIMIT} s`, "busy");

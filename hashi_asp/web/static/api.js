@@ -20,9 +20,20 @@ export async function api(command, body, signal) {
   let doc;
   try { doc = await response.json(); } catch { throw new Error(`${command}: HTTP ${response.status}`); }
   if (!response.ok && (doc.error !== undefined || doc.status === undefined)) {
-    throw new Error(doc.error || `${command}: HTTP ${response.status}`);
+    throw new Error(doc.error ? readable(doc.error) : `${command}: HTTP ${response.status}`);
   }
   return doc;
+}
+
+// The server's message as the page says it: the text sent is named for what it is ("<text>"
+// is the command line's name for a puzzle given as text, "given" for the player's state).
+const SOURCES = { "<text>": "the puzzle", given: "your bridges and marks" };
+
+export function readable(message) {
+  const found = /^(<text>|given)(?::(\d+):(\d+))?:\s*/.exec(message);
+  if (!found) return message;
+  const where = found[2] ? ` (line ${found[2]}, column ${found[3]})` : "";
+  return `${SOURCES[found[1]]}${where}: ${message.slice(found[0].length)}`;
 }
 
 // ---------------------------------------------------------------------------- the forms sent

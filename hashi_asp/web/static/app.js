@@ -3,13 +3,14 @@
 // the first mistake shown, the puzzle solved or cleared, a fix applied.
 
 import {
-  state, key, pairKey, pairOf, pairName, maxNumber, crosses, nothingShown, clearShown, $, draw,
+  state, key, pairKey, pairOf, cellName, pairName, maxNumber, crosses, bridgeCount, nothingShown,
+  clearShown, $, draw,
 } from "./board.js";
 import { api, byPlacing, given, puzzleText } from "./api.js";
-import { say, solved } from "./words.js";
-import { change, place, setProgress, snapshot } from "./player.js";
+import { offer, say, solved } from "./words.js";
+import { change, place, setProgress, snapshot, usedHint } from "./player.js";
 import { chosenEdits, showFix } from "./fixes.js";
-import { showSuspects } from "./reading.js";
+import { decided, showSuspects } from "./reading.js";
 
 // ---------------------------------------------------------------------------- the author fix
 
@@ -30,6 +31,7 @@ export function applyFix() {
 // ---------------------------------------------------------------------------- editing
 
 export function setIsland(r, c, value) {  // value: a number, null (no number), or undefined (remove)
+  decided(key(r, c));
   if (state.suspects.delete(key(r, c))) showSuspects();  // the player decided it
   change(() => {
     if (value === undefined) state.islands.delete(key(r, c));
@@ -58,10 +60,18 @@ export function setRules() {
 
 // ---------------------------------------------------------------------------- playing
 
+// Why a pair cannot be changed now: an end locked (the player's own lock on a finished island).
+function lockedEnd(k) {
+  const end = pairOf(k).find((cell) => state.locked.has(key(...cell)));
+  return end ? `the island ${cellName(end)} is locked: unlock it (tap it, or l) to change its bridges` : "";
+}
+
 // One more line between a pair; past the most the rules allow, the bridge goes.  (On a pair
-// marked "no bridge" the mark goes and the first line comes.)
+// marked "no bridge" the mark goes and the first line comes.)  The pair is the player's now,
+// whatever a step put there.
 export function addLine(a, b) {
   const k = pairKey(a, b);
+  if (lockedEnd(k)) { say(lockedEnd(k)); return; }
   const blocking = [...state.bridges.keys()].find((other) => crosses(pairOf(k), pairOf(other)));
   if (blocking) { say(`that bridge would cross the bridge ${pairName(pairOf(blocking))}`); return; }
   say("");
@@ -69,6 +79,7 @@ export function addLine(a, b) {
     const next = (state.bridges.get(k) || 0) + 1;
     state.ruledOut.delete(k);
     state.narrowed.delete(k);
+    state.stepped.delete(k);
     if (next > state.rules.maxBridges) state.bridges.delete(k);
     else { state.bridges.set(k, next); place(k); }
     clearShown();
@@ -78,50 +89,113 @@ export function addLine(a, b) {
 // The mark "no bridge" on a pair, or off again; marking a pair takes its lines away.
 export function toggleMark(a, b) {
   const k = pairKey(a, b);
+  if (lockedEnd(k)) { say(lockedEnd(k)); return; }
   say("");
   change(() => {
     if (state.ruledOut.has(k)) state.ruledOut.delete(k);
     else { state.bridges.delete(k); state.ruledOut.add(k); place(k); }
     state.narrowed.delete(k);
+    state.stepped.delete(k);
     clearShown();
   });
 }
 
+// A finished island locked, or unlocked (as in Tatham's Bridges): while locked, its pairs
+// cannot be changed.  Only an island with all its bridges locks.
+export function toggleLock(r, c) {
+  const k = key(r, c), n = state.islands.get(k);
+  if (!state.locked.has(k) && (n === null || n === undefined || bridgeCount(k) !== n)) {
+    say(`only an island with all its bridges locks: ${cellName([r, c])} has ${bridgeCount(k)}${n === null || n === undefined ? "" : ` of ${n}`}`);
+    return;
+  }
+  say("");
+  change(() => { if (!state.locked.delete(k)) state.locked.add(k); });
+}
+
 // A step applied: the counts it leaves the pair kept (so that it is never given again), the
-// bridges it makes certain drawn, a pair it rules out marked.
+// bridges it makes certain drawn, a pair it rules out marked; what it drew or marked is the
+// step's, never counted as the player's mistake.
 function applyStep(step) {
   const [r1, c1, r2, c2] = step.pair;
   const k = pairKey([r1, c1], [r2, c2]);
   state.narrowed.set(k, step.bridges);
   const least = Math.min(...step.bridges);
-  if (least > (state.bridges.get(k) || 0)) { state.bridges.set(k, least); place(k); }
-  if (step.bridges.length === 1 && step.bridges[0] === 0) { state.ruledOut.add(k); place(k); }
+  if (least > (state.bridges.get(k) || 0)) { state.bridges.set(k, least); place(k); state.stepped.add(k); }
+  if (step.bridges.length === 1 && step.bridges[0] === 0) { state.ruledOut.add(k); place(k); state.stepped.add(k); }
+}
+
+// Whether the player's state can still be completed to a solution, before any step is given:
+// no rule broken (the page sees that at once) and, as `hint` says, some solution keeps to it.
+// When not, the player is told so, and offered the first mistake instead of a step: a step
+// from a wrong state would build on the mistake.  Resolves to whether a step may follow.
+async function stillRight(sent) {
+  if (state.broken.length) {
+    offer("Your bridges break a rule (said under the board): no step follows from them.");
+    return false;
+  }
+  const doc = await api("hint", { puzzle: puzzleText(), given: given() });
+  if (snapshot() !== sent) return false;
+  if (doc.status !== "unsolvable") return true;
+  if (Array.isArray(doc.conflict) && !doc.conflict.length) say("The puzzle itself has no solution.");
+  else offer("Your bridges and marks agree with no solution: no step follows from them.");
+  draw();
+  return false;
+}
+
+// The next step from the player's state: asked of `steps` once `hint` says the state is still
+// right.  Resolves to the step (or null when none was given).
+export async function askStep() {
+  const sent = snapshot();
+  if (!(await stillRight(sent))) return null;
+  const doc = await api("steps", { puzzle: puzzleText(), given: given(), steps: 1 });
+  if (snapshot() !== sent) return null;
+  const step = doc.steps[0];
+  if (step) return step;
+  if (doc.status === "solved") {
+    say("Nothing left to find: solved.");
+  } else if (doc.status === "stuck") {
+    say("No further step follows: the puzzle has several solutions from here.");
+  } else if (doc.status === "contradiction") {
+    clearShown();
+    state.shown.islands = new Set((doc.conflict || []).map(([r, c]) => key(r, c)));
+    offer("Your bridges and marks lead to a contradiction at the marked islands.");
+  } else {
+    say("No step found within the time limit.");
+  }
+  draw();
+  return null;
+}
+
+// A step applied, in one change, its reason and pair shown, its sentence said.
+export function showStep(step) {
+  if (step.pair && step.bridges.length) change(() => { applyStep(step); clearShown(); });
+  state.shown = nothingShown();
+  state.shown.reason = new Set(step.reason.map(([r, c]) => key(r, c)));
+  if (step.pair) state.shown.step = pairKey(step.pair.slice(0, 2), step.pair.slice(2));
+  say(step.text);
+  draw();
 }
 
 export async function nextStep() {
-  const sent = snapshot();
   try {
-    const doc = await api("steps", { puzzle: puzzleText(), given: given(), steps: 1 });
-    if (snapshot() !== sent) return;  // the player moved meanwhile: that answer is for before
-    const step = doc.steps[0];
-    if (step) {
-      if (step.pair && step.bridges.length) change(() => { applyStep(step); clearShown(); });
-      state.shown = nothingShown();
-      state.shown.reason = new Set(step.reason.map(([r, c]) => key(r, c)));
-      if (step.pair) state.shown.step = pairKey(step.pair.slice(0, 2), step.pair.slice(2));
-      say(step.text);
-    } else if (doc.status === "solved") {
-      say("Nothing left to find: solved.");
-    } else if (doc.status === "stuck") {
-      say("No further step follows: the puzzle has several solutions from here.");
-    } else if (doc.status === "contradiction") {
-      clearShown();
-      state.shown.islands = new Set((doc.conflict || []).map(([r, c]) => key(r, c)));
-      say("The bridges drawn lead to a contradiction at the marked islands.");
-    } else {
-      say("No step found within the time limit.");
-    }
-    draw();
+    const step = await askStep();
+    if (step) { usedHint(); showStep(step); }
+  } catch (error) { say(error.message); }
+}
+
+// The hint ladder, one rung a press, each rung one change (undo takes it back) and one hint of
+// the game's record: first where to look (the step's reason islands ringed, no pair said), then
+// the technique named with its sentence, then the move applied (as Next step).
+export async function hintLadder() {
+  try {
+    const ladder = state.ladder;
+    if (ladder && ladder.rung === 2) { usedHint(); showStep(ladder.step); return; }
+    if (ladder) { usedHint(); say(""); change(() => { state.ladder = { rung: 2, step: ladder.step }; }); return; }
+    const step = await askStep();
+    if (!step) return;
+    usedHint();
+    say("");
+    change(() => { clearShown(); state.ladder = { rung: 1, step }; });
   } catch (error) { say(error.message); }
 }
 
@@ -132,8 +206,14 @@ function mistakeWords(k, count) {
   return `the ${count === 1 ? "bridge" : count === 2 ? "double bridge" : `${count} bridges`} ${pair}: no solution has ${lines} there`;
 }
 
+// Whether the entry named (a pair's count, or its mark when `count` is undefined) is still
+// on the board as it was: the mistake named stays said only so long.
+const stillThere = (k, count) => () =>
+  (count === undefined ? state.ruledOut.has(k) : state.bridges.get(k) === count);
+
 // "Show my first mistake": the first bridge or mark the player made that no solution agrees
 // with (the API proves each on its own), or that there is none, or that the puzzle has none.
+// What the steps applied drew or marked is never counted: only the player's own are named.
 export async function check() {
   const sent = snapshot();
   try {
@@ -145,11 +225,13 @@ export async function check() {
       for (const [r, c] of v.cells) state.shown.islands.add(key(r, c));
       said.push(v.message);
     }
+    const own = ([k]) => !state.stepped.has(k);
     const wrong = doc.mistakes || { bridges: [], ruled_out: [], exhausted: true, solvable: null };
     const found = [
       ...wrong.bridges.map(([r1, c1, r2, c2, n]) => [pairKey([r1, c1], [r2, c2]), n]),
       ...wrong.ruled_out.map(([r1, c1, r2, c2]) => [pairKey([r1, c1], [r2, c2]), undefined]),
-    ].sort(([a], [b]) => byPlacing(a, b));
+    ].filter(own).sort(([a], [b]) => byPlacing(a, b));
+    let holds = null;
     if (wrong.solvable === false) {
       said.push("The puzzle itself has no solution.");
     } else if (found.length) {
@@ -157,18 +239,23 @@ export async function check() {
       state.shown.mistakes.add(k);
       const more = found.length > 1 ? ` (${found.length - 1} more after it)` : "";
       said.push(`Your first mistake: ${mistakeWords(k, n)}${more}.`);
+      holds = stillThere(k, n);
     } else if (solved) {
       said.push("Solved!");
     } else if (!wrong.exhausted) {
       said.push("No mistake found within the time limit (not every bridge and mark was asked about).");
-    } else if (doc.status === "unsolvable") {
-      // Each is in some solution, but no solution has them all: the smallest such set of bridges.
-      for (const [r1, c1, r2, c2] of doc.conflict || []) state.shown.mistakes.add(pairKey([r1, c1], [r2, c2]));
+    } else if (doc.status === "unsolvable" && !(doc.illegal || []).length) {
+      // Each is in some solution, but no solution has them all: the smallest such set of the
+      // player's bridges and marks.
+      for (const [r1, c1, r2, c2] of doc.conflict || []) {
+        const k = pairKey([r1, c1], [r2, c2]);
+        if (!state.stepped.has(k)) state.shown.mistakes.add(k);
+      }
       said.push("No bridge or mark is wrong on its own, but no solution has them all.");
     } else if (!said.length) {
       said.push("No mistake so far.");
     }
-    say(said.join("\n"));
+    say(said.join("\n"), holds);
     draw();
   } catch (error) { say(error.message); }
 }

@@ -6,7 +6,9 @@
 // `g.island` with `data-cell="R,C"` (and `data-row`, `data-col`), its number as its text; each
 // drawn bridge a `g.bridge` with `data-pair="R1,C1,R2,C2"` and `data-count` (and `data-r1`,
 // `data-c1`, `data-r2`, `data-c2`); each pair marked "no bridge" a `g.no-bridge` with
-// `data-pair`.  Rows and columns count from 0; a pair's first end is the first in reading order.
+// `data-pair`; a bridge or mark a step applied (not the player) has `data-by="step"`; an island
+// in a rule broken has the class `broken`, a locked one `locked`.  Rows and columns count from
+// 0; a pair's first end is the first in reading order.
 
 // ---------------------------------------------------------------------------- state
 
@@ -26,6 +28,8 @@ export const state = {
   narrowed: new Map(),        // pair key -> the counts the steps applied left it, e.g. [1, 2]
   placed: new Map(),          // pair key -> when the player first drew or marked it (for "first")
   placing: 0,
+  stepped: new Set(),         // pair keys whose bridges or mark a step applied, not the player
+  locked: new Set(),          // "r,c" of islands the player locked: their pairs stay as they are
   // What the page points out, none of it the player's: reset by each change.
   shown: null,
   // The islands a picture's reader probably misread, until confirmed or dismissed (reading.js):
@@ -34,7 +38,15 @@ export const state = {
   cursor: [0, 0],
   mode: "edit",               // "play" (draw bridges), "mark" (mark "no bridge"), "edit" (islands)
   laying: false,              // Enter was pressed: the next arrow lays a bridge (controls.js)
+  ladder: null,               // the hint under way: {rung: 1 or 2, step}, the third applies it
+  showOpen: false,            // the pairs still open drawn (the toggle "where bridges can go")
+  broken: [],                 // the rules the bridges break, as judged before each drawing
 };
+
+// What the page works out from the state before each drawing (rules.js: the rules broken, and
+// their sentences under the board), set once by the entry module; board.js imports no other.
+const judges = { rules: () => [], open: () => false };
+export function judgeWith(rules, open) { judges.rules = rules; judges.open = open; }
 
 export const key = (r, c) => `${r},${c}`;
 export const cellOf = (k) => k.split(",").map(Number);
@@ -110,6 +122,21 @@ export function prunePairs() {
   for (const k of [...state.ruledOut]) if (!joins(k)) state.ruledOut.delete(k);
   for (const k of [...state.narrowed.keys()]) if (!joins(k)) state.narrowed.delete(k);
   for (const k of [...state.placed.keys()]) if (!state.bridges.has(k) && !state.ruledOut.has(k)) state.placed.delete(k);
+  for (const k of [...state.stepped]) if (!state.bridges.has(k) && !state.ruledOut.has(k)) state.stepped.delete(k);
+  for (const k of [...state.locked]) if (!state.islands.has(k)) state.locked.delete(k);
+}
+
+// Every pair of neighbouring islands, each once (its first end first in reading order).
+export function neighbourPairs() {
+  const pairs = [];
+  for (const k of state.islands.keys()) {
+    const [r, c] = cellOf(k);
+    for (const way of [[0, 1], [1, 0]]) {
+      const other = neighbour(r, c, ...way);
+      if (other) pairs.push(pairKey([r, c], other));
+    }
+  }
+  return pairs;
 }
 
 export function bridgeCount(island) {
@@ -170,12 +197,20 @@ export function draw() {
     }
   }
   const shown = state.shown;
+  state.broken = judges.rules();
+  const look = new Set(state.ladder ? state.ladder.step.reason.map(([r, c]) => key(r, c)) : []);
+  $("hint-line").textContent = ladderWords(state.ladder);
+  const brokenCells = new Set(state.broken.flatMap((v) => v.cells.map((cell) => key(...cell))));
+  const brokenPairs = new Set(state.broken.filter((v) => v.rule === "pair-count").map((v) => pairKey(...v.cells)));
+  if (state.showOpen && playing()) drawOpen(element("g", { class: "open-pairs" }, board));
   const bridges = element("g", {}, board);
   for (const k of [...state.ruledOut].sort()) {
-    const group = element("g", { class: "no-bridge", "data-pair": k }, bridges);
+    const group = element("g", { class: "no-bridge", "data-pair": k, role: "img",
+      "aria-label": `no bridge ${pairName(pairOf(k))}` }, bridges);
     if (shown.mistakes.has(k)) group.classList.add("mistake");
     if (shown.step === k) group.classList.add("step");
-    pairLine(k, { class: "trace" }, group);
+    if (state.stepped.has(k)) group.dataset.by = "step";
+    drawTrace(k, group);
     const [a, b] = pairOf(k), [x1, y1] = centre(...a), [x2, y2] = centre(...b);
     const [x, y, s] = [(x1 + x2) / 2, (y1 + y2) / 2, UNIT / 7];
     element("path", { class: "cross", d: `M${x - s},${y - s}L${x + s},${y + s}M${x - s},${y + s}L${x + s},${y - s}` }, group);
@@ -184,8 +219,11 @@ export function draw() {
   for (const [k, count] of [...state.bridges].sort()) {
     const [a, b] = pairOf(k);
     const group = element("g", { class: "bridge", "data-pair": k, "data-count": count,
-      "data-r1": a[0], "data-c1": a[1], "data-r2": b[0], "data-c2": b[1] }, bridges);
+      "data-r1": a[0], "data-c1": a[1], "data-r2": b[0], "data-c2": b[1], role: "img",
+      "aria-label": `${count === 1 ? "a bridge" : count === 2 ? "a double bridge" : `${count} bridges`} ${pairName([a, b])}` }, bridges);
     if (shown.mistakes.has(k)) group.classList.add("mistake");
+    if (brokenPairs.has(k)) group.classList.add("broken");
+    if (state.stepped.has(k)) group.dataset.by = "step";
     if (shown.step === k) group.classList.add("step");
     const [x1, y1] = centre(...a), [x2, y2] = centre(...b);
     const horizontal = a[0] === b[0];
@@ -199,8 +237,12 @@ export function draw() {
   const islands = element("g", {}, board);
   for (const [k, n] of state.islands) {
     const [r, c] = cellOf(k), [x, y] = centre(r, c);
-    const group = element("g", { class: "island", "data-cell": k, "data-row": r, "data-col": c }, islands);
+    const group = element("g", { class: "island", "data-cell": k, "data-row": r, "data-col": c,
+      id: `island-${r}-${c}`, role: "img", "aria-label": islandWords(k) }, islands);
     if (shown.islands.has(k)) group.classList.add("marked");
+    if (brokenCells.has(k)) group.classList.add("broken");
+    if (look.has(k)) group.classList.add("look");
+    if (state.locked.has(k)) group.classList.add("locked");
     if (shown.reason.has(k)) group.classList.add("reason");
     if (steps.has(k)) group.classList.add("step");
     if (state.suspects.has(k)) group.classList.add("suspect");
@@ -212,6 +254,7 @@ export function draw() {
   const rim = UNIT * 0.22;  // from an island's centre: clear of its number
   for (const [a, b] of shown.differences) pairLine(pairKey(a, b), { class: "difference" }, over, rim);
   if (shown.step) pairLine(shown.step, { class: "pair-step" }, over, rim);
+  drawNarrowed(over);
   for (const k of shown.mistakes) pairLine(k, { class: "pair-mistake" }, over, rim);
   // A proposed new island: a dashed ring with its number on the water cell.
   for (const [k, n] of shown.added) {
@@ -232,9 +275,83 @@ export function draw() {
       suggested === null ? "✕" : String(suggested);
   }
   const [r, c] = state.cursor, [x, y] = centre(r, c);
+  board.setAttribute("aria-activedescendant", state.islands.has(key(r, c)) ? `island-${r}-${c}` : "");
   element("rect", { class: "cursor", x: x - UNIT / 2 + 2, y: y - UNIT / 2 + 2,
     width: UNIT - 4, height: UNIT - 4 }, board);
   fit();
+}
+
+// What the hint under way says: first where to look, then the technique and its sentence.
+function ladderWords(ladder) {
+  if (!ladder) return "";
+  const { step, rung } = ladder, n = step.reason.length;
+  if (rung === 1) {
+    const where = n ? `the ${n === 1 ? "island" : `${n} islands`} ringed: ${n === 1 ? "its number decides" : "their numbers decide"} a pair`
+      : "the bridges already certain: they decide a pair";
+    return `Hint (1 of 3): look at ${where}. Hint again for the technique.`;
+  }
+  return `Hint (2 of 3): ${step.technique.replaceAll("-", " ")} (${step.level}): ${step.text}. Hint again to apply it.`;
+}
+
+// An island as a screen reader names it: its number, where, and the bridges it has.
+export function islandWords(k) {
+  const n = state.islands.get(k), has = bridgeCount(k);
+  const number = n === null ? "an island without a number" : `the ${n}`;
+  const lines = `${has} bridge${has === 1 ? "" : "s"}${n === null ? "" : ` of ${n}`}`;
+  return `${number} at ${cellName(cellOf(k))}: ${lines}${state.locked.has(k) ? ", locked" : ""}`;
+}
+
+// A cell as a screen reader hears it once selected: the island, and each way its pair: the
+// bridges on it, its mark, or none.
+export function describeCell(r, c) {
+  const k = key(r, c);
+  if (!state.islands.has(k)) return `water at ${cellName([r, c])}`;
+  const ways = [["up", -1, 0], ["down", 1, 0], ["left", 0, -1], ["right", 0, 1]];
+  const pairs = ways.flatMap(([name, dr, dc]) => {
+    const other = neighbour(r, c, dr, dc);
+    if (!other) return [];
+    const p = pairKey([r, c], other), n = state.bridges.get(p) || 0, to = state.islands.get(key(...other));
+    const what = state.ruledOut.has(p) ? "marked no bridge" : n === 0 ? "no bridge" : n === 1 ? "a bridge" : n === 2 ? "a double bridge" : `${n} bridges`;
+    return [`${name}, ${what} to ${to === null ? "an island" : `the ${to}`} at ${cellName(other)}`];
+  });
+  return `${islandWords(k)}. ${pairs.join("; ")}.`;
+}
+
+// The guide line of a mark "no bridge", from each island to the first bridge drawn across the
+// pair (it is not drawn through bridges).
+function drawTrace(k, group) {
+  const [a, b] = pairOf(k), [x1, y1] = centre(...a), [x2, y2] = centre(...b);
+  const horizontal = a[0] === b[0];
+  const across = [...state.bridges.keys()].filter((other) => crosses(pairOf(k), pairOf(other)))
+    .map((other) => (horizontal ? centre(...pairOf(other)[0])[0] : centre(...pairOf(other)[0])[1]));
+  const gap = UNIT / 5;
+  const [from, to] = horizontal ? [x1, x2] : [y1, y2];
+  const stops = [from, ...across.sort((p, q) => p - q).flatMap((at) => [at - gap, at + gap]), to];
+  for (let i = 0; i + 1 < stops.length; i += 2) {
+    if (stops[i + 1] <= stops[i]) continue;
+    const ends = horizontal ? { x1: stops[i], y1, x2: stops[i + 1], y2: y1 } : { x1, y1: stops[i], x2: x1, y2: stops[i + 1] };
+    element("line", { class: "trace", "data-pair": k, ...ends }, group);
+  }
+}
+
+// The counts the steps left a pair that is not decided yet ("at most one bridge": ≤1), written
+// small on the pair, so that a step stays visible once the next one is shown.
+function drawNarrowed(parent) {
+  for (const [k, counts] of state.narrowed) {
+    if (counts.length < 2) continue;
+    const most = Math.max(...counts), least = Math.min(...counts);
+    const contiguous = most - least + 1 === counts.length;
+    const words = contiguous && least === 0 ? `≤${most}` : contiguous && most === state.rules.maxBridges ? `≥${least}` : counts.join("/");
+    const [a, b] = pairOf(k), [x1, y1] = centre(...a), [x2, y2] = centre(...b);
+    const [x, y] = [(x1 + x2) / 2, (y1 + y2) / 2];
+    const shift = a[0] === b[0] ? [0, -UNIT * 0.22] : [UNIT * 0.22, 4];
+    element("text", { class: "narrowed", "data-pair": k, x: x + shift[0], y: y + shift[1] }, parent).textContent = words;
+  }
+}
+
+// Where one more bridge can still go: a faint line on each pair still open.
+function drawOpen(parent) {
+  for (const k of neighbourPairs()) if (judges.open(k)) pairLine(k, { class: "open" }, parent, UNIT * 0.4);
 }
 
 // Row numbers down the left, column numbers along the top: the (row, column) of every message.

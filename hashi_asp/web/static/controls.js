@@ -4,16 +4,18 @@
 
 import {
   UNIT, state, key, pairOf, maxNumber, playing, neighbour, centre, element, pointAt, cellAt, $,
-  draw, fit,
+  bridgeCount, describeCell, draw, fit, judgeWith,
 } from "./board.js";
+import { judgeRules, stillOpen } from "./rules.js";
 import { api, drawing, given, puzzleText } from "./api.js";
-import { say, verdict } from "./words.js";
+import { announce, say, verdict } from "./words.js";
 import {
-  LAST, PREFERENCES, forgetMoves, linkShown, redo, runTimer, showHistory, showTimer, snapshot,
-  stored, timer, undo,
+  LAST, PREFERENCES, linkShown, resumeMoves, redo, runTimer, showHistory, showOpen, showTimer,
+  snapshot, stored, timer, undo,
 } from "./player.js";
 import {
-  addLine, applyFix, check, clearPlay, cycle, nextStep, setIsland, setRules, solve, toggleMark,
+  addLine, applyFix, check, clearPlay, cycle, hintLadder, nextStep, setIsland, setRules, solve, toggleLock,
+  toggleMark,
 } from "./app.js";
 import { findFix } from "./fixes.js";
 import { generate, load, newGrid, openPuzzle, setMode } from "./opening.js";
@@ -85,7 +87,11 @@ function onPointerUp(event) {
     return;
   }
   const way = thrown(done.from, event);
-  if (!way) return;  // a tap on an island selects it
+  if (!way) {  // a tap on an island selects it; on a finished one (or a locked one) locks it
+    const k = key(...done.from), n = state.islands.get(k);
+    if (!done.marking && (state.locked.has(k) || (n !== null && bridgeCount(k) === n))) toggleLock(...done.from);
+    return;
+  }
   const to = neighbour(...done.from, ...way);
   if (!to) { say("no island that way"); return; }
   (done.marking ? toggleMark : addLine)(done.from, to);
@@ -138,8 +144,10 @@ function onBoardKey(event, command) {
     state.cursor = to;
     state.laying = false;
     draw();
+    if (playing()) announce(describeCell(...to));
   } else if (playing()) {
-    if (event.key === "Enter") state.laying = !state.laying;
+    if (event.key === "l" && island) toggleLock(r, c);
+    else if (event.key === "Enter") state.laying = !state.laying;
     else if (event.key === "Escape") state.laying = false;
     else return false;
   } else if (/^[1-9]$/.test(event.key)) {
@@ -213,6 +221,7 @@ async function exportLink() {
 function on(id, event, handler) { $(id).addEventListener(event, handler); }
 
 async function start() {
+  judgeWith(judgeRules, stillOpen);
   const board = $("board");
   board.addEventListener("pointerdown", onPointerDown);
   board.addEventListener("pointermove", onPointerMove);
@@ -243,7 +252,10 @@ async function start() {
   on("undo", "click", undo);
   on("redo", "click", redo);
   on("check", "click", check);
+  on("offer-mistake", "click", check);
+  on("show-open", "change", () => showOpen($("show-open").checked));
   on("next-step", "click", nextStep);
+  on("hint", "click", hintLadder);
   on("solve", "click", solve);
   on("clear", "click", clearPlay);
   on("show-timer", "change", () => showTimer($("show-timer").checked));
@@ -259,6 +271,7 @@ async function start() {
   on("export-link", "click", exportLink);
 
   showTimer(!!stored(PREFERENCES, {}).timer);
+  showOpen(!!stored(PREFERENCES, {}).open);
   showHistory();
   // The puzzle a link names, or else the last one shown here; the page opens on it with the
   // player's state as it was, and undo starts from there.
@@ -273,7 +286,7 @@ async function start() {
     setMode("edit");
     verdict("no puzzle yet", "");
   }
-  forgetMoves();
+  resumeMoves();
 }
 
 // ---------------------------------------------------------------------------- the hook

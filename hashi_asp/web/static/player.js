@@ -2,9 +2,9 @@
 // change (is the drawing a solution now? a new puzzle analysed), the progress kept in the
 // browser's storage across a reload, and the timer.
 
-import { state, key, pairKey, playing, prunePairs, bridgeCount, clearShown, $, draw } from "./board.js";
+import { state, key, cellOf, pairKey, playing, prunePairs, bridgeCount, clearShown, $, draw } from "./board.js";
 import { api, listPairs, drawing, puzzleDocument, puzzleText } from "./api.js";
-import { say, solved, setSolved, showVerdict, verdict } from "./words.js";
+import { reconsider, say, solved, setSolved, showVerdict, verdict } from "./words.js";
 import { analyseSoon, stopAnalysis } from "./analysis.js";
 
 // ---------------------------------------------------------------------------- changes, undo, redo
@@ -23,6 +23,9 @@ function progressOf() {
     bridges: [...state.bridges].map(([k, n]) => [...listPairs(k), n, placed(k)]),
     ruled_out: [...state.ruledOut].map((k) => [...listPairs(k), placed(k)]),
     narrowed: [...state.narrowed].map(([k, counts]) => [...listPairs(k), counts]),
+    stepped: [...state.stepped].sort().map(listPairs),
+    hint: state.ladder,
+    locked: [...state.locked].sort().map(cellOf),
   };
 }
 
@@ -37,6 +40,9 @@ export function setProgress(play) {
     ...(play.ruled_out || []).map((v) => [pair(v), v[4] ?? 0]),
   ]);
   state.placing = Math.max(0, ...state.placed.values());
+  state.stepped = new Set((play.stepped || []).map(pair));
+  state.ladder = play.hint || null;
+  state.locked = new Set((play.locked || []).map(([r, c]) => key(r, c)));
   prunePairs();
 }
 
@@ -51,8 +57,9 @@ const moves = { past: [], future: [] };   // snapshots to undo to, and to redo t
 // moment before becomes a step of undo (nothing is recorded for a change that changed nothing).
 // Then the board is redrawn, the progress saved, and the puzzle analysed again if it changed.
 export function change(apply) {
-  const before = snapshot(), puzzle = puzzleText();
+  const before = snapshot(), puzzle = puzzleText(), ladder = state.ladder;
   apply();
+  if (state.ladder === ladder) state.ladder = null;  // any other change ends a hint's ladder
   prunePairs();
   if (snapshot() === before) { draw(); return false; }
   moves.past.push(before);
@@ -68,6 +75,29 @@ export function redo() { travel(moves.future, moves.past, "nothing to redo"); }
 export function forgetMoves() {
   moves.past = []; moves.future = [];
   showHistory();
+  saveMoves();
+}
+
+// The undo history, kept in the browser's storage beside the state (the last MOVES_KEPT moments
+// each way), so that a reload undoes as before; it is taken back only where the page opens on
+// the moment it was kept at.
+const HISTORY = "hashi-asp:history", MOVES_KEPT = 100;
+let movesResumed = false;   // until the page has opened and taken back what was kept
+
+function saveMoves() {
+  if (!movesResumed) return;
+  store(HISTORY, { now: snapshot(), past: moves.past.slice(-MOVES_KEPT), future: moves.future.slice(-MOVES_KEPT) });
+}
+
+export function resumeMoves() {
+  movesResumed = true;
+  const kept = stored(HISTORY, null);
+  if (kept && kept.now === snapshot() && Array.isArray(kept.past) && Array.isArray(kept.future)) {
+    moves.past = kept.past; moves.future = kept.future;
+    showHistory();
+  } else {
+    forgetMoves();
+  }
 }
 
 function travel(from, to, none) {
@@ -96,11 +126,14 @@ export function setPuzzleOnly(doc) {
 
 function after(puzzleBefore) {
   showHistory();
+  reconsider();
   const another = puzzleText() !== puzzleBefore;
   if (another) {
     // The time is the puzzle's: as kept for it (none for a new one), stopped until played().
     const kept = stored(PROGRESS, {})[puzzleText()];
     timer.set(kept ? kept.seconds || 0 : 0, false);
+    record.hints = kept ? kept.hints || 0 : 0;
+    showRecord();
   }
   save();
   if (another) puzzleChanged();
@@ -174,9 +207,10 @@ export function save() {
   if (!state.islands.size) return;
   store(LAST, { puzzle: puzzleDocument(), mode: state.mode });
   const all = stored(PROGRESS, {});
-  all[puzzleText()] = { ...progressOf(), seconds: timer.seconds(), at: Date.now() };
+  all[puzzleText()] = { ...progressOf(), seconds: timer.seconds(), hints: record.hints, at: Date.now() };
   const kept = Object.entries(all).sort(([, a], [, b]) => b.at - a.at).slice(0, PUZZLES_KEPT);
   store(PROGRESS, Object.fromEntries(kept));
+  saveMoves();
 }
 
 // The player's state on the puzzle shown, as last kept (nothing for a new puzzle); its time is
@@ -197,6 +231,24 @@ function forgetLink() {
     linked = null;
     window.history.replaceState(null, "", location.pathname);
   }
+}
+
+// ---------------------------------------------------------------------------- the record
+
+// The game's record on the puzzle shown, beside its time: the hints used (each rung of the hint
+// ladder and each Next step counts one; undo takes a rung off the board, not off the record).
+export const record = { hints: 0 };
+
+export function usedHint() {
+  record.hints += 1;
+  showRecord();
+  save();
+}
+
+function showRecord() {
+  const line = $("hints-used");
+  line.textContent = `${record.hints} hint${record.hints === 1 ? "" : "s"} used`;
+  line.hidden = record.hints === 0;
 }
 
 // ---------------------------------------------------------------------------- the timer
@@ -231,4 +283,12 @@ export function showTimer(shown) {
   $("timer").hidden = !shown;
   $("show-timer").checked = shown;
   store(PREFERENCES, { ...stored(PREFERENCES, {}), timer: shown });
+}
+
+// The pairs still open drawn on the board, or not (the toggle "where bridges can go").
+export function showOpen(shown) {
+  state.showOpen = shown;
+  $("show-open").checked = shown;
+  store(PREFERENCES, { ...stored(PREFERENCES, {}), open: shown });
+  draw();
 }

@@ -38,14 +38,34 @@ export function showReading(read, name, drawn = "") {
   if (!read) { panel.hidden = true; return; }
   const islands = read.islands || [];
   const least = islands.reduce((low, entry) => (low && low[3] <= entry[3] ? low : entry), null);
-  const sure = least && least[3] < 0.98
-    ? `; least sure: ${least[2] === null ? "an island" : `the ${least[2]}`} at ${cellName(least)} (${Math.round(100 * least[3])} %)`
-    : "";
-  $("reading-summary").textContent = `Read ${islands.length} islands from ${name ? `"${name}"` : "the picture"}${sure}.${drawn}`;
+  summary = { count: islands.length, name, least: least && least[3] < 0.98 ? least : null, drawn };
   for (const suspect of read.suspects || []) state.suspects.set(key(suspect[0], suspect[1]), suspect);
+  showSummary();
   panel.hidden = false;
   showSuspects();
   draw();
+}
+
+// What the reader said of the picture: the islands read, the one it was least sure of (until
+// the player confirms, dismisses or edits that island), the bridges drawn in it taken.
+let summary = null;
+
+function showSummary() {
+  if (!summary) return;
+  const { count, name, least, drawn } = summary;
+  const sure = least
+    ? `; least sure: ${least[2] === null ? "an island" : `the ${least[2]}`} at ${cellName(least)} (${Math.round(100 * least[3])} %)`
+    : "";
+  $("reading-summary").textContent = `Read ${count} island${count === 1 ? "" : "s"} from ${name ? `"${name}"` : "the picture"}${sure}.${drawn}`;
+}
+
+// The player decided the island at `k` (confirmed, dismissed, or edited it): the reader's doubt
+// about it is said no more.
+export function decided(k) {
+  if (summary && summary.least && key(summary.least[0], summary.least[1]) === k) {
+    summary.least = null;
+    showSummary();
+  }
 }
 
 // The list of suspects still open, each with its buttons; the board marks the same islands.
@@ -62,13 +82,13 @@ export function showSuspects() {
     confirm.addEventListener("click", () => confirmSuspects([k]));
     const dismiss = document.createElement("button");
     dismiss.type = "button"; dismiss.className = "dismiss"; dismiss.textContent = "Dismiss";
-    dismiss.addEventListener("click", () => { state.suspects.delete(k); showSuspects(); draw(); });
+    dismiss.addEventListener("click", () => { state.suspects.delete(k); decided(k); showSuspects(); draw(); });
     item.append(words, " ", confirm, " ", dismiss);
     list.append(item);
   }
   const open = state.suspects.size;
   $("suspects-heading").textContent = open
-    ? `Probably misread (the puzzle read is not uniquely solvable; these ${open === 1 ? "change makes" : `${open} changes make`} it so):`
+    ? `Probably misread (the puzzle read is not uniquely solvable; ${open === 1 ? "this change makes" : `these ${open} changes make`} it so):`
     : "";
   $("confirm-all").hidden = open < 2;
 }
@@ -78,7 +98,7 @@ export function showSuspects() {
 export function confirmSuspects(cells) {
   const chosen = cells.map((k) => state.suspects.get(k)).filter(Boolean);
   if (!chosen.length) return;
-  for (const k of cells) state.suspects.delete(k);
+  for (const k of cells) { state.suspects.delete(k); decided(k); }
   change(() => {
     for (const [r, c, , suggested] of chosen) {
       if (suggested === null) state.islands.delete(key(r, c));
@@ -97,6 +117,7 @@ async function exportSource() {
 }
 
 export function forgetReading() {
+  summary = null;
   state.suspects = new Map();
   $("reading").hidden = true;
   $("suspects").replaceChildren();

@@ -3,7 +3,26 @@
 
 import { $ } from "./board.js";
 
-export function say(text) { $("message").textContent = text; }
+// A message under the board, with what it depends on: `holds`, if given, is asked after each
+// change, and the message goes once it no longer holds ("Your first mistake: ..." once that
+// bridge is undone).  "Show my first mistake" is offered beside it only when asked (offer).
+let holds = null;
+
+export function say(text, stillHolds = null) {
+  $("message").textContent = text;
+  $("offer-mistake").hidden = true;
+  holds = stillHolds;
+}
+
+export function offer(text) {
+  say(text);
+  $("offer-mistake").hidden = false;
+}
+
+// After a change: the message goes if what it said no longer holds.
+export function reconsider() {
+  if (holds && !holds()) say("");
+}
 
 // The line on top: "solved" once the player's drawing is a solution, else the live verdict of
 // the puzzle (whether it has one solution, several or none).
@@ -23,3 +42,6 @@ export function showVerdict() {
   line.textContent = solved ? "solved" : analysis.text;
   line.className = solved ? "solved" : analysis.kind;
 }
+
+// What a screen reader hears as the selection moves on the board (a live region of its own).
+export function announce(text) { $("announce").textContent = text; }
