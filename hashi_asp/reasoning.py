@@ -352,7 +352,7 @@ def agreement(
     known = play.counts(puzzle)
     if play.solves(puzzle):
         return Agreement(True, play.drawn, True)
-    illegal = [v for v in check(puzzle, play.drawn) if v.rule not in _PARTIAL_OK]
+    illegal = play.broken(puzzle)  # (the rules broken already, as hint reads them)
     try:
         grounded, claims = _grounded_state(puzzle, play, program, deadline, None, brave=False)
     except Stopped as stop:

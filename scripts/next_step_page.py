@@ -1,6 +1,6 @@
 """Next step pressed in the real page until the end, on Simon Tatham's puzzles, against the
 walkthrough ``hashi-asp steps`` shows: does the page reach "solved" in exactly its steps, in its
-order, with no step given twice?
+order, with no step given twice? And how long is each press, as the page's clock says?
 
     apt-get install sgt-puzzles                                # his generator
     python scripts/next_step_page.py                           # 7x7 and 10x10, 6 per level
@@ -14,14 +14,16 @@ each (``hashi-asp serve`` started here, a headless Chromium as the browser tests
 browser's storage emptied first) and its ``#next-step`` button pressed, each press waited for
 (the player's state changes, or the message says the end), until ``#message`` says
 ``Nothing left to find: solved.``.  Per puzzle: the presses that gave a step, the walkthrough's
-steps, whether the sentences shown are the walkthrough's in its order, and the verdict at the
-end.  Not a test: it takes minutes; the figures are printed.
+steps, whether the sentences shown are the walkthrough's in its order, the verdict at the
+end, and the seconds of its presses (the median, the last and the slowest; the last is the
+press that says solved).  Not a test: it takes minutes; the figures are printed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import urllib.parse
@@ -47,29 +49,43 @@ def walkthrough(game_id: str) -> list[str]:
     return [step["text"] for step in json.loads(shown.stdout)["steps"]]
 
 
-def pressed(driver, url: str, game_id: str, most: int) -> tuple[list[str], str]:
-    """The sentences the page showed, press after press, and its verdict at the end."""
+def pressed(driver, url: str, game_id: str, most: int) -> tuple[list[str], str, list[float]]:
+    """The sentences the page showed, press after press, its verdict at the end, and the
+    seconds of each press (from the click to the state changed, as the page's own clock says:
+    ``performance.now()`` at the click and at the change)."""
     driver.get(f"{url}api")
     driver.execute_script("localStorage.clear()")
     driver.get(f"{url}?puzzle={urllib.parse.quote(game_id, safe='')}")
     wait = WebDriverWait(driver, WAIT)
     wait.until(lambda d: "analysing" not in d.find_element(By.ID, "verdict").text)
-    said = []
+    said, seconds = [], []
     for _ in range(most):
-        before = driver.execute_script("return hashi.snapshot()")
-        driver.find_element(By.ID, "next-step").click()
-        wait.until(
-            lambda d, b=before: (
-                d.execute_script("return hashi.snapshot()") != b
-                or d.find_element(By.ID, "message").text == END
-            )
+        # The page's clock times the press: a click, then a frame callback polling for the
+        # state changed (or the end said), so the figure is the page's, not Selenium's.
+        driver.execute_script(
+            """
+            const before = hashi.snapshot(), button = document.getElementById("next-step");
+            window.pressTook = null;
+            const started = performance.now();
+            const look = () => {
+              const text = document.getElementById("message").textContent;
+              if (hashi.snapshot() !== before || text === arguments[0]) {
+                window.pressTook = (performance.now() - started) / 1000;
+              } else requestAnimationFrame(look);
+            };
+            button.click();
+            requestAnimationFrame(look);
+            """,
+            END,
         )
+        wait.until(lambda d: d.execute_script("return window.pressTook") is not None)
+        seconds.append(float(driver.execute_script("return window.pressTook")))
         text = driver.find_element(By.ID, "message").text
         if text == END:
             break
         said.append(text)
     wait.until(lambda d: d.find_element(By.ID, "verdict").text == "solved")
-    return said, driver.find_element(By.ID, "verdict").text
+    return said, driver.find_element(By.ID, "verdict").text, seconds
 
 
 def main() -> None:
@@ -87,8 +103,13 @@ def main() -> None:
             matched = 0
             for game_id in ids:
                 steps = walkthrough(game_id)
-                said, verdict = pressed(driver, url, game_id, len(steps) + 3)
+                said, verdict, seconds = pressed(driver, url, game_id, len(steps) + 3)
                 same = said == steps and verdict == "solved"
+                print(
+                    f"  {game_id[:40]}: {len(seconds)} presses, median "
+                    f"{statistics.median(seconds):.3f} s, last {seconds[-1]:.3f} s, "
+                    f"slowest {max(seconds):.3f} s"
+                )
                 matched += same
                 repeated = len(said) - len(set(said))
                 if not same:

@@ -124,41 +124,30 @@ function applyStep(step) {
   if (step.bridges.length === 1 && step.bridges[0] === 0) { state.ruledOut.add(k); place(k); state.stepped.add(k); }
 }
 
-// Whether the player's state can still be completed to a solution, before any step is given:
-// no rule broken (the page sees that at once) and, as `hint` says, some solution keeps to it.
-// When not, the player is told so, and offered the first mistake instead of a step: a step
-// from a wrong state would build on the mistake.  Resolves to whether a step may follow.
-async function stillRight(sent) {
-  if (state.broken.length) {
-    offer("Your bridges break a rule (said under the board): no step follows from them.");
-    return false;
-  }
-  const doc = await api("hint", { puzzle: puzzleText(), given: given() });
-  if (snapshot() !== sent) return false;
-  if (doc.status !== "unsolvable") return true;
-  if (Array.isArray(doc.conflict) && !doc.conflict.length) say("The puzzle itself has no solution.");
-  else offer("Your bridges and marks agree with no solution: no step follows from them.");
-  draw();
-  return false;
-}
-
-// The next step from the player's state: asked of `steps` once `hint` says the state is still
-// right.  Resolves to the step (or null when none was given).
+// The next step from the player's state, asked of `steps`; none where the state is wrong: a
+// rule broken (the page sees that at once) or, as `steps` answers `mistaken`, no solution
+// keeping to it.  A step from a wrong state would build on the mistake, so the player is
+// offered the first mistake instead.  Resolves to the step (or null when none was given).
 export async function askStep() {
   const sent = snapshot();
-  if (!(await stillRight(sent))) return null;
+  if (state.broken.length) {
+    offer("Your bridges break a rule (said under the board): no step follows from them.");
+    return null;
+  }
   const doc = await api("steps", { puzzle: puzzleText(), given: given(), steps: 1 });
   if (snapshot() !== sent) return null;
   const step = doc.steps[0];
   if (step) return step;
   if (doc.status === "solved") {
     say("Nothing left to find: solved.");
+  } else if (doc.status === "mistaken") {
+    offer("Your bridges and marks agree with no solution: no step follows from them.");
   } else if (doc.status === "stuck") {
     say("No further step follows: the puzzle has several solutions from here.");
   } else if (doc.status === "contradiction") {
     clearShown();
     state.shown.islands = new Set((doc.conflict || []).map(([r, c]) => key(r, c)));
-    offer("Your bridges and marks lead to a contradiction at the marked islands.");
+    say("The puzzle itself has no solution.");  // (a state it has is answered `mistaken`)
   } else {
     say("No step found within the time limit.");
   }
