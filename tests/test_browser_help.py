@@ -145,3 +145,44 @@ def test_a_whole_game_by_the_hint_ladder(site, browser, size):
     wait(browser, lambda d: verdict(d) == "solved", "solved")
     used = browser.find_element(By.ID, "hints-used").text
     assert used == f"{3 * len(walk)} hints used"
+
+
+def test_mistakes_as_i_play_names_a_wrong_mark_after_the_move(site, browser):
+    """With "mistakes as I play" on, a wrong mark is named and drawn red after the move that
+    made it, with no button pressed, and goes once it is undone; a right move says nothing.
+    The seconds from the move to the mark drawn red are printed (the page's clock), not
+    asserted: the machine may be busy."""
+    open_puzzle(browser, site, UNIQUE)
+    settled(browser)
+    browser.find_element(By.ID, "check-as-i-play").click()
+    drag(browser, (0, 0), (0, 2))  # right: every solution has a double there
+    wait(browser, lambda d: ((0, 0), (0, 2)) in bridges(d).counts(), "a right bridge")
+    assert message(browser) == "" and not read(browser, ".mistake", "pair")
+    browser.execute_script(
+        """
+        window.markedAt = null;
+        let released = null;
+        document.addEventListener("pointerup", () => { released = performance.now(); },
+                                  { capture: true, once: true });
+        const look = () => {
+          const red = document.querySelector("#board .mistake");
+          if (red && released !== null) window.markedAt = performance.now() - released;
+          else requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+        """
+    )
+    drag(browser, (0, 0), (6, 0), button="right")  # wrong: every solution joins them
+    first = (
+        'Your first mistake: the mark "no bridge" on (0, 0)-(6, 0): every solution has a '
+        "bridge there."
+    )
+    wait(browser, lambda d: message(d) == first, "the wrong mark named without a press")
+    assert {ends for ends, _ in read(browser, ".mistake", "pair")} == {"0,0,6,0"}
+    took = browser.execute_script("return window.markedAt")
+    print(f"a wrong mark drawn red {took:.0f} ms after the pointer's release")
+    press(browser, "undo")
+    wait(browser, lambda d: message(d) == "" and not read(d, ".mistake", "pair"), "mended")
+    # The toggle is kept as a preference, over a reload.
+    browser.refresh()
+    wait(browser, lambda d: d.find_element(By.ID, "check-as-i-play").is_selected(), "kept")

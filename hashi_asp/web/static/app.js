@@ -203,23 +203,23 @@ const stillThere = (k, count) => () =>
 // "Show my first mistake": the first bridge or mark the player made that no solution agrees
 // with (the API proves each on its own), or that there is none, or that the puzzle has none.
 // What the steps applied drew or marked is never counted: only the player's own are named.
-export async function check() {
+// `quietly` (after each move, "mistakes as I play"): a mistake is named, nothing else is said
+// (the rules broken are said under the board already, by rules.js).
+export async function check({ quietly = false } = {}) {
   const sent = snapshot();
+  if (quietly && !state.bridges.size && !state.ruledOut.size) return;
   try {
     const doc = await api("hint", { puzzle: puzzleText(), given: given() });
     if (snapshot() !== sent) return;
+    if (quietly) { quietCheck(doc); return; }
     clearShown();
     const said = [];
     for (const v of doc.illegal || []) {
       for (const [r, c] of v.cells) state.shown.islands.add(key(r, c));
       said.push(v.message);
     }
-    const own = ([k]) => !state.stepped.has(k);
     const wrong = doc.mistakes || { bridges: [], ruled_out: [], exhausted: true, solvable: null };
-    const found = [
-      ...wrong.bridges.map(([r1, c1, r2, c2, n]) => [pairKey([r1, c1], [r2, c2]), n]),
-      ...wrong.ruled_out.map(([r1, c1, r2, c2]) => [pairKey([r1, c1], [r2, c2]), undefined]),
-    ].filter(own).sort(([a], [b]) => byPlacing(a, b));
+    const found = ownMistakes(wrong);
     let holds = null;
     if (wrong.solvable === false) {
       said.push("The puzzle itself has no solution.");
@@ -247,6 +247,33 @@ export async function check() {
     say(said.join("\n"), holds);
     draw();
   } catch (error) { say(error.message); }
+}
+
+// The player's first own mistake of a `hint` answer, or none: as "Show my first mistake"
+// names it, in red with its sentence; a mistake shown before and now mended goes.
+function quietCheck(doc) {
+  const found = ownMistakes(doc.mistakes);
+  const had = state.shown.mistakes.size > 0;
+  state.shown.mistakes = new Set();
+  if (found.length) {
+    const [k, n] = found[0];
+    state.shown.mistakes.add(k);
+    const more = found.length > 1 ? ` (${found.length - 1} more after it)` : "";
+    say(`Your first mistake: ${mistakeWords(k, n)}${more}.`, stillThere(k, n));
+  } else if (had) {
+    say("");
+  }
+  draw();
+}
+
+// The bridges and marks of a `hint` answer's mistakes that are the player's own (not a step's),
+// in the order the player made them: [pair key, count], the count undefined for a mark.
+function ownMistakes(mistakes) {
+  const wrong = mistakes || { bridges: [], ruled_out: [] };
+  return [
+    ...wrong.bridges.map(([r1, c1, r2, c2, n]) => [pairKey([r1, c1], [r2, c2]), n]),
+    ...wrong.ruled_out.map(([r1, c1, r2, c2]) => [pairKey([r1, c1], [r2, c2]), undefined]),
+  ].filter(([k]) => !state.stepped.has(k)).sort(([a], [b]) => byPlacing(a, b));
 }
 
 export async function solve() {

@@ -40,6 +40,7 @@ export const state = {
   laying: false,              // Enter was pressed: the next arrow lays a bridge (controls.js)
   ladder: null,               // the hint under way: {rung: 1 or 2, step}, the third applies it
   showOpen: false,            // the pairs still open drawn (the toggle "where bridges can go")
+  checkAsIPlay: false,        // the first mistake looked for after each move ("mistakes as I play")
   broken: [],                 // the rules the bridges break, as judged before each drawing
 };
 

@@ -10,8 +10,8 @@ import { judgeRules, stillOpen } from "./rules.js";
 import { api, drawing, given, puzzleText } from "./api.js";
 import { announce, say, verdict } from "./words.js";
 import {
-  LAST, PREFERENCES, linkShown, resumeMoves, redo, runTimer, showHistory, showOpen, showTimer,
-  snapshot, stored, timer, undo,
+  LAST, PREFERENCES, checkAsIPlay, linkShown, resumeMoves, redo, runTimer, showHistory, showOpen,
+  showTimer, snapshot, stored, timer, undo,
 } from "./player.js";
 import {
   addLine, applyFix, check, clearPlay, cycle, hintLadder, nextStep, setIsland, setRules, solve, toggleLock,
@@ -251,9 +251,11 @@ async function start() {
   }
   on("undo", "click", undo);
   on("redo", "click", redo);
-  on("check", "click", check);
-  on("offer-mistake", "click", check);
+  on("check", "click", () => check());
+  on("offer-mistake", "click", () => check());
   on("show-open", "change", () => showOpen($("show-open").checked));
+  on("check-as-i-play", "change", () => checkAsIPlay($("check-as-i-play").checked));
+  document.addEventListener("hashi:played", () => check({ quietly: true }));
   on("next-step", "click", nextStep);
   on("hint", "click", hintLadder);
   on("solve", "click", solve);
@@ -272,6 +274,7 @@ async function start() {
 
   showTimer(!!stored(PREFERENCES, {}).timer);
   showOpen(!!stored(PREFERENCES, {}).open);
+  checkAsIPlay(!!stored(PREFERENCES, {}).mistakes);
   showHistory();
   // The puzzle a link names, or else the last one shown here; the page opens on it with the
   // player's state as it was, and undo starts from there.

@@ -173,6 +173,7 @@ async function played() {
   runTimer();
   save();
   draw();
+  if (state.checkAsIPlay && playing()) document.dispatchEvent(new Event("hashi:played"));
 }
 
 // After every change to the puzzle: redraw at once, analyse once the edits pause.
@@ -283,6 +284,15 @@ export function showTimer(shown) {
   $("timer").hidden = !shown;
   $("show-timer").checked = shown;
   store(PREFERENCES, { ...stored(PREFERENCES, {}), timer: shown });
+}
+
+// The player's first mistake looked for after every move, or not (the toggle "mistakes as I
+// play"): app.js listens for "hashi:played".
+export function checkAsIPlay(on) {
+  state.checkAsIPlay = on;
+  $("check-as-i-play").checked = on;
+  store(PREFERENCES, { ...stored(PREFERENCES, {}), mistakes: on });
+  if (on && playing()) document.dispatchEvent(new Event("hashi:played"));
 }
 
 // The pairs still open drawn on the board, or not (the toggle "where bridges can go").
