@@ -224,11 +224,9 @@ export async function check({ quietly = false } = {}) {
     if (wrong.solvable === false) {
       said.push("The puzzle itself has no solution.");
     } else if (found.length) {
-      const [k, n] = found[0];
-      state.shown.mistakes.add(k);
-      const more = found.length > 1 ? ` (${found.length - 1} more after it)` : "";
-      said.push(`Your first mistake: ${mistakeWords(k, n)}${more}.`);
-      holds = stillThere(k, n);
+      let sentence;
+      [sentence, holds] = showFirst(found);
+      said.push(sentence);
     } else if (solved) {
       said.push("Solved!");
     } else if (!wrong.exhausted) {
@@ -256,14 +254,20 @@ function quietCheck(doc) {
   const had = state.shown.mistakes.size > 0;
   state.shown.mistakes = new Set();
   if (found.length) {
-    const [k, n] = found[0];
-    state.shown.mistakes.add(k);
-    const more = found.length > 1 ? ` (${found.length - 1} more after it)` : "";
-    say(`Your first mistake: ${mistakeWords(k, n)}${more}.`, stillThere(k, n));
+    say(...showFirst(found));
   } else if (had) {
     say("");
   }
   draw();
+}
+
+// The first of the player's mistakes `found` drawn red: its sentence, and how long it holds
+// (so long as that bridge or mark is on the board as it was).
+function showFirst(found) {
+  const [k, n] = found[0];
+  state.shown.mistakes.add(k);
+  const more = found.length > 1 ? ` (${found.length - 1} more after it)` : "";
+  return [`Your first mistake: ${mistakeWords(k, n)}${more}.`, stillThere(k, n)];
 }
 
 // The bridges and marks of a `hint` answer's mistakes that are the player's own (not a step's),
