@@ -62,14 +62,15 @@ def clingo_answers(puzzle: Puzzle, constants: dict[str, int], tmp_path) -> list[
 
 
 def test_the_encodings_declare_the_rules_and_nothing_else():
-    # Every #const poses a rule of the puzzle, but one: neighbourhood.lp's sweep_from, the side
-    # the neighbourhood search sweeps a giant from, which hashi-asp reads and no rule does (so it
-    # changes no answer of the rules).
-    assert declared_constants() == ["max_bridges", "no_loops", "sweep_from"]
-    for path in ENCODINGS.glob("*.lp"):
-        rules = re.sub(r"%.*", "", path.read_text())
-        uses = re.findall(r"\bsweep_from\b", rules)
-        assert uses == (["sweep_from"] if path.name == "neighbourhood.lp" else []), path.name
+    # Every #const poses a rule of the puzzle, but two: neighbourhood.lp's sweep_from (the side
+    # the neighbourhood search sweeps a giant from) and sweep_first (whether it sweeps), which
+    # hashi-asp reads and no rule does (so they change no answer of the rules).
+    assert declared_constants() == ["max_bridges", "no_loops", "sweep_first", "sweep_from"]
+    for name in ("sweep_from", "sweep_first"):
+        for path in ENCODINGS.glob("*.lp"):
+            rules = re.sub(r"%.*", "", path.read_text())
+            uses = re.findall(rf"\b{name}\b", rules)
+            assert uses == ([name] if path.name == "neighbourhood.lp" else []), (name, path.name)
 
 
 @pytest.mark.parametrize("name", sorted(PUZZLES_USED))
