@@ -167,6 +167,8 @@ def _by_lines(
     if abs(np.linalg.det(axes)) < 1e-12:
         return None
     seen = _to_lattice(np.linalg.inv(flat), unit)  # (the inverse of the inverse: flat's map)
+    if not np.isfinite(seen).all():  # a glyph on the horizon itself: no lattice sees it
+        return None
     u, v = np.linalg.inv(axes) @ seen.T
     cols_at = _spacing(u, [u[line].mean() for line in cols])
     rows_at = _spacing(v, [v[line].mean() for line in rows])
