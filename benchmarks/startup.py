@@ -43,6 +43,7 @@ from pathlib import Path
 import hashi_asp
 from hashi_asp import encoding_path, facts, read
 from hashi_asp.asp.control import SOLVER_OPTIONS
+from hashi_asp.puzzle import Puzzle
 
 REPO = Path(__file__).resolve().parent.parent
 SEVEN = REPO / "puzzles" / "tatham" / "7x7i30e10m2d2.txt"
@@ -50,28 +51,14 @@ HUNDRED = REPO / "puzzles" / "coelho" / "Hs_16_100_25_00_001.has"
 COELHO = sorted((REPO / "puzzles" / "coelho").glob("*.has"))
 
 MINIMAL = """\
+import os
 import sys
 
 import clingo
 
-control = clingo.Control(sys.argv[3:])
-control.load(sys.argv[1])
-control.load(sys.argv[2])
-control.ground([("base", [])])
-with control.solve(yield_=True) as models:
-    for model in models:
-        print(" ".join(map(str, model.symbols(shown=True))))
-"""
-
-MANY = """\
-import sys
-
-import clingo
-
-encoding, options = sys.argv[1], sys.argv[3:]
-for facts in open(sys.argv[2]).read().split():
-    control = clingo.Control(options)
-    control.load(encoding)
+for facts in sys.argv[2].split(os.pathsep):  # one puzzle, or many solved in this one process
+    control = clingo.Control(sys.argv[3:])
+    control.load(sys.argv[1])
     control.load(facts)
     control.ground([("base", [])])
     with control.solve(yield_=True) as models:
@@ -110,32 +97,11 @@ def timed(command: list[str], folder: str) -> tuple[float, float]:
     return wall, cpu
 
 
-REFERENCES = {
-    f"`hashi-asp bench -j 1` {len(COELHO)} puzzles": f"minimal script, {len(COELHO)} puzzles",
-}
-
-
-def many_cases(folder: Path, python: str, program: str, options: list[str]) -> dict[str, list[str]]:
-    """The bundled Coelho puzzles solved in one process, by ``bench`` and by the script."""
-    script = folder / "many.py"
-    script.write_text(MANY)
-    listed = folder / "many.txt"
-    names = []
-    for path in COELHO:
-        names.append(str(folder / f"{path.stem}.lp"))
-        Path(names[-1]).write_text(facts(read(path)))
-    listed.write_text("\n".join(names))
-    count = len(COELHO)
-    return {
-        f"minimal script, {count} puzzles": [
-            python,
-            str(script),
-            str(encoding_path()),
-            str(listed),
-            *options,
-        ],
-        f"`hashi-asp bench -j 1` {count} puzzles": [program, "bench", "-j", "1", *map(str, COELHO)],
-    }
+def facts_file(folder: Path, name: str, puzzle: Puzzle) -> Path:
+    """``puzzle``'s facts written to ``folder`` (the minimal script's input)."""
+    path = folder / f"{name}.lp"
+    path.write_text(facts(puzzle))
+    return path
 
 
 def main() -> int:
@@ -156,23 +122,34 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "minimal.py"
         script.write_text(MINIMAL)
-        inputs = {}
-        for name, puzzle in (("7x7", read(seven)), ("n=100", read(HUNDRED))):
-            inputs[name] = Path(folder) / f"{name}.lp"
-            inputs[name].write_text(facts(puzzle))
-        minimal = [python, str(script), str(encoding_path())]
+
+        def minimal(*inputs: Path) -> list[str]:
+            files = os.pathsep.join(map(str, inputs))
+            return [python, str(script), str(encoding_path()), files, *options]
+
+        seven_facts = facts_file(Path(folder), "7x7", read(seven))
+        hundred_facts = facts_file(Path(folder), "n=100", read(HUNDRED))
         cases = {
-            "minimal script, 7x7": [*minimal, str(inputs["7x7"]), *options],
+            "minimal script, 7x7": minimal(seven_facts),
             "`hashi-asp solve` 7x7": [program, "solve", seven],
-            "minimal script, n=100": [*minimal, str(inputs["n=100"]), *options],
+            "minimal script, n=100": minimal(hundred_facts),
             "`hashi-asp solve` n=100": [program, "solve", str(HUNDRED)],
             '`python -c "import hashi_asp"`': [python, "-c", "import hashi_asp"],
             '`python -c "import clingo"`': [python, "-c", "import clingo"],
             '`python -c "import clingo, click"`': [python, "-c", "import clingo, click"],
             '`python -c "pass"`': [python, "-c", "pass"],
         }
+        references = {  # each command measured against the script doing its clingo work
+            "`hashi-asp solve` 7x7": "minimal script, 7x7",
+            "`hashi-asp solve` n=100": "minimal script, n=100",
+        }
         if arguments.many:
-            cases.update(many_cases(Path(folder), python, program, options))
+            many = f"{len(COELHO)} puzzles"
+            inputs = [facts_file(Path(folder), path.stem, read(path)) for path in COELHO]
+            cases[f"minimal script, {many}"] = minimal(*inputs)
+            bench = f"`hashi-asp bench -j 1` {many}"
+            cases[bench] = [program, "bench", "-j", "1", *map(str, COELHO)]
+            references[bench] = f"minimal script, {many}"
         walls: dict[str, list[float]] = {name: [] for name in cases}
         cpus: dict[str, list[float]] = {name: [] for name in cases}
         for round_ in range(arguments.warm_up + arguments.runs):
@@ -189,8 +166,8 @@ def main() -> int:
     for name in cases:
         best, median = min(walls[name]), statistics.median(walls[name])
         ratio = ["", "", ""]
-        reference = REFERENCES.get(name, "minimal script, " + name.split()[-1])
-        if name.startswith(("`hashi-asp solve`", "`hashi-asp bench")):
+        if name in references:
+            reference = references[name]
             ratio = [
                 f"{best / min(walls[reference]):.2f}",
                 f"{median / statistics.median(walls[reference]):.2f}",
