@@ -66,9 +66,9 @@ def test_the_encodings_declare_the_rules_and_nothing_else():
     # the neighbourhood search sweeps a giant from) and sweep_first (whether it sweeps), which
     # hashi-asp reads and no rule does (so they change no answer of the rules).
     assert declared_constants() == ["max_bridges", "no_loops", "sweep_first", "sweep_from"]
-    for name in ("sweep_from", "sweep_first"):
-        for path in ENCODINGS.glob("*.lp"):
-            rules = re.sub(r"%.*", "", path.read_text())
+    for path in ENCODINGS.glob("*.lp"):
+        rules = re.sub(r"%.*", "", path.read_text())
+        for name in ("sweep_from", "sweep_first"):
             uses = re.findall(rf"\b{name}\b", rules)
             assert uses == ([name] if path.name == "neighbourhood.lp" else []), (name, path.name)
 
