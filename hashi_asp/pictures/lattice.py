@@ -466,8 +466,10 @@ def _to_lattice(model: np.ndarray, points: np.ndarray) -> np.ndarray:
         inverse = np.linalg.inv(model)
     except np.linalg.LinAlgError:  # (a map that folds the lattice flat: no point placed)
         return np.full((len(points), 2), np.nan)
-    at = np.c_[points, np.ones(len(points))] @ inverse.T
-    with np.errstate(divide="ignore", invalid="ignore"):
+    # (A nearly folding map gives huge entries: a point it sends past infinity comes out
+    # not finite, which every caller takes as not placed.)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        at = np.c_[points, np.ones(len(points))] @ inverse.T
         return at[:, :2] / at[:, 2:3]
 
 
