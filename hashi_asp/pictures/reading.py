@@ -1010,9 +1010,8 @@ def _first_look(gray: np.ndarray, deadline: Deadline) -> tuple[np.ndarray, list[
     picture relative to its paper: numbers 1 to 8 read with a chance of :data:`SURE` or more,
     of about the usual height, and only those in circles or squares if most are."""
     best: tuple[float, np.ndarray, list[Glyph]] | None = None
-    for light_ink in (False, True):
+    for flattened in relative(gray):
         deadline.check("reading the picture")
-        flattened = relative(gray, light_ink)
         pieces = candidates(ink(flattened), CROWDED)
         found = [glyph for glyph in pieces if _island_number(glyph)]
         found = _clear(gray, _usual_height(found))
