@@ -108,7 +108,7 @@ def relative(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _percentile(values: np.ndarray, q: float) -> float:
     """``np.percentile(values, q)`` of grey levels (uint8), linear between the two nearest,
     from their counts: a picture's pixels are counted in one pass where sorting them takes
-    several (measured: a fifth of reading a page of words)."""
+    several (measured: a sixth of reading a page of words)."""
     counts = np.cumsum(np.bincount(values.ravel(), minlength=256))
     at = q / 100 * (values.size - 1)
     below = int(np.floor(at))
